@@ -1,0 +1,70 @@
+# GNU make. `make run` serves the site on SQLite; `make test` is what CI runs.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+MANAGE := $(PY) manage.py
+# Only needed when not root (we are root in CI).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PYTEST_ARGS ?=
+
+.PHONY: help run test lint fmt typecheck pytest chromium messages bench clean
+
+help:
+	@echo "make run      serve http://127.0.0.1:8000 (SQLite, demo club on an empty database)"
+	@echo "make test     lint, format check, mypy and the whole suite incl. browser tests"
+	@echo "make lint | fmt | messages | bench | clean"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Stamp files: reinstall only when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(MANAGE) migrate --noinput
+	$(MANAGE) load_demo --if-empty
+	$(MANAGE) runserver 127.0.0.1:8000
+
+chromium:
+	@command -v chromium >/dev/null || ( \
+		export DEBIAN_FRONTEND=noninteractive; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium )
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: $(VENV)/.installed-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+pytest: $(VENV)/.installed-dev chromium
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: lint typecheck pytest
+
+messages: $(VENV)/.installed
+	$(MANAGE) makemessages -l fr --ignore='staticfiles/*' --ignore='bench/*' --ignore='tests/*'
+	$(MANAGE) compilemessages -l fr --ignore=.venv
+
+bench: $(VENV)/.installed-dev
+	@shopt -s nullglob; for f in bench/*.py; do echo "== $$f"; $(PY) "$$f"; done
+
+clean:
+	rm -rf $(VENV) *.egg-info staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,53 @@
+"""Production settings, checked in a fresh process the way the Dockerfile and gunicorn start."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+MANAGE = str(Path(settings.BASE_DIR) / "manage.py")
+
+
+def production_env(**overrides: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    env.update(
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="test-only-secret-key-for-the-deploy-tests-0123456789-abcdefghij",
+        DJANGO_ALLOWED_HOSTS="scores.example.org",
+    )
+    env.update(overrides)
+    return env
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, MANAGE, *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_collectstatic_with_debug_off_builds_the_manifest(tmp_path: Path) -> None:
+    result = manage(
+        "collectstatic", "--noinput", env=production_env(DJANGO_STATIC_ROOT=str(tmp_path))
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "staticfiles.json").exists()
+    assert list(tmp_path.glob("js/htmx.min.*.js.gz"))
+
+
+def test_deploy_checks_pass_with_debug_off() -> None:
+    result = manage("check", "--deploy", "--fail-level", "ERROR", env=production_env())
+
+    assert result.returncode == 0, result.stderr
+
+
+def test_settings_refuse_to_start_without_secret_key_when_debug_is_off() -> None:
+    env = production_env()
+    del env["DJANGO_SECRET_KEY"]
+
+    result = manage("check", env=env)
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in result.stderr

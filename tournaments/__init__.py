@@ -1,0 +1,1 @@
+"""Tournaments: formats, seating, rounds, tables, standings and knockout brackets."""

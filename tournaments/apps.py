@@ -1,0 +1,9 @@
+"""App config for tournaments: formats, seating, rounds, tables, standings, brackets."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = _("Tournaments")

@@ -1,0 +1,1 @@
+"""Tournament models (formats, rounds, tables, seats): none yet."""
