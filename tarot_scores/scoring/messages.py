@@ -70,6 +70,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "« {name} » passe son tour à cette donne et ne peut pas y jouer ni rien annoncer.",
         "“{name}” sits this deal out and can neither play nor declare anything.",
     ),
+    "dealer_sits_out": (
+        "À cinq, c'est le donneur qui passe son tour : à cette donne, {name}.",
+        "At five, the dealer sits out: for this deal, {name}.",
+    ),
     "partner_five": (
         "On n'appelle un partenaire qu'à cinq joueurs actifs (ici {count}).",
         "A partner is called only with five active players (here {count}).",

@@ -10,7 +10,7 @@ holds, follows the exact set of card points a deal can show. Pure and cached: co
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 
 # (half points, number of cards) for the 75 cards that are not bouts.
@@ -28,7 +28,7 @@ TRICKS: dict[int, int] = {3: 24, 4: 18, 5: 15}
 DOG: dict[int, int] = {3: 6, 4: 6, 5: 3}
 
 
-class SlamShape(Enum):
+class SlamShape(StrEnum):
     """Who took every trick, as far as the pile is concerned."""
 
     NONE = "none"

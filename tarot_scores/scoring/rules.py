@@ -9,57 +9,57 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from .errors import ErrorCollector
 from .messages import Msg
 
 
-class Contract(Enum):
+class Contract(StrEnum):
     PRISE = "prise"
     GARDE = "garde"
     GARDE_SANS = "garde_sans"
     GARDE_CONTRE = "garde_contre"
 
 
-class Side(Enum):
+class Side(StrEnum):
     ATTACK = "attack"
     DEFENSE = "defense"
 
 
-class HandfulSize(Enum):
+class HandfulSize(StrEnum):
     SIMPLE = "simple"
     DOUBLE = "double"
     TRIPLE = "triple"
 
 
-class Slam(Enum):
+class Slam(StrEnum):
     ANNOUNCED_MADE = "announced_made"
     UNANNOUNCED_MADE = "unannounced_made"
     ANNOUNCED_FAILED = "announced_failed"
     DEFENSE = "defense"
 
 
-class MisereKind(Enum):
+class MisereKind(StrEnum):
     HEAD = "head"
     TRUMP = "trump"
 
 
-class Beneficiary(Enum):
+class Beneficiary(StrEnum):
     """Who receives a handful's points."""
 
     WINNER = "winner"  # the side that won the deal (FFT)
     DECLARER = "declarer"  # the side of the player who showed it (seed 002's program)
 
 
-class MarginRounding(Enum):
+class MarginRounding(StrEnum):
     EXACT = "exact"
     FIVE = "5"
     TEN = "10"
 
 
-class FivePlayers(Enum):
+class FivePlayers(StrEnum):
     """How a table of five plays."""
 
     CALLED_KING = "called_king"  # the taker calls a king: taker and partner against three
@@ -117,14 +117,16 @@ class RuleSet:
             return self.handful_double
         return self.handful_triple
 
-    def handful_trumps(self, active_players: int, size: HandfulSize) -> int:
+    def handful_trumps_for(self, active_players: int) -> HandfulTrumps:
+        """Trumps shown by a (simple, double, triple) handful at this many active players."""
         if active_players == 4:
-            trumps = self.handful_trumps_4
-        elif active_players == 5:
-            trumps = self.handful_trumps_5
-        else:
-            trumps = self.handful_trumps_3
-        return trumps[_SIZE_INDEX[size]]
+            return self.handful_trumps_4
+        if active_players == 5:
+            return self.handful_trumps_5
+        return self.handful_trumps_3
+
+    def handful_trumps(self, active_players: int, size: HandfulSize) -> int:
+        return self.handful_trumps_for(active_players)[_SIZE_INDEX[size]]
 
     def slam_points(self, slam: Slam | None) -> int:
         """What the slam adds to each defender's debt (negative: to each defender's gain)."""

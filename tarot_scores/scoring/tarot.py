@@ -23,7 +23,9 @@ from .result import Result, Term
 from .rules import (
     Beneficiary,
     Contract,
+    FivePlayers,
     HandfulSize,
+    MarginRounding,
     MisereKind,
     RuleSet,
     Side,
@@ -132,6 +134,10 @@ _BY_VALUE: dict[type[Any], dict[str, Any]] = {
     kind: {member.value: member for member in kind}
     for kind in (Contract, Side, Slam, HandfulSize, MisereKind)
 }
+_CONTRACTS: dict[str, Contract] = _BY_VALUE[Contract]
+_SIDES: dict[str, Side] = _BY_VALUE[Side]
+_SLAMS: dict[str, Slam] = _BY_VALUE[Slam]
+_SIZE_INDEX = {HandfulSize.SIMPLE: 0, HandfulSize.DOUBLE: 1, HandfulSize.TRIPLE: 2}
 
 
 def _enum(value: Any, kind: type[Any]) -> Any:
@@ -174,29 +180,29 @@ def _names_problem(names: tuple[str, ...], low: int, high: int) -> Msg | None:
     return None
 
 
-def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
-    """Read and check a tarot deal; raise ``ScoringError`` with every refusal found."""
+@lru_cache(maxsize=8192)
+def _seating(
+    raw_players: Any, sitting_out: Any, taker: Any, partner: Any, five_players: FivePlayers
+) -> tuple[
+    tuple[str, ...], tuple[str, ...], str | None, Any, str | None, tuple[tuple[str, Msg], ...]
+]:
+    """Who sits at the table and who plays: (players, active players, who sits out, taker,
+    partner or None when alone, refusals). The same tables come back deal after deal, so
+    this is cached."""
     errors = ErrorCollector()
-    if not payload.keys() <= TAROT_FIELDS:
-        for key in payload.keys() - TAROT_FIELDS:
-            errors.add(str(key), Msg("unknown_field"))
-
-    players = read_players(payload.get("players"), errors, low=3, high=5)
-
-    sitting_out = payload.get("sitting_out")
+    players = read_players(raw_players, errors, low=3, high=5)
     if sitting_out is not None and players:
         if len(players) != 5:
             errors.add("sitting_out", Msg("sitting_out_five"))
         elif sitting_out not in players:
             errors.add("sitting_out", Msg("not_a_player", name=sitting_out))
-        elif not rules.allows_sitting_out():
+        elif five_players is FivePlayers.CALLED_KING:
             errors.add("sitting_out", Msg("sitting_out_not_allowed"))
-    elif len(players) == 5 and not rules.allows_called_king():
+    elif len(players) == 5 and five_players is FivePlayers.SITTING_OUT:
         errors.add("sitting_out", Msg("sitting_out_required"))
     sitting = sitting_out if sitting_out is not None and not errors.has("sitting_out") else None
     active = players if sitting is None else tuple(p for p in players if p != sitting)
 
-    taker = payload.get("taker")
     if taker is None:
         errors.add("taker", Msg("required"))
     elif players and taker not in players:
@@ -204,7 +210,6 @@ def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
     elif players and taker == sitting:
         errors.add("taker", Msg("sitting_out_plays", name=taker))
 
-    partner = payload.get("partner")
     if partner is not None and players:
         if partner not in players:
             errors.add("partner", Msg("not_a_player", name=partner))
@@ -214,8 +219,35 @@ def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
             errors.add("partner", Msg("partner_five", count=len(active)))
     if partner == taker:
         partner = None
+    refusals = tuple((field, m) for field, msgs in errors.errors.items() for m in msgs)
+    return players, active, sitting, taker, partner, refusals
 
-    contract = _enum(payload.get("contract"), Contract)
+
+def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
+    """Read and check a tarot deal; raise ``ScoringError`` with every refusal found."""
+    errors = ErrorCollector()
+    if not payload.keys() <= TAROT_FIELDS:
+        for key in payload.keys() - TAROT_FIELDS:
+            errors.add(str(key), Msg("unknown_field"))
+
+    raw_players = payload.get("players")
+    table = (
+        tuple(raw_players) if isinstance(raw_players, (list, tuple)) else raw_players,
+        payload.get("sitting_out"),
+        payload.get("taker"),
+        payload.get("partner"),
+        rules.five_players,
+    )
+    try:
+        seating = _seating(*table)
+    except TypeError:  # something unhashable: not a name, so not worth caching
+        seating = _seating.__wrapped__(*table)
+    players, active, sitting, taker, partner, refusals = seating
+    for field, message in refusals:
+        errors.add(field, message)
+
+    raw_contract = payload.get("contract")
+    contract = _CONTRACTS.get(raw_contract) if raw_contract.__class__ is str else None
     if contract is None:
         errors.add("contract", Msg("choice", choices=_choices(Contract)))
 
@@ -242,12 +274,12 @@ def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
         oudlers = None
 
     raw_petit = payload.get("petit_au_bout")
-    petit = _enum(raw_petit, Side)
+    petit = _SIDES.get(raw_petit) if raw_petit.__class__ is str else None
     if raw_petit is not None and petit is None:
         errors.add("petit_au_bout", Msg("choice_or_null", choices=_choices(Side)))
 
     raw_slam = payload.get("slam")
-    slam = _enum(raw_slam, Slam)
+    slam = _SLAMS.get(raw_slam) if raw_slam.__class__ is str else None
     if raw_slam is not None and slam is None:
         errors.add("slam", Msg("choice_or_null", choices=_choices(Slam)))
 
@@ -291,40 +323,62 @@ def _read_handfuls(
     rules: RuleSet,
     errors: ErrorCollector,
 ) -> tuple[Handful, ...]:
-    if not raw:
-        return ()
     if not isinstance(raw, (list, tuple)):
         errors.add("handfuls", Msg("list_of", shape='{"player", "size"}'))
         return ()
-    out: list[Handful] = []
-    shown_by: set[str] = set()
-    no_trumps = {m.player for m in miseres if m.kind is MisereKind.TRUMP} if miseres else ()
-    shown = 0
+    shown: list[tuple[Any, Any]] = []
     for item in raw:
         if not (item.__class__ is dict or isinstance(item, Mapping)) or not (
             item.keys() <= _HANDFUL_KEYS
         ):
             errors.add("handfuls", Msg("list_of", shape='{"player", "size"}'))
             return ()
-        player, size = item.get("player"), _enum(item.get("size"), HandfulSize)
+        shown.append((item.get("player"), item.get("size")))
+    no_trumps = frozenset(m.player for m in miseres if m.kind is MisereKind.TRUMP)
+    key = (tuple(shown), active, sitting, no_trumps, rules.handful_trumps_for(len(active)))
+    try:
+        handfuls, refusals = _check_handfuls(*key)
+    except TypeError:  # something unhashable: not a name, so not worth caching
+        handfuls, refusals = _check_handfuls.__wrapped__(*key)
+    for message in refusals:
+        errors.add("handfuls", message)
+    return handfuls
+
+
+@lru_cache(maxsize=8192)
+def _check_handfuls(
+    shown: tuple[tuple[Any, Any], ...],
+    active: tuple[str, ...],
+    sitting: str | None,
+    no_trumps: frozenset[str],
+    trumps: tuple[int, int, int],
+) -> tuple[tuple[Handful, ...], tuple[Msg, ...]]:
+    """The handfuls shown, as (player, size) pairs, and the reasons to refuse them. The same
+    few handfuls come back at the same tables, so this is cached."""
+    out: list[Handful] = []
+    refusals: list[Msg] = []
+    by: set[str] = set()
+    total = 0
+    for player, raw_size in shown:
+        size = _BY_VALUE[HandfulSize].get(raw_size) if raw_size.__class__ is str else None
         if size is None:
-            errors.add("handfuls", Msg("choice", choices=_choices(HandfulSize)))
+            refusals.append(Msg("choice", choices=_choices(HandfulSize)))
         if player not in active:
             key = (
                 "sitting_out_plays" if player is not None and player == sitting else "not_a_player"
             )
-            errors.add("handfuls", Msg(key, name=player))
-        elif player in shown_by:
-            errors.add("handfuls", Msg("handful_twice", name=player))
+            refusals.append(Msg(key, name=player))
+        elif player in by:
+            refusals.append(Msg("handful_twice", name=player))
         elif player in no_trumps:
-            errors.add("handfuls", Msg("handful_trump_misere", name=player))
+            refusals.append(Msg("handful_trump_misere", name=player))
         elif size is not None:
-            shown_by.add(player)
-            shown += rules.handful_trumps(len(active), size)
+            by.add(player)
+            total += trumps[_SIZE_INDEX[size]]
             out.append(Handful(player, size))
-    if shown > TRUMPS_AND_EXCUSE:
-        errors.add("handfuls", Msg("handfuls_trumps", shown=shown, pack=TRUMPS_AND_EXCUSE))
-    return tuple(out)
+    if total > TRUMPS_AND_EXCUSE:
+        refusals.append(Msg("handfuls_trumps", shown=total, pack=TRUMPS_AND_EXCUSE))
+    return tuple(out), tuple(refusals)
 
 
 def _read_miseres(
@@ -438,34 +492,41 @@ class _Parts(NamedTuple):
 
 
 def _parts(deal: TarotDeal, rules: RuleSet) -> _Parts:
+    half_points = deal.half_points
     needed = NEEDED[deal.oudlers]
-    won = deal.half_points >= 2 * needed
+    won = half_points >= 2 * needed
     # A half point goes to the side that won the deal.
-    rounded = (deal.half_points + 1) // 2 if won else deal.half_points // 2
-    margin = rounded - needed
-    counted = rules.round_margin(abs(margin))
+    margin = ((half_points + 1) // 2 if won else half_points // 2) - needed
+    counted = margin if margin >= 0 else -margin
+    if rules.margin_rounding is not MarginRounding.EXACT:
+        counted = rules.round_margin(counted)
     coefficient = rules.coefficient(deal.contract)
     sign = 1 if won else -1
     contract_points = sign * (rules.base + counted) * coefficient
+    unit = contract_points
     petit = 0
     if deal.petit_au_bout is not None:
         factor = coefficient if rules.petit_au_bout_multiplied else 1
         petit = rules.petit_au_bout * factor * (1 if deal.petit_au_bout is Side.ATTACK else -1)
-    handfuls: tuple[int, ...] = ()
+        unit += petit
+    handfuls: list[int] = []
     if deal.handfuls:
         to_winner = rules.handful_beneficiary is Beneficiary.WINNER
-        handfuls = tuple(
-            rules.handful_value(h.size)
-            * (sign if to_winner else 1 if deal.in_attack(h.player) else -1)
-            for h in deal.handfuls
-        )
-    slam = rules.slam_points(deal.slam) if deal.slam is not None else 0
-    miseres: tuple[int, ...] = ()
-    if deal.miseres:
-        miseres = tuple(
-            rules.misere if deal.in_attack(m.player) else -rules.misere for m in deal.miseres
-        )
-    unit = contract_points + petit + sum(handfuls) + slam + sum(miseres)
+        for handful in deal.handfuls:
+            value = rules.handful_value(handful.size)
+            if not (won if to_winner else deal.in_attack(handful.player)):
+                value = -value
+            handfuls.append(value)
+            unit += value
+    slam = 0
+    if deal.slam is not None:
+        slam = rules.slam_points(deal.slam)
+        unit += slam
+    miseres: list[int] = []
+    for misere in deal.miseres:
+        value = rules.misere if deal.in_attack(misere.player) else -rules.misere
+        miseres.append(value)
+        unit += value
     return _Parts(
         needed,
         won,
@@ -474,9 +535,9 @@ def _parts(deal: TarotDeal, rules: RuleSet) -> _Parts:
         coefficient,
         contract_points,
         petit,
-        handfuls,
+        tuple(handfuls),
         slam,
-        miseres,
+        tuple(miseres),
         unit,
     )
 
