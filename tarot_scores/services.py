@@ -1,0 +1,525 @@
+"""Writes: every change to clubs, games and deals goes through these functions.
+
+Each runs in one transaction, checks the deal with the scoring engine, stores the input as
+entered, one score line per player, a revision for the history, and keeps the per-season
+statistics in step. HTML views and the API call the same functions, so each rule is enforced
+once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tarot_scores import scoring
+from tarot_scores.models import (
+    Club,
+    Deal,
+    DealRevision,
+    Game,
+    HouseRules,
+    Membership,
+    Player,
+    PlayerSeason,
+    ScoreLine,
+    Seat,
+)
+from tarot_scores.scoring import ScoringError
+from tarot_scores.scoring.messages import Msg
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+class DealConflict(Exception):
+    """The deal changed since the page was read, or its number was just taken."""
+
+    def __init__(self, message: str, *, current: Deal) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class GameClosed(Exception):
+    pass
+
+
+def _user(by: User) -> Any:
+    return by if by is not None and getattr(by, "is_authenticated", False) else None
+
+
+# --- clubs and players -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def club_create(*, name: str, by: User, public: bool = True) -> Club:
+    """A new club; its creator becomes its organiser."""
+    base = slugify(name)[:50] or "club"
+    slug, n = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    club = Club.objects.create(name=name.strip(), slug=slug, public=public)
+    user = _user(by)
+    if user is not None:
+        Membership.objects.create(club=club, user=user, role=Membership.Role.ORGANISER)
+    return club
+
+
+@transaction.atomic
+def player_create(
+    *, club: Club, name: str, nickname: str = "", licence: str = "", user: Any = None
+) -> Player:
+    player = Player.objects.create(
+        name=name.strip(), nickname=nickname.strip(), licence=licence.strip(), user=user
+    )
+    player.clubs.add(club)
+    return player
+
+
+@transaction.atomic
+def membership_set(*, club: Club, user: Any, role: str) -> Membership:
+    membership, _created = Membership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+@transaction.atomic
+def user_invite(*, email: str) -> Any:
+    """An account for someone an organiser adds by e-mail address. It has no password yet: they
+    choose one through a password-reset link."""
+    user_model = get_user_model()
+    base = slugify(email.split("@")[0])[:140] or "player"
+    username, n = base, 1
+    while user_model.objects.filter(username__iexact=username).exists():
+        n += 1
+        username = f"{base}{n}"
+    user = user_model(username=username, email=email.strip())
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+@transaction.atomic
+def player_link_user(*, player: Player, user: Any) -> Player:
+    """Make ``user`` the account that plays as ``player`` (None: no account).
+
+    An account plays as one player, so a link it had to another player is undone.
+    """
+    if user is not None:
+        Player.objects.filter(user=user).exclude(pk=player.pk).update(user=None)
+    player.user = user
+    player.save(update_fields=["user"])
+    return player
+
+
+@transaction.atomic
+def house_rules_save(
+    *,
+    club: Club,
+    name: str,
+    based_on: str,
+    rules: scoring.RuleSet,
+    house_rules: HouseRules | None = None,
+) -> HouseRules:
+    """Create or change a club's rule set. Only the parameters that differ from the preset are
+    kept; games already begun keep the rules they were frozen with."""
+    preset = scoring.PRESETS[based_on].to_mapping()
+    house_rules = house_rules or HouseRules(club=club)
+    house_rules.name = name.strip()
+    house_rules.based_on = based_on
+    house_rules.parameters = {
+        key: value
+        for key, value in rules.to_mapping().items()
+        if key != "name" and value != preset[key]
+    }
+    house_rules.save()
+    return house_rules
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def rules_for(*, variant: str, house_rules: HouseRules | None) -> dict[str, Any]:
+    """The rule set a new game is played under, frozen into the game."""
+    if house_rules is not None:
+        return house_rules.rules().to_mapping()
+    preset = scoring.PRESETS.get(variant)
+    return preset.to_mapping() if preset is not None else {}
+
+
+GAME_SIZES = {"tarot": (3, 5), "novatarok": (2, 5), "buraco": (2, 4)}
+
+
+@transaction.atomic
+def game_create(
+    *,
+    club: Club,
+    players: Sequence[Player],
+    variant: str,
+    by: User,
+    house_rules: HouseRules | None = None,
+    date: Any = None,
+    label: str = "",
+    five_players: str | None = None,
+) -> Game:
+    """A game at one table, players in seat order (the first deals first).
+
+    ``five_players`` (a ``scoring.FivePlayers`` value) fixes how a tarot table of five plays:
+    called king or the dealer sitting out.
+    """
+    rules = rules_for(variant=variant, house_rules=house_rules)
+    if five_players is not None and rules:
+        rules["five_players"] = scoring.FivePlayers(five_players).value
+    game = Game.objects.create(
+        club=club,
+        variant="house" if house_rules is not None else variant,
+        house_rules=house_rules,
+        rules=rules,
+        date=date or timezone.localdate(),
+        label=label,
+        created_by=_user(by),
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=i) for i, player in enumerate(players)
+    )
+    return game
+
+
+@transaction.atomic
+def game_set_status(*, game: Game, status: str) -> Game:
+    game.status = status
+    game.save(update_fields=["status"])
+    return game
+
+
+# --- deals -------------------------------------------------------------------------------------
+
+
+class TableView:
+    """A game's seats as the scoring engine sees them: a unique label per player."""
+
+    def __init__(self, seats: Sequence[Seat]) -> None:
+        self.players = [s.player for s in seats]
+        labels: dict[int, str] = {}
+        seen: set[str] = set()
+        for seat in seats:
+            label = seat.player.label
+            if label.casefold() in seen:
+                label = f"{label} ({seat.position + 1})"
+            seen.add(label.casefold())
+            labels[seat.player_id] = label
+        self.labels = labels
+        self.ids = {label: pk for pk, label in labels.items()}
+
+    def dealer(self, number: int) -> Player:
+        """Deals pass round the table in seat order: deal 1 is dealt by the first seat."""
+        return self.players[(number - 1) % len(self.players)]
+
+    def label(self, value: Any) -> Any:
+        return self.labels.get(value, value) if isinstance(value, int) else value
+
+    def to_engine(self, game: Game, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """The site's payload (players by id) as the scoring contract (players by name)."""
+        out: dict[str, Any] = dict(payload)
+        out["variant"] = game.variant if game.kind != "tarot" else (game.rules.get("name") or "fft")
+        out["players"] = list(self.labels.values())
+        for key in ("taker", "partner", "sitting_out", "kings", "trull", "pagat"):
+            if key in out:
+                out[key] = self.label(out[key])
+        for key in ("handfuls", "miseres"):
+            if isinstance(out.get(key), list):
+                out[key] = [
+                    {**item, "player": self.label(item.get("player"))}
+                    if isinstance(item, Mapping)
+                    else item
+                    for item in out[key]
+                ]
+        if isinstance(out.get("card_points"), Mapping):
+            out["card_points"] = {self.label(_as_id(k)): v for k, v in out["card_points"].items()}
+        if isinstance(out.get("sides"), list):
+            out["sides"] = [
+                {**side, "players": [self.label(p) for p in side.get("players", [])]}
+                if isinstance(side, Mapping) and isinstance(side.get("players"), list)
+                else side
+                for side in out["sides"]
+            ]
+        return out
+
+    def scores_by_id(self, result: scoring.Result) -> dict[int, int]:
+        return {self.ids[label]: points for label, points in result.scores.items()}
+
+
+def _as_id(key: Any) -> Any:
+    """JSON object keys are strings: "12" names player 12."""
+    if isinstance(key, str) and key.isdigit():
+        return int(key)
+    return key
+
+
+def table_of(game: Game) -> TableView:
+    return TableView(list(game.seats.select_related("player")))
+
+
+_SITE_FIELDS = frozenset({"variant", "players"})
+
+
+def deal_score(
+    *, game: Game, payload: Mapping[str, Any], number: int, table: TableView | None = None
+) -> tuple[scoring.Result, TableView]:
+    """Score a deal of this game without saving anything (the live preview uses this too)."""
+    table = table or table_of(game)
+    errors: dict[str, list[Msg]] = {}
+    for key in _SITE_FIELDS & set(payload):
+        errors[key] = [Msg("unknown_field")]
+    if errors:
+        raise ScoringError(errors)
+    engine_payload = table.to_engine(game, payload)
+    result = scoring.score(engine_payload, rules=game.rule_set())
+    if game.kind == "tarot" and len(table.players) == 5:
+        sitting = payload.get("sitting_out")
+        dealer = table.dealer(number)
+        if sitting is not None and sitting != dealer.pk:
+            raise ScoringError(
+                {"sitting_out": [Msg("dealer_sits_out", name=table.labels[dealer.pk])]}
+            )
+    return result, table
+
+
+def _stats_key(game: Game) -> dict[str, Any]:
+    return {
+        "club_id": game.club_id,
+        "season": game.club.season_of(game.date),
+        "kind": game.kind,
+        "table_size": game.seats.count(),
+    }
+
+
+def _apply_stats(game: Game, deal: Deal, scores: Mapping[int, int], sign: int) -> None:
+    """Add (sign=1) or take back (sign=-1) a deal's part in the season statistics."""
+    key = _stats_key(game)
+    sitting = deal.payload.get("sitting_out") if game.kind == "tarot" else None
+    for player_id, points in scores.items():
+        row, _created = PlayerSeason.objects.get_or_create(player_id=player_id, **key)
+        taken = 1 if player_id == deal.taker_id else 0
+        PlayerSeason.objects.filter(pk=row.pk).update(
+            points=F("points") + sign * points,
+            deals=F("deals") + (0 if player_id == sitting else sign),
+            taken=F("taken") + sign * taken,
+            taken_won=F("taken_won") + sign * (taken if deal.won else 0),
+        )
+
+
+def _store_scores(deal: Deal, scores: Mapping[int, int]) -> None:
+    ScoreLine.objects.filter(deal=deal).delete()
+    ScoreLine.objects.bulk_create(
+        ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
+    )
+
+
+def _stat_columns(
+    deal: Deal, game: Game, payload: Mapping[str, Any], result: scoring.Result
+) -> None:
+    if game.kind == "tarot":
+        deal.taker_id = payload.get("taker")
+        deal.contract = str(payload.get("contract") or "")
+        deal.won = result.won
+    else:
+        deal.taker_id = None
+        deal.contract = ""
+        deal.won = None
+
+
+def _revise(deal: Deal, action: str, scores: Mapping[int, int], by: User, by_label: str) -> None:
+    DealRevision.objects.create(
+        deal=deal,
+        version=deal.version,
+        action=action,
+        payload=deal.payload,
+        scores={str(k): v for k, v in scores.items()},
+        by=_user(by),
+        by_label=by_label,
+    )
+
+
+def _check_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise GameClosed(_("This game is finished: reopen it to enter or correct deals."))
+
+
+def deal_record(
+    *,
+    game: Game,
+    payload: Mapping[str, Any],
+    by: User,
+    number: int | None = None,
+    by_label: str = "",
+) -> Deal:
+    """Enter the next deal of a game.
+
+    ``number`` is the deal number the entry page expected; when two phones save the same new
+    deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
+    Without a number the game row is locked and the next number is used.
+    """
+    try:
+        with transaction.atomic():
+            locked = Game.objects.select_for_update().select_related("club").get(pk=game.pk)
+            _check_open(locked)
+            last = locked.deals.order_by("-number").values_list("number", flat=True).first() or 0
+            if number is None:
+                number = last + 1
+            elif number != last + 1:
+                existing = locked.deals.filter(number=number).first()
+                if existing is not None:
+                    raise DealConflict(
+                        _("Deal %(number)s was just entered from another device.")
+                        % {"number": number},
+                        current=existing,
+                    )
+                number = last + 1
+            result, table = deal_score(game=locked, payload=payload, number=number)
+            scores = table.scores_by_id(result)
+            deal = Deal(
+                game=locked, number=number, payload=dict(payload), dealer=table.dealer(number)
+            )
+            _stat_columns(deal, locked, payload, result)
+            deal.save()
+            _store_scores(deal, scores)
+            _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
+            _apply_stats(locked, deal, scores, 1)
+            return deal
+    except IntegrityError:
+        existing = Deal.objects.filter(game=game, number=number).first() if number else None
+        if existing is None:
+            raise
+        raise DealConflict(
+            _("Deal %(number)s was just entered from another device.") % {"number": number},
+            current=existing,
+        ) from None
+
+
+def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:
+    current = Deal.objects.select_for_update().get(pk=deal.pk)
+    game = Game.objects.select_related("club").get(pk=current.game_id)
+    if version is not None and current.version != version:
+        raise DealConflict(
+            _(
+                "This deal was changed by someone else (now version %(version)s); "
+                "here is the newer version."
+            )
+            % {"version": current.version},
+            current=current,
+        )
+    return current, game
+
+
+def _current_scores(deal: Deal) -> dict[int, int]:
+    return dict(deal.lines.values_list("player_id", "points"))
+
+
+@transaction.atomic
+def deal_update(
+    *, deal: Deal, payload: Mapping[str, Any], version: int, by: User, by_label: str = ""
+) -> Deal:
+    """Correct a deal read at ``version``; a stale version raises ``DealConflict``."""
+    current, game = _locked_deal(deal, version)
+    if current.is_deleted:
+        raise GameClosed(_("This deal is deleted: restore it before correcting it."))
+    result, table = deal_score(game=game, payload=payload, number=current.number)
+    old = _current_scores(current)
+    scores = table.scores_by_id(result)
+    _apply_stats(game, current, old, -1)
+    current.payload = dict(payload)
+    _stat_columns(current, game, payload, result)
+    current.version += 1
+    current.updated_at = timezone.now()
+    current.save()
+    _store_scores(current, scores)
+    _revise(current, DealRevision.Action.EDITED, scores, by, by_label)
+    _apply_stats(game, current, scores, 1)
+    return current
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, version: int | None, by: User) -> Deal:
+    current, game = _locked_deal(deal, version)
+    if current.is_deleted:
+        return current
+    old = _current_scores(current)
+    _apply_stats(game, current, old, -1)
+    ScoreLine.objects.filter(deal=current).delete()
+    current.deleted_at = timezone.now()
+    current.version += 1
+    current.save()
+    _revise(current, DealRevision.Action.DELETED, {}, by, "")
+    return current
+
+
+@transaction.atomic
+def deal_restore(*, deal: Deal, by: User) -> Deal:
+    current, game = _locked_deal(deal, None)
+    if not current.is_deleted:
+        return current
+    result, table = deal_score(game=game, payload=current.payload, number=current.number)
+    scores = table.scores_by_id(result)
+    current.deleted_at = None
+    current.version += 1
+    current.save()
+    _store_scores(current, scores)
+    _revise(current, DealRevision.Action.RESTORED, scores, by, "")
+    _apply_stats(game, current, scores, 1)
+    return current
+
+
+@transaction.atomic
+def stats_rebuild(*, club: Club | None = None) -> int:
+    """Recompute every statistics row from the score lines; returns the rows written."""
+    rows = PlayerSeason.objects.all()
+    deals = Deal.objects.filter(deleted_at__isnull=True).select_related("game__club")
+    if club is not None:
+        rows = rows.filter(club=club)
+        deals = deals.filter(game__club=club)
+    rows.delete()
+    totals: dict[tuple[Any, ...], list[int]] = {}
+    sizes: dict[int, int] = {}
+    for deal in deals.prefetch_related("lines"):
+        game = deal.game
+        if game.pk not in sizes:
+            sizes[game.pk] = game.seats.count()
+        sitting = deal.payload.get("sitting_out") if game.kind == "tarot" else None
+        for line in deal.lines.all():
+            key = (
+                game.club_id,
+                game.club.season_of(game.date),
+                game.kind,
+                sizes[game.pk],
+                line.player_id,
+            )
+            row = totals.setdefault(key, [0, 0, 0, 0])
+            taken = 1 if line.player_id == deal.taker_id else 0
+            row[0] += line.points
+            row[1] += 0 if line.player_id == sitting else 1
+            row[2] += taken
+            row[3] += taken if deal.won else 0
+    PlayerSeason.objects.bulk_create(
+        PlayerSeason(
+            club_id=k[0],
+            season=k[1],
+            kind=k[2],
+            table_size=k[3],
+            player_id=k[4],
+            points=v[0],
+            deals=v[1],
+            taken=v[2],
+            taken_won=v[3],
+        )
+        for k, v in totals.items()
+    )
+    return len(totals)

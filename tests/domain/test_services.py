@@ -1,0 +1,238 @@
+"""Deal services: scores stored as lines, history kept, conflicts refused, statistics in step."""
+
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tarot_scores import scoring, selectors, services
+from tarot_scores.models import Club, Deal, DealRevision, Game, Player, PlayerSeason, ScoreLine
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club() -> Club:
+    return services.club_create(name="Tarot Club de Lyon", by=None)
+
+
+@pytest.fixture
+def user() -> User:
+    return User.objects.create_user("marie", password="x")
+
+
+def players(club: Club, n: int) -> list[Player]:
+    names = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
+    return [services.player_create(club=club, name=names[i]) for i in range(n)]
+
+
+def game_of(club: Club, n: int, variant: str = "fft", **kw: Any) -> Game:
+    return services.game_create(club=club, players=players(club, n), variant=variant, by=None, **kw)
+
+
+def seat_ids(game: Game) -> list[int]:
+    return list(game.seats.values_list("player_id", flat=True))
+
+
+def garde(taker: int, points: float = 49, oudlers: int = 2, **extra: Any) -> dict[str, Any]:
+    return {"taker": taker, "contract": "garde", "points": points, "oudlers": oudlers, **extra}
+
+
+def test_record_stores_lines_revision_and_stat_columns(club: Club, user: User) -> None:
+    game = game_of(club, 4)
+    a, b, c, d = seat_ids(game)
+    deal = services.deal_record(game=game, payload=garde(c, petit_au_bout="attack"), by=user)
+    assert deal.number == 1
+    assert deal.dealer_id == a  # the first seat deals first
+    lines = dict(ScoreLine.objects.filter(deal=deal).values_list("player_id", "points"))
+    assert lines == {a: -86, b: -86, c: 258, d: -86}
+    assert deal.taker_id == c and deal.contract == "garde" and deal.won is True
+    revision = DealRevision.objects.get(deal=deal)
+    assert revision.action == "created" and revision.by == user and revision.version == 1
+    assert revision.scores == {str(k): v for k, v in lines.items()}
+
+
+def test_payload_is_stored_as_entered(club: Club) -> None:
+    game = game_of(club, 3)
+    a, _b, _c = seat_ids(game)
+    payload = garde(a, handfuls=[{"player": a, "size": "simple"}])
+    deal = services.deal_record(game=game, payload=payload, by=None)
+    deal.refresh_from_db()
+    assert deal.payload == payload
+
+
+def test_impossible_deal_saves_nothing(club: Club) -> None:
+    game = game_of(club, 4)
+    a = seat_ids(game)[0]
+    with pytest.raises(scoring.ScoringError) as caught:
+        services.deal_record(game=game, payload=garde(a, points=40.5), by=None)
+    assert "points" in caught.value.errors
+    assert not Deal.objects.exists() and not ScoreLine.objects.exists()
+    assert not PlayerSeason.objects.exists() and not DealRevision.objects.exists()
+
+
+def test_players_must_be_seated(club: Club) -> None:
+    game = game_of(club, 4)
+    stranger = services.player_create(club=club, name="Zoé")
+    with pytest.raises(scoring.ScoringError) as caught:
+        services.deal_record(game=game, payload=garde(stranger.pk), by=None)
+    assert "taker" in caught.value.errors
+
+
+def test_same_number_twice_is_one_deal(club: Club) -> None:
+    game = game_of(club, 4)
+    a = seat_ids(game)[0]
+    first = services.deal_record(game=game, payload=garde(a), by=None, number=1)
+    with pytest.raises(services.DealConflict) as caught:
+        services.deal_record(game=game, payload=garde(a, points=60), by=None, number=1)
+    assert caught.value.current.pk == first.pk
+    assert Deal.objects.count() == 1
+
+
+def test_without_number_deals_follow_on(club: Club) -> None:
+    game = game_of(club, 4)
+    a = seat_ids(game)[0]
+    numbers = [services.deal_record(game=game, payload=garde(a), by=None).number for _ in range(3)]
+    assert numbers == [1, 2, 3]
+
+
+def test_stale_edit_is_refused_and_changes_nothing(club: Club, user: User) -> None:
+    game = game_of(club, 4)
+    a, b, _c, _d = seat_ids(game)
+    deal = services.deal_record(game=game, payload=garde(a), by=user)
+    services.deal_update(deal=deal, payload=garde(b), version=1, by=user)
+    with pytest.raises(services.DealConflict) as caught:
+        services.deal_update(deal=deal, payload=garde(a, points=70), version=1, by=user)
+    assert caught.value.current.version == 2
+    assert caught.value.current.payload["taker"] == b
+    deal.refresh_from_db()
+    assert deal.version == 2 and deal.taker_id == b
+
+
+def test_edit_delete_restore_keep_history_and_totals(club: Club, user: User) -> None:
+    game = game_of(club, 4)
+    a, b, c, d = seat_ids(game)
+    deal = services.deal_record(game=game, payload=garde(a), by=user)
+    deal = services.deal_update(deal=deal, payload=garde(b, points=30), version=1, by=user)
+    assert dict(deal.lines.values_list("player_id", "points")) == {a: 72, b: -216, c: 72, d: 72}
+    deal = services.deal_delete(deal=deal, version=2, by=user)
+    assert not ScoreLine.objects.filter(deal=deal).exists()
+    sheet = selectors.game_sheet(game_id=game.pk)
+    assert sheet.totals == [0, 0, 0, 0]
+    deal = services.deal_restore(deal=deal, by=user)
+    sheet = selectors.game_sheet(game_id=game.pk)
+    assert sheet.totals == [72, -216, 72, 72]
+    actions = list(DealRevision.objects.filter(deal=deal).values_list("action", "version"))
+    assert actions == [("created", 1), ("edited", 2), ("deleted", 3), ("restored", 4)]
+    assert [r.payload["taker"] for r in DealRevision.objects.filter(deal=deal)] == [a, b, b, b]
+
+
+def test_finished_game_refuses_deals(club: Club) -> None:
+    game = game_of(club, 4)
+    services.game_set_status(game=game, status=Game.Status.FINISHED)
+    with pytest.raises(services.GameClosed):
+        services.deal_record(game=game, payload=garde(seat_ids(game)[0]), by=None)
+
+
+def test_dealer_sits_out_at_five(club: Club) -> None:
+    game = game_of(club, 5)
+    a, b, c, d, e = seat_ids(game)
+    # Deal 1 is dealt by the first seat, who sits out.
+    with pytest.raises(scoring.ScoringError) as caught:
+        services.deal_record(game=game, payload=garde(b, sitting_out=c), by=None)
+    assert "sitting_out" in caught.value.errors
+    deal = services.deal_record(game=game, payload=garde(b, sitting_out=a), by=None)
+    lines = dict(deal.lines.values_list("player_id", "points"))
+    assert lines[a] == 0 and sum(lines.values()) == 0 and lines[b] == 3 * 66
+
+
+def test_rules_are_frozen_into_the_game(club: Club) -> None:
+    rules = club.house_rules.create(name="Maison", parameters={"margin_rounding": "10"})
+    game = services.game_create(
+        club=club, players=players(club, 4), variant="fft", by=None, house_rules=rules
+    )
+    rules.parameters = {}
+    rules.save()
+    a = seat_ids(game)[0]
+    deal = services.deal_record(game=game, payload=garde(a, points=47), by=None)  # margin 6 -> 10
+    assert deal.lines.get(player_id=a).points == 3 * (25 + 10) * 2
+
+
+def test_duplicate_names_get_distinct_labels(club: Club) -> None:
+    twins = [services.player_create(club=club, name="Marie") for _ in range(2)]
+    others = players(club, 2)
+    game = services.game_create(club=club, players=[*twins, *others], variant="fft", by=None)
+    deal = services.deal_record(game=game, payload=garde(twins[1].pk), by=None)
+    assert deal.lines.get(player=twins[1]).points == 198
+
+
+def test_novatarok_and_buraco_games(club: Club) -> None:
+    nova = game_of(club, 3, variant="novatarok")
+    a, b, c = seat_ids(nova)
+    payload = {"card_points": {str(a): 40, str(b): 30, str(c): 21}, "kings": a}
+    deal = services.deal_record(game=nova, payload=payload, by=None)
+    assert dict(deal.lines.values_list("player_id", "points")) == {a: 60, b: 30, c: 21}
+    buraco = services.game_create(club=club, players=players(club, 2), variant="buraco", by=None)
+    x, y = seat_ids(buraco)
+    sides = [
+        {"players": [x], "table_points": 300, "natural_canastas": 1, "went_out": True,
+         "took_extra_pile": True},
+        {"players": [y], "table_points": 120, "hand_points": 45, "took_extra_pile": False},
+    ]
+    deal = services.deal_record(game=buraco, payload={"sides": sides}, by=None)
+    assert dict(deal.lines.values_list("player_id", "points")) == {x: 600, y: -25}
+
+
+def stats_snapshot() -> set[tuple[Any, ...]]:
+    return set(
+        PlayerSeason.objects.filter(deals__gt=0).values_list(
+            "club_id", "season", "kind", "table_size", "player_id", "points", "deals", "taken",
+            "taken_won",
+        )
+    )
+
+
+def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
+    """Whatever is entered, corrected, deleted or restored, the statistics kept in step equal
+    the ones recomputed from the score lines."""
+    rng = random.Random(7)
+    games = [game_of(club, n) for n in (3, 4, 5)]
+    games.append(
+        services.game_create(club=club, players=players(club, 4), variant="fft", by=None,
+                             date=datetime.date(2024, 3, 1))
+    )
+    deals: list[Deal] = []
+    for step in range(80):
+        action = rng.random()
+        if deals and action < 0.2:
+            deal = rng.choice(deals)
+            deal.refresh_from_db()
+            if deal.is_deleted:
+                services.deal_restore(deal=deal, by=user)
+            else:
+                services.deal_delete(deal=deal, version=deal.version, by=user)
+            continue
+        game = rng.choice(games)
+        ids = seat_ids(game)
+        payload = garde(rng.choice(ids), points=rng.choice([20, 41, 50, 66]), oudlers=2)
+        if len(ids) == 5:
+            payload["partner"] = rng.choice(ids)
+        if deals and action < 0.4:
+            deal = rng.choice(deals)
+            deal.refresh_from_db()
+            if not deal.is_deleted and deal.game_id == game.pk:
+                services.deal_update(deal=deal, payload=payload, version=deal.version, by=user)
+                continue
+        deals.append(services.deal_record(game=game, payload=payload, by=user))
+    kept = stats_snapshot()
+    services.stats_rebuild(club=club)
+    assert stats_snapshot() == kept
+    total = sum(ScoreLine.objects.values_list("points", flat=True))
+    assert total == 0  # tarot is zero-sum, so the club's grand total is too
+    board = selectors.leaderboard(club=club)
+    assert sum(r.points for r in board) == 0
+    assert {r.season for r in PlayerSeason.objects.all()} == {club.season_of(g.date) for g in games}
