@@ -179,8 +179,13 @@ def test_novatarok_and_buraco_games(club: Club) -> None:
     buraco = services.game_create(club=club, players=players(club, 2), variant="buraco", by=None)
     x, y = seat_ids(buraco)
     sides = [
-        {"players": [x], "table_points": 300, "natural_canastas": 1, "went_out": True,
-         "took_extra_pile": True},
+        {
+            "players": [x],
+            "table_points": 300,
+            "natural_canastas": 1,
+            "went_out": True,
+            "took_extra_pile": True,
+        },
         {"players": [y], "table_points": 120, "hand_points": 45, "took_extra_pile": False},
     ]
     deal = services.deal_record(game=buraco, payload={"sides": sides}, by=None)
@@ -190,7 +195,14 @@ def test_novatarok_and_buraco_games(club: Club) -> None:
 def stats_snapshot() -> set[tuple[Any, ...]]:
     return set(
         PlayerSeason.objects.filter(deals__gt=0).values_list(
-            "club_id", "season", "kind", "table_size", "player_id", "points", "deals", "taken",
+            "club_id",
+            "season",
+            "kind",
+            "table_size",
+            "player_id",
+            "points",
+            "deals",
+            "taken",
             "taken_won",
         )
     )
@@ -202,11 +214,16 @@ def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
     rng = random.Random(7)
     games = [game_of(club, n) for n in (3, 4, 5)]
     games.append(
-        services.game_create(club=club, players=players(club, 4), variant="fft", by=None,
-                             date=datetime.date(2024, 3, 1))
+        services.game_create(
+            club=club,
+            players=players(club, 4),
+            variant="fft",
+            by=None,
+            date=datetime.date(2024, 3, 1),
+        )
     )
     deals: list[Deal] = []
-    for step in range(80):
+    for _step in range(80):
         action = rng.random()
         if deals and action < 0.2:
             deal = rng.choice(deals)

@@ -1,23 +1,28 @@
-"""Load a demo club (players, games, a tournament) so a fresh `make run` has something to show.
-
-Stub for now: the demo data arrives with the club models.
-"""
+"""Load the demo club so a fresh ``make run`` has a living site to show."""
 
 from argparse import ArgumentParser
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from tarot_scores.demo import DEMO_PASSWORD, DEMO_USER, demo_load
+from tarot_scores.management.base import ClubCommand
+from tarot_scores.models import Club
 
 
-class Command(BaseCommand):
-    help = "Load the demo club. With --if-empty, do nothing when the database already has data."
+class Command(ClubCommand):
+    help = "Load the demo club. With --if-empty, do nothing when the database already has clubs."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
-            "--if-empty",
-            action="store_true",
-            help="Only load when the database holds no club data yet.",
+            "--if-empty", action="store_true", help="Only load when the database has no club yet."
         )
+        parser.add_argument("--seed", type=int, default=1789, help="Seed of the demo's deals.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.stdout.write("no demo data yet")
+        if options["if_empty"] and Club.objects.exists():
+            self.stdout.write("The database already has clubs: no demo loaded.")
+            return
+        club = demo_load(seed=options["seed"])
+        self.stdout.write(
+            f"Demo club loaded: {club.name} (/clubs/{club.slug}/). "
+            f"Log in as {DEMO_USER!r} / {DEMO_PASSWORD!r} (organiser)."
+        )

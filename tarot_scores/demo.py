@@ -1,0 +1,115 @@
+"""The demo club a fresh ``make run`` shows: players, finished games of 3, 4 and 5 players and
+one open game, all entered through the same services as real play (so every score is real)."""
+
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tarot_scores import scoring, services
+from tarot_scores.models import Club, Game, Membership, Player
+
+DEMO_CLUB = "Club de Tarot de la Butte"
+DEMO_USER = "demo"
+DEMO_PASSWORD = "demo"  # local demo only: load_demo never runs on a database that has data
+NAMES = [
+    ("Aurélie", "Aurélie"),
+    ("Bruno", ""),
+    ("Chloé", ""),
+    ("Denis", "Le Baron"),
+    ("Émile", ""),
+    ("Françoise", "Fanfan"),
+    ("Gaston", ""),
+    ("Hélène", ""),
+    ("Inès", ""),
+    ("Jacques", "Jacquot"),
+    ("Karim", ""),
+    ("Léa", ""),
+]
+
+
+def random_tarot_payload(
+    rng: random.Random, seat_ids: list[int], number: int, *, sitting_out_dealer: bool = False
+) -> dict[str, Any]:
+    """A plausible, valid FFT deal for these seats (players by id), mostly small contracts."""
+    dealer = seat_ids[(number - 1) % len(seat_ids)]
+    sitting = dealer if sitting_out_dealer and len(seat_ids) == 5 else None
+    active = [p for p in seat_ids if p != sitting]
+    contract = rng.choices(list(scoring.Contract), weights=[45, 40, 10, 5])[0]
+    taker = rng.choice(active)
+    partner = rng.choice(active) if len(active) == 5 else None
+    oudlers = rng.choices([0, 1, 2, 3], weights=[10, 35, 40, 15])[0]
+    petit = rng.choices([None, scoring.Side.ATTACK, scoring.Side.DEFENSE], weights=[90, 6, 4])[0]
+    possible = sorted(scoring.possible_half_points(len(active), contract, oudlers, None, petit))
+    if not possible:
+        petit = None
+        possible = sorted(scoring.possible_half_points(len(active), contract, oudlers, None, None))
+    needed = 2 * scoring.NEEDED[oudlers]
+    near = [h for h in possible if abs(h - needed) <= 30] or possible
+    handfuls = []
+    if rng.random() < 0.08:
+        handfuls.append({"player": rng.choice(active), "size": "simple"})
+    return {
+        "taker": taker,
+        "partner": partner,
+        "contract": contract.value,
+        "points": rng.choice(near) / 2,
+        "oudlers": oudlers,
+        "petit_au_bout": petit.value if petit else None,
+        "handfuls": handfuls,
+        "slam": None,
+        "sitting_out": sitting,
+    }
+
+
+def _play(rng: random.Random, game: Game, deals: int, by: Any) -> None:
+    seat_ids = list(game.seats.values_list("player_id", flat=True))
+    five_out = game.rules.get("five_players") == scoring.FivePlayers.SITTING_OUT
+    for number in range(1, deals + 1):
+        payload = random_tarot_payload(rng, seat_ids, number, sitting_out_dealer=five_out)
+        services.deal_record(game=game, payload=payload, by=by, number=number)
+
+
+@transaction.atomic
+def demo_load(*, seed: int = 1789) -> Club:
+    rng = random.Random(seed)
+    user_model = get_user_model()
+    organiser = user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
+    club = services.club_create(name=DEMO_CLUB, by=organiser)
+    players: list[Player] = [
+        services.player_create(club=club, name=name, nickname=nick) for name, nick in NAMES
+    ]
+    players[0].user = organiser
+    players[0].save(update_fields=["user"])
+    member = user_model.objects.create_user("bruno", password=DEMO_PASSWORD)
+    services.membership_set(club=club, user=member, role=Membership.Role.MEMBER)
+    players[1].user = member
+    players[1].save(update_fields=["user"])
+
+    today = datetime.date.today()
+    tables = [(4, 12, 21), (3, 10, 14), (5, 14, 7), (4, 16, 7), (5, 10, 3)]
+    for size, deals, days_ago in tables:
+        seated = rng.sample(players, size)
+        game = services.game_create(
+            club=club,
+            players=seated,
+            variant="fft",
+            by=organiser,
+            date=today - datetime.timedelta(days=days_ago),
+        )
+        _play(rng, game, deals, organiser)
+        services.game_set_status(game=game, status=Game.Status.FINISHED)
+    open_game = services.game_create(
+        club=club,
+        players=players[:4],
+        variant="fft",
+        by=organiser,
+        date=today,
+        label="Table 1",
+    )
+    _play(rng, open_game, 3, organiser)
+    return club
