@@ -74,7 +74,11 @@ def parse_and_score_buraco(payload: Mapping[str, Any]) -> Result:
         sides = raw_sides
     for side in sides:
         members = side.get("players")
-        if not isinstance(members, list) or not 1 <= len(members) <= 2:
+        if (
+            not isinstance(members, list)
+            or not 1 <= len(members) <= 2
+            or not all(m.__class__ is str for m in members)
+        ):
             errors.add("sides", Msg("sides_shape"))
             continue
         for key, (low, high) in _INTEGER_RANGES.items():

@@ -202,9 +202,9 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Expected each player's card points, a whole number of zero or more.",
     ),
     "card_points_total": (
-        "Les points de cartes de la manche font {total} ; à {players} joueurs une manche "
+        "Les points de cartes de la manche font {sum} ; à {players} joueurs une manche "
         "en compte de {low} à {high}.",
-        "The round's card points add up to {total}; at {players} players a round counts "
+        "The round's card points add up to {sum}; at {players} players a round counts "
         "{low} to {high}.",
     ),
     "pagat_points": (
@@ -330,6 +330,10 @@ CATALOG: dict[str, tuple[str, str]] = {
 }
 
 
+ECHO_MAX = 40
+"""A refused value is quoted back at most this long: enough to recognise it."""
+
+
 def _render_value(value: Any, lang: str) -> str:
     if isinstance(value, Msg):
         return value.render(lang)
@@ -338,7 +342,10 @@ def _render_value(value: Any, lang: str) -> str:
     if isinstance(value, float):
         text = str(int(value)) if value.is_integer() else str(value)
         return text.replace(".", ",") if lang == "fr" else text
-    return str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**12:
+        return str(value)
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= ECHO_MAX else text[: ECHO_MAX - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -76,7 +76,7 @@ def parse_and_score_novatarok(payload: Mapping[str, Any]) -> Result:
     if not low + known <= total <= high:
         errors.add(
             "card_points",
-            Msg("card_points_total", total=total, players=len(players), low=low + known, high=high),
+            Msg("card_points_total", sum=total, players=len(players), low=low + known, high=high),
         )
     pagat = melds["pagat"]
     if pagat is not None and points[pagat] < 5:
