@@ -88,6 +88,10 @@ def score(payload: Any, *, rules: RuleSet | None = None) -> Result:
         rules = PRESETS.get(variant) if isinstance(variant, str) else None
         if rules is None:
             errors = ErrorCollector()
-            errors.add("variant", Msg("variant_unknown", name=variant, choices=", ".join(VARIANTS)))
+            choices = ", ".join(VARIANTS)
+            if variant is None:
+                errors.add("variant", Msg("variant_required", choices=choices))
+            else:
+                errors.add("variant", Msg("variant_unknown", name=variant, choices=choices))
             raise ScoringError(errors.errors)
     return score_tarot(parse_tarot(payload, rules), rules)

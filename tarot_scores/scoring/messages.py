@@ -29,6 +29,11 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Règle inconnue « {name} ». Choisissez parmi : {choices}.",
         "Unknown rule set “{name}”. Choose one of: {choices}.",
     ),
+    "variant_required": (
+        "Indiquez la règle (variant) : {choices}.",
+        "Name the rule set (variant): {choices}.",
+    ),
+    "player_required": ("Indiquez le joueur.", "Name the player."),
     "not_an_object": (
         "Attendu : un objet JSON (la donne).",
         "Expected a JSON object (the deal).",
@@ -208,8 +213,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{low} to {high}.",
     ),
     "pagat_points": (
-        "« {name} » a gagné le dernier pli avec le 1 d'atout : au moins 5 points de cartes.",
-        "“{name}” won the last trick with the 1 of trumps: at least 5 card points.",
+        "« {name} » a gagné le dernier pli avec le 1 d'atout : au moins {least} points de cartes.",
+        "“{name}” won the last trick with the 1 of trumps: at least {least} card points.",
     ),
     # Buraco
     "sides_shape": (

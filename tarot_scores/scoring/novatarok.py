@@ -39,6 +39,14 @@ def round_card_points(players: int) -> tuple[int, int]:
     return low, high
 
 
+def pagat_least(players: int) -> int:
+    """The fewest card points of whoever won the last trick with the 1 (worth 5): the other
+    cards of that trick are worth 1 each, except excuse cards (the Fool and, but at three
+    players, the two blanks), which their holders keep."""
+    excuses = 1 if players == 3 else 1 + _BLANKS
+    return 5 + max(0, players - 1 - excuses)
+
+
 def parse_and_score_novatarok(payload: Mapping[str, Any]) -> Result:
     errors = ErrorCollector()
     for key in payload:
@@ -79,8 +87,8 @@ def parse_and_score_novatarok(payload: Mapping[str, Any]) -> Result:
             Msg("card_points_total", sum=total, players=len(players), low=low + known, high=high),
         )
     pagat = melds["pagat"]
-    if pagat is not None and points[pagat] < 5:
-        errors.add("pagat", Msg("pagat_points", name=pagat))
+    if pagat is not None and points[pagat] < pagat_least(len(players)):
+        errors.add("pagat", Msg("pagat_points", name=pagat, least=pagat_least(len(players))))
     errors.raise_if_any()
 
     scores: dict[str, int] = {}

@@ -12,6 +12,7 @@ alone; with a partner, taker 2 units and partner 1. Scores therefore always sum 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache, partial
 from typing import Any, NamedTuple
@@ -173,7 +174,9 @@ def _names_problem(names: tuple[str, ...], low: int, high: int) -> Msg | None:
         return Msg("players_count", low=low, high=high, count=len(names))
     seen: set[str] = set()
     for name in names:
-        key = name.strip().casefold()
+        # Names that read the same are the same player: "Chloé" typed with é or with e and an
+        # accent, whatever the case and the spaces around.
+        key = unicodedata.normalize("NFKC", name).strip().casefold()
         if key in seen:
             return Msg("players_duplicate", name=name)
         seen.add(key)
@@ -284,12 +287,12 @@ def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
         errors.add("slam", Msg("choice_or_null", choices=_choices(Slam)))
 
     raw_miseres, raw_handfuls = payload.get("miseres"), payload.get("handfuls")
-    miseres = _read_miseres(raw_miseres, active, sitting, rules, errors) if raw_miseres else ()
-    handfuls = (
-        _read_handfuls(raw_handfuls, active, sitting, miseres, rules, errors)
-        if raw_handfuls
-        else ()
-    )
+    miseres: tuple[Misere, ...] = ()
+    if raw_miseres is not None and not (raw_miseres.__class__ is list and not raw_miseres):
+        miseres = _read_miseres(raw_miseres, active, sitting, rules, errors)
+    handfuls: tuple[Handful, ...] = ()
+    if raw_handfuls is not None and not (raw_handfuls.__class__ is list and not raw_handfuls):
+        handfuls = _read_handfuls(raw_handfuls, active, sitting, miseres, rules, errors)
 
     if errors or contract is None or half_points is None or oudlers is None:
         raise ScoringError(errors.errors)
@@ -363,10 +366,10 @@ def _check_handfuls(
         size = _BY_VALUE[HandfulSize].get(raw_size) if raw_size.__class__ is str else None
         if size is None:
             refusals.append(Msg("choice", choices=_choices(HandfulSize)))
-        if player not in active:
-            key = (
-                "sitting_out_plays" if player is not None and player == sitting else "not_a_player"
-            )
+        if player is None:
+            refusals.append(Msg("player_required"))
+        elif player not in active:
+            key = "sitting_out_plays" if player == sitting else "not_a_player"
             refusals.append(Msg(key, name=player))
         elif player in by:
             refusals.append(Msg("handful_twice", name=player))
@@ -388,13 +391,13 @@ def _read_miseres(
     rules: RuleSet,
     errors: ErrorCollector,
 ) -> tuple[Misere, ...]:
+    if not isinstance(raw, (list, tuple)):
+        errors.add("miseres", Msg("list_of", shape='{"player", "kind"}'))
+        return ()
     if not raw:
         return ()
     if not rules.miseres_allowed:
         errors.add("miseres", Msg("miseres_not_allowed", rules=rules.name))
-        return ()
-    if not isinstance(raw, (list, tuple)):
-        errors.add("miseres", Msg("list_of", shape='{"player", "kind"}'))
         return ()
     out: list[Misere] = []
     for item in raw:
@@ -404,10 +407,10 @@ def _read_miseres(
         player, kind = item.get("player"), _enum(item.get("kind"), MisereKind)
         if kind is None:
             errors.add("miseres", Msg("choice", choices=_choices(MisereKind)))
+        elif player is None:
+            errors.add("miseres", Msg("player_required"))
         elif player not in active:
-            key = (
-                "sitting_out_plays" if player is not None and player == sitting else "not_a_player"
-            )
+            key = "sitting_out_plays" if player == sitting else "not_a_player"
             errors.add("miseres", Msg(key, name=player))
         elif any(m.player == player and m.kind is kind for m in out):
             errors.add("miseres", Msg("misere_twice", name=player))
@@ -449,6 +452,9 @@ def _explain_pack(
     if errors:
         return
     points = half_points / 2
+    if not possible:
+        errors.add("oudlers", Msg("bouts_impossible", bouts=oudlers))
+        return
     if slam is not None and _slam_shape(slam) is not SlamShape.NONE:
         low, high = min(possible, default=0) / 2, max(possible, default=0) / 2
         key = "slam_points_attack" if made else "slam_points_defense"
