@@ -143,6 +143,8 @@ class Game(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
+    # A game of a set length (a tournament round's table): no deal beyond this many.
+    max_deals = models.PositiveSmallIntegerField(_("number of deals"), null=True, blank=True)
     players = models.ManyToManyField(Player, through="Seat", related_name="games")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -1,1 +1,180 @@
-"""Tournament models (formats, rounds, tables, seats): none yet."""
+"""Tournaments: registration, rounds (séances) of tables, and knockout stages.
+
+Each table of a round is a ``Game`` of the club domain, so deal entry, corrections, history,
+score sheets and statistics are the club's own. A table has a private link (a random token)
+through which whoever sits there enters that table's deals without an account.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tarot_scores.models import Club, Game, HouseRules, Player
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUNDS = "rounds", _("rounds (total of all rounds)")
+        KNOCKOUT = "knockout", _("knockout (best of each table go through)")
+
+    class Seating(models.TextChoices):
+        RANDOM = "random", _("random")
+        MIXING = "mixing", _("mixing (fewest repeated meetings)")
+        SWISS = "swiss", _("swiss (similar standing together)")
+        FIXED = "fixed", _("fixed movement")
+
+    class FiveMode(models.TextChoices):
+        SITTING_OUT = "sitting_out", _("tables of 5: the dealer sits out (FFT)")
+        CALLED_KING = "called_king", _("tables of 5: called king")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("registration")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"), default=timezone.localdate)
+    variant = models.CharField(_("rules"), max_length=20, default="fft")
+    house_rules = models.ForeignKey(
+        HouseRules, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rules = models.JSONField(_("rule set"), default=dict, blank=True)
+    format = models.CharField(
+        _("format"), max_length=10, choices=Format.choices, default=Format.ROUNDS
+    )
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
+    deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), default=8)
+    round_minutes = models.PositiveSmallIntegerField(_("minutes per round"), default=75)
+    seating = models.CharField(
+        _("seating"), max_length=10, choices=Seating.choices, default=Seating.MIXING
+    )
+    five_mode = models.CharField(
+        _("tables of 5"), max_length=12, choices=FiveMode.choices, default=FiveMode.SITTING_OUT
+    )
+    allow_threes = models.BooleanField(_("tables of 3 allowed"), default=False)
+    team_size = models.PositiveSmallIntegerField(
+        _("team size"), default=0, help_text=_("0 for an individual event, 2 or 4 for teams.")
+    )
+    qualifiers_per_table = models.PositiveSmallIntegerField(
+        _("qualifiers per table (knockout)"), default=2
+    )
+    seed = models.PositiveIntegerField(_("draw seed"), default=0)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=80)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_name_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player registered in a tournament; check-in on the day, late arrival, withdrawal."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="members"
+    )
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    # Seated from this round on (a late arrival) and until the round before withdrawal.
+    first_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("withdrew after round"), null=True, blank=True
+    )
+    registered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")
+        ]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+    def plays_in(self, round_number: int) -> bool:
+        return (
+            self.checked_in
+            and self.first_round <= round_number
+            and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
+        )
+
+
+class Round(models.Model):
+    """A round (séance), or a knockout stage: the tables seated together."""
+
+    class Status(models.TextChoices):
+        SEATED = "seated", _("seated: swaps allowed")
+        PLAYING = "playing", _("playing")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.SEATED)
+    repeats = models.PositiveIntegerField(default=0)  # meetings the seating could not avoid
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} R{self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="tournament_table")
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_table_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} T{self.number}"

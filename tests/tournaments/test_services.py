@@ -1,0 +1,215 @@
+"""Tournament services and reads: registration, rounds seated from the entries, tables entered
+deal by deal, standings equal to the sum of the deals, swaps, knockout stages."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tarot_scores import services as club_services
+from tarot_scores.demo import random_tarot_payload
+from tarot_scores.models import Club, Game, Player, ScoreLine
+from tournaments import selectors, services
+from tournaments.models import Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club() -> Club:
+    return club_services.club_create(name="Club des Tournois", by=None)
+
+
+def register(tournament: Tournament, count: int) -> list[Player]:
+    players = []
+    for i in range(count):
+        entry = services.entry_add(
+            tournament=tournament, name=f"Joueur {i + 1:02d}", checked_in=True
+        )
+        players.append(entry.player)
+    return players
+
+
+def play_round(round_: Round, rng: random.Random) -> None:
+    for state in selectors.round_tables(round_=round_):
+        game = state.table.game
+        ids = [p.pk for p in state.players]
+        sitting_out = game.rules.get("five_players") == "sitting_out"
+        for number in range(1, round_.tournament.deals_per_round + 1):
+            payload = random_tarot_payload(rng, ids, number, sitting_out_dealer=sitting_out)
+            club_services.deal_record(
+                game=game,
+                payload=payload,
+                by=None,
+                number=number,
+                by_label=f"table {state.table.number}",
+            )
+
+
+def make(club: Club, **kw: Any) -> Tournament:
+    defaults: dict[str, Any] = {"rounds": 3, "deals_per_round": 4, "seed": 42}
+    return services.tournament_create(
+        club=club, name="Open de printemps", by=None, **{**defaults, **kw}
+    )
+
+
+def test_thirteen_players_three_rounds(club: Club) -> None:
+    tournament = make(club)
+    players = register(tournament, 13)
+    rng = random.Random(3)
+    for number in (1, 2, 3):
+        round_ = services.round_seat_next(tournament=tournament, by=None)
+        assert round_.number == number
+        states = selectors.round_tables(round_=round_)
+        assert sorted(len(s.players) for s in states) == [4, 4, 5]
+        seated = [p.pk for s in states for p in s.players]
+        assert sorted(seated) == sorted(p.pk for p in players)
+        with pytest.raises(services.TournamentError):
+            services.round_seat_next(tournament=tournament, by=None)  # round still playing
+        play_round(round_, rng)
+        assert services.round_complete(round_)
+        services.round_close(round_=round_)
+    with pytest.raises(services.TournamentError):
+        services.round_seat_next(tournament=tournament, by=None)  # all rounds played
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+    standings = selectors.standings_for(tournament=tournament)
+    assert len(standings) == 13
+    for row in standings:
+        lines = ScoreLine.objects.filter(player=row.player, deal__deleted_at__isnull=True)
+        assert row.total == sum(lines.values_list("points", flat=True))
+        assert row.total == sum(r for r in row.rounds if r is not None)
+    assert sum(r.total for r in standings) == 0
+    keys = [selectors.tie_break_key(r.total, r.rounds, r.player.label) for r in standings]
+    assert keys == sorted(keys)
+    assert [r.rank for r in standings][0] == 1
+
+
+def test_tables_of_five_have_the_dealer_sit_out(club: Club) -> None:
+    tournament = make(club)
+    register(tournament, 5)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    game = round_.tables.get().game
+    assert game.rules["five_players"] == "sitting_out" and game.max_deals == 4
+    play_round(round_, random.Random(1))
+    with pytest.raises(club_services.GameClosed):  # the table has its four deals
+        ids = list(game.seats.values_list("player_id", flat=True))
+        payload = random_tarot_payload(random.Random(2), ids, 5, sitting_out_dealer=True)
+        club_services.deal_record(game=game, payload=payload, by=None)
+
+
+def test_late_arrival_withdrawal_and_unchecked_entries(club: Club) -> None:
+    tournament = make(club)
+    players = register(tournament, 8)
+    absent = services.entry_add(tournament=tournament, name="Absent")
+    services.round_seat_next(tournament=tournament, by=None)
+    round_one = tournament.round_set.get(number=1)
+    seated = {p.pk for s in selectors.round_tables(round_=round_one) for p in s.players}
+    assert absent.player_id not in seated and len(seated) == 8
+    play_round(round_one, random.Random(5))
+    late = services.entry_add(tournament=tournament, name="En retard", checked_in=True)
+    assert late.first_round == 2
+    leaving = tournament.entries.get(player=players[0])
+    services.entry_withdraw(entry=leaving)
+    round_two = services.round_seat_next(tournament=tournament, by=None)
+    seated = {p.pk for s in selectors.round_tables(round_=round_two) for p in s.players}
+    assert late.player_id in seated and players[0].pk not in seated
+    standings = {r.player.pk: r for r in selectors.standings_for(tournament=tournament)}
+    assert standings[players[0].pk].rounds[1] is None  # kept their round 1 points
+    assert standings[late.player_id].rounds[0] is None
+
+
+def test_swap_before_the_round_starts_only(club: Club) -> None:
+    tournament = make(club)
+    register(tournament, 8)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    first, second = selectors.round_tables(round_=round_)
+    a, b = first.players[0], second.players[2]
+    services.round_swap(round_=round_, first=a, second=b)
+    first, second = selectors.round_tables(round_=round_)
+    assert first.players[0] == b and second.players[2] == a
+    services.round_swap(round_=round_, first=first.players[0], second=first.players[1])
+    first, _second = selectors.round_tables(round_=round_)
+    assert first.players[:2] == [a, b] or first.players[1] == b
+    play_round(round_, random.Random(1))
+    with pytest.raises(services.TournamentError):
+        services.round_swap(round_=round_, first=a, second=b)
+
+
+def test_teams_never_share_a_table_and_sum_their_members(club: Club) -> None:
+    tournament = make(club, team_size=2, rounds=2)
+    register(tournament, 8)
+    entries = list(tournament.entries.order_by("player_id"))
+    for i in range(4):
+        services.team_create(
+            tournament=tournament, name=f"Équipe {i + 1}", entries=entries[2 * i : 2 * i + 2]
+        )
+    with pytest.raises(services.TournamentError):
+        services.team_create(tournament=tournament, name="Trop", entries=entries[:3])
+    for _ in range(2):
+        round_ = services.round_seat_next(tournament=tournament, by=None)
+        for state in selectors.round_tables(round_=round_):
+            seated_teams = [tournament.entries.get(player=p).team_id for p in state.players]
+            assert len(seated_teams) == len(set(seated_teams))
+        play_round(round_, random.Random(round_.number))
+    teams = selectors.team_standings_for(tournament=tournament)
+    players = {r.player.label: r.total for r in selectors.standings_for(tournament=tournament)}
+    for team in teams:
+        assert team.total == sum(players[m] for m in team.members)
+
+
+def test_knockout_goes_down_to_a_final_table(club: Club) -> None:
+    tournament = make(club, format=Tournament.Format.KNOCKOUT, qualifiers_per_table=2)
+    register(tournament, 16)
+    rng = random.Random(9)
+    sizes = []
+    while True:
+        round_ = services.round_seat_next(tournament=tournament, by=None)
+        states = selectors.round_tables(round_=round_)
+        sizes.append(sum(len(s.players) for s in states))
+        play_round(round_, rng)
+        services.round_close(round_=round_)
+        if len(states) == 1:
+            break
+    assert sizes == [16, 8, 4]
+    result = selectors.bracket(tournament=tournament)
+    assert [s.final for s in result.stages] == [False, False, True]
+    first = result.stages[0]
+    for table in first.tables:  # the best two of each table went through
+        assert [s.qualified for s in table.seats] == [True, True, False, False]
+    assert len(result.ranking) == 16 and result.ranking[0][0] == 1
+    final_order = [s.player for s in result.stages[-1].tables[0].seats]
+    assert [p for _rank, p in result.ranking[:4]] == final_order
+    with pytest.raises(services.TournamentError):
+        services.round_seat_next(tournament=tournament, by=None)
+
+
+def test_qualify_fills_places_with_the_best_of_the_rest() -> None:
+    players = [Player(pk=i, name=f"P{i}") for i in range(13)]
+    tables = [
+        [(players[0], 50), (players[1], 10), (players[2], -20), (players[3], -40)],
+        [(players[4], 90), (players[5], 40), (players[6], 0), (players[7], -130)],
+        [
+            (players[8], 30),
+            (players[9], 25),
+            (players[10], 5),
+            (players[11], -20),
+            (players[12], -40),
+        ],
+    ]
+    chosen = selectors.qualify(tables, per_table=2, places=4)
+    # One per table (4 places, 3 tables), then the best of the rest: 40 at table 2.
+    assert chosen == {0, 4, 8, 5}
+    assert selectors.next_stage_places(13) == 4 and selectors.next_stage_places(40) == 20
+
+
+def test_games_of_a_tournament_are_ordinary_games(club: Club) -> None:
+    tournament = make(club)
+    register(tournament, 4)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    game = round_.tables.get().game
+    assert isinstance(game, Game) and game.club == club and game.max_deals == 4
+    assert "Open de printemps" in game.label

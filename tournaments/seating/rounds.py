@@ -1,0 +1,498 @@
+"""Seating a round: which players share each table, and in which seat order.
+
+Methods (``Method``):
+
+- ``random``: a seeded draw.
+- ``mixing``: as few repeated meetings as possible (a repeat is a pair who already shared a
+  table in an earlier round), then seat numbers rotated so nobody keeps seat 1 or always sits
+  after the same neighbour. Given the number of rounds (``total_rounds`` or ``seat_all_rounds``)
+  it plans the rounds still to come together, which is what finds the schedules where nobody
+  ever meets twice (16 players over 5 rounds, 20 over 5...).
+- ``swiss``: players of similar standing together (ranks 1-4 at table 1, 5-8 at table 2...),
+  bent where that avoids a repeat: a repeat weighs as much as moving players ``SWISS_REPEAT``
+  places in all away from their band.
+- ``fixed``: a printed movement (see ``movement``): deterministic from the round-1 draw.
+- ``greedy``: the baseline ``mixing`` is measured against: each player in turn (in a seeded
+  order) to the table where he has met the fewest people.
+
+Members of one team never share a table: every method but ``fixed`` swaps them apart, and
+``fixed`` draws teammates onto one seat number so that they move in step. What cannot be kept
+apart (a team with more members than there are tables; in ``fixed``, a team that no seat number
+has room for) is reported in ``team_clashes``, as few clashes as the search could make.
+
+All randomness comes from ``random.Random`` seeded with the seed, the round and what it is for:
+the same arguments give the same seating, unless the time budget cut a search short
+(``SeatingResult.timed_out``), the only thing that depends on the machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from . import movement
+from .plan import SeatingError, TablePlan, plan_tables
+from .search import Problem, Tables, improve
+from .seats import SeatMemory
+
+P = TypeVar("P", bound=Hashable)
+
+SWISS_REPEAT = 20
+"""In ``swiss``, what one repeat weighs in places of distance from a player's rank band."""
+MIXING_REPEAT = 100
+"""In ``mixing``, one repeat against the fairness of tables of 5 or 3 (squared counts)."""
+MIXING_PATIENCE = 3000
+QUICK_PATIENCE = 600
+"""Search steps without progress before giving up: ``mixing`` looks far ahead (whole plans
+without repeats are rare and worth it), one round of ``swiss`` or a team repair less so."""
+
+
+class Method(StrEnum):
+    RANDOM = "random"
+    MIXING = "mixing"
+    SWISS = "swiss"
+    FIXED = "fixed"
+    GREEDY = "greedy"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamClash(Generic[P]):
+    """Members of one team seated at the same table (``table`` counts from 1)."""
+
+    table: int
+    team: Hashable
+    players: tuple[P, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingResult(Generic[P]):
+    """One round's seating. ``tables[i]`` is table ``i + 1``, its players in seat order."""
+
+    round_number: int
+    method: Method
+    plan: TablePlan
+    tables: tuple[tuple[P, ...], ...]
+    repeats: int
+    """Pairs sharing a table in this round who had already shared one before."""
+    repeat_pairs: tuple[tuple[P, P], ...]
+    team_clashes: tuple[TeamClash[P], ...]
+    timed_out: bool = False
+    """The search was cut short by the time budget (the only thing that depends on the
+    machine): a slower machine might have given another seating."""
+
+
+def seat_round(
+    players: Sequence[P],
+    *,
+    round_number: int,
+    method: Method | str,
+    seed: int,
+    history: Sequence[Sequence[Sequence[P]]] = (),
+    standings: Mapping[P, float] | None = None,
+    teams: Mapping[P, Hashable] | None = None,
+    allow_threes: bool = False,
+    prefer_fives: bool = True,
+    time_budget: float = 2.0,
+    total_rounds: int | None = None,
+) -> SeatingResult[P]:
+    """Seats round ``round_number`` (from 1) of ``players``.
+
+    ``history`` holds the rounds already played, each a list of tables in seat order; players
+    no longer present are ignored. ``standings`` (``swiss``) maps players to their totals, a
+    missing player counting 0. ``teams`` maps players to a team. ``time_budget`` (seconds)
+    bounds the search. Raises ``SeatingError`` (``ImpossibleTablePlan`` for a head count that
+    cannot be seated).
+
+    With ``total_rounds``, ``mixing`` plans this round with the ones still to come. It first
+    plans the whole tournament as round 1 did (same players, same seed: the same plan): while
+    the history follows that plan, the round is the plan's next one, so a schedule without
+    repeats found at round 1 is kept to the end. Once the history has left it (a swap, a player
+    who came or left), the rest is planned again from the old plan (this can take twice the
+    budget).
+    """
+    method = _method(method)
+    rounds = 1
+    if method is Method.MIXING and total_rounds is not None:
+        rounds = max(1, total_rounds - round_number + 1)
+    return _seat(
+        players,
+        rounds=rounds,
+        method=method,
+        seed=seed,
+        history=history,
+        first=round_number,
+        standings=standings,
+        teams=teams,
+        allow_threes=allow_threes,
+        prefer_fives=prefer_fives,
+        time_budget=time_budget,
+        planned_ahead=total_rounds is not None,
+    )[0]
+
+
+def seat_all_rounds(
+    players: Sequence[P],
+    *,
+    rounds: int,
+    method: Method | str,
+    seed: int,
+    history: Sequence[Sequence[Sequence[P]]] = (),
+    first_round: int | None = None,
+    standings: Mapping[P, float] | None = None,
+    teams: Mapping[P, Hashable] | None = None,
+    allow_threes: bool = False,
+    prefer_fives: bool = True,
+    time_budget: float = 2.0,
+) -> list[SeatingResult[P]]:
+    """Seats ``rounds`` rounds from ``first_round`` (default: the round after ``history``).
+
+    ``mixing`` plans them together within ``time_budget`` (from round 1, the same plan as
+    ``seat_round`` with ``total_rounds``); the other methods seat one round after the other
+    (``swiss`` with the same ``standings`` throughout) and share the budget.
+    """
+    return _seat(
+        players,
+        rounds=rounds,
+        method=_method(method),
+        seed=seed,
+        history=history,
+        first=len(history) + 1 if first_round is None else first_round,
+        standings=standings,
+        teams=teams,
+        allow_threes=allow_threes,
+        prefer_fives=prefer_fives,
+        time_budget=time_budget,
+        planned_ahead=True,
+    )
+
+
+def _seat(
+    players: Sequence[P],
+    *,
+    rounds: int,
+    method: Method,
+    seed: int,
+    history: Sequence[Sequence[Sequence[P]]],
+    first: int,
+    standings: Mapping[P, float] | None,
+    teams: Mapping[P, Hashable] | None,
+    allow_threes: bool,
+    prefer_fives: bool,
+    time_budget: float,
+    planned_ahead: bool,
+) -> list[SeatingResult[P]]:
+    if rounds < 1 or first < 1:
+        raise SeatingError(
+            "Il faut au moins un tour, numéroté à partir de 1.",
+            "At least one round is needed, numbered from 1.",
+        )
+    field = _Field(players, history, teams, allow_threes=allow_threes, prefer_fives=prefer_fives)
+    deadline = time.monotonic() + time_budget
+    planned: list[Tables] = []
+    timed_out = False
+    if method is Method.MIXING:
+        planned, timed_out = _mixing(
+            field, first, rounds, seed, time_budget, planned_ahead=planned_ahead
+        )
+    results: list[SeatingResult[P]] = []
+    for k in range(rounds):
+        r = first + k
+        share = time.monotonic() + (deadline - time.monotonic()) / (rounds - k)
+        if method is Method.MIXING:
+            tables = field.seats.order(planned[k], _rng(seed, r, "seats"))
+        elif method is Method.SWISS:
+            tables, timed_out = _swiss(field, standings or {}, _rng(seed, r, "search"), share)
+            tables = field.seats.order(tables, _rng(seed, r, "seats"))
+        elif method is Method.FIXED:
+            start = movement.station_draw(field.plan, field.team, _rng(seed, 0, "stations"))
+            tables = movement.move(field.plan, start, r)
+        elif method is Method.GREEDY:
+            tables = _greedy(field, field.met, _rng(seed, r, "order"))
+            tables, timed_out = _apart(field, tables, _rng(seed, r, "search"), share)
+        else:
+            tables, timed_out = _random(field, _rng(seed, r, "draw"), share)
+        results.append(field.result(r, method, tables, timed_out=timed_out))
+        field.record(tables)
+    return results
+
+
+def _method(method: Method | str) -> Method:
+    try:
+        return Method(method)
+    except ValueError:
+        choices = ", ".join(m.value for m in Method)
+        raise SeatingError(
+            f"Méthode de placement inconnue « {method} ». Choisissez parmi : {choices}.",
+            f"Unknown seating method “{method}”. Choose one of: {choices}.",
+        ) from None
+
+
+def _rng(seed: int, round_number: int, purpose: str) -> random.Random:
+    # A string seed is hashed (SHA-512) by `random`: stable across runs and machines, and
+    # seed 1 round 2 shares nothing with seed 2 round 1.
+    return random.Random(f"seating/{seed}/{round_number}/{purpose}")
+
+
+class _Field(Generic[P]):
+    """The players as numbers ``0..n-1`` and what the rounds so far left behind: who met whom,
+    who sat at tables of 5 or 3, who held which seat."""
+
+    def __init__(
+        self,
+        players: Sequence[P],
+        history: Sequence[Sequence[Sequence[P]]],
+        teams: Mapping[P, Hashable] | None,
+        *,
+        allow_threes: bool,
+        prefer_fives: bool,
+    ) -> None:
+        self.players = list(players)
+        self.teams = teams
+        self.allow_threes = allow_threes
+        self.prefer_fives = prefer_fives
+        self.index = {p: i for i, p in enumerate(self.players)}
+        if len(self.index) != len(self.players):
+            twice = sorted({str(p) for p in self.players if self.players.count(p) > 1})
+            raise SeatingError(
+                f"Joueur inscrit deux fois : {', '.join(twice)}.",
+                f"Player listed twice: {', '.join(twice)}.",
+            )
+        n = len(self.players)
+        self.plan = plan_tables(n, allow_threes=allow_threes, prefer_fives=prefer_fives)
+        team_numbers: dict[Hashable, int] = {}
+        self.team_ids: list[Hashable] = []
+        self.team = [-1 - i for i in range(n)]  # on his own until a team is found
+        for i, p in enumerate(self.players):
+            if teams is not None and p in teams:
+                t = teams[p]
+                if t not in team_numbers:
+                    team_numbers[t] = len(team_numbers)
+                    self.team_ids.append(t)
+                self.team[i] = team_numbers[t]
+        self.met = [[0] * n for _ in range(n)]
+        self.odd_count = [0] * n
+        self.seats = SeatMemory(n)
+        self.played: list[set[frozenset[int]]] = []
+        for played in history:
+            self.record([[self.index.get(p) for p in table] for table in played])
+
+    def fresh(self) -> _Field[P]:
+        """The same players before any round was played."""
+        return _Field(
+            self.players,
+            (),
+            self.teams,
+            allow_threes=self.allow_threes,
+            prefer_fives=self.prefer_fives,
+        )
+
+    @property
+    def odd_table(self) -> list[bool]:
+        return [size != 4 for size in self.plan.sizes]
+
+    def record(self, tables: Sequence[Sequence[int | None]]) -> None:
+        """Adds a played round to what the field remembers: players as numbers in seat order,
+        ``None`` for one who is no longer here (his seat still counts)."""
+        present = [[a for a in table if a is not None] for table in tables]
+        self.played.append(_table_sets(present))
+        for table, here in zip(tables, present, strict=True):
+            for a in here:
+                self.odd_count[a] += len(table) != 4
+                row = self.met[a]
+                for b in here:
+                    if b != a:
+                        row[b] += 1
+        self.seats.record(tables)
+
+    def problem(
+        self, rounds: int, *, repeat_weight: int, rank_weight: int = 0, odd_weight: int = 0
+    ) -> Problem:
+        """The search's problem for ``rounds`` rounds planned together, with its floors."""
+        return Problem(
+            players=len(self.players),
+            met=self.met,
+            team=self.team,
+            odd_table=self.odd_table,
+            odd_count=self.odd_count,
+            repeat_weight=repeat_weight,
+            rank_weight=rank_weight,
+            odd_weight=odd_weight,
+            repeat_floor=self.repeat_floor(rounds),
+            clash_floor=self.clash_floor(rounds),
+        )
+
+    def repeat_floor(self, rounds: int) -> int:
+        """Repeats no plan of ``rounds`` more rounds can avoid: more meetings than fresh pairs
+        left, overall or for one player (each repeat involves two players)."""
+        n = len(self.players)
+        sizes = self.plan.sizes
+        meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
+        known = [sum(c > 0 for c in row) for row in self.met]
+        fresh_pairs = n * (n - 1) // 2 - sum(known) // 2
+        each = rounds * (min(sizes) - 1)
+        short = sum(max(0, each - (n - 1 - k)) for k in known)
+        return max(0, meetings - fresh_pairs, (short + 1) // 2)
+
+    def clash_floor(self, rounds: int) -> int:
+        """Team clashes no plan can avoid: a team spread as evenly as possible over the tables
+        still doubles up when it has more members than there are tables."""
+        tables = self.plan.tables
+        per_round = 0
+        for t in range(len(self.team_ids)):
+            size = self.team.count(t)
+            most, extra = divmod(size, tables)
+            per_round += extra * (most + 1) * most // 2 + (tables - extra) * most * (most - 1) // 2
+        return rounds * per_round
+
+    def result(
+        self, round_number: int, method: Method, tables: Tables, *, timed_out: bool
+    ) -> SeatingResult[P]:
+        players = self.players
+        pairs: list[tuple[P, P]] = []
+        clashes: list[TeamClash[P]] = []
+        for t, table in enumerate(tables):
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    if self.met[a][b]:
+                        pairs.append((players[a], players[b]))
+            by_team: dict[int, list[P]] = {}
+            for a in table:
+                if self.team[a] >= 0:
+                    by_team.setdefault(self.team[a], []).append(players[a])
+            for team, members in by_team.items():
+                if len(members) > 1:
+                    clashes.append(TeamClash(t + 1, self.team_ids[team], tuple(members)))
+        return SeatingResult(
+            round_number=round_number,
+            method=method,
+            plan=self.plan,
+            tables=tuple(tuple(players[a] for a in table) for table in tables),
+            repeats=len(pairs),
+            repeat_pairs=tuple(pairs),
+            team_clashes=tuple(clashes),
+            timed_out=timed_out,
+        )
+
+
+def _greedy(field: _Field[P], met: list[list[int]], rng: random.Random) -> Tables:
+    """Each player in a seeded order to the open table where he has met the fewest (never with
+    a teammate if it can be helped; the emptier table on a tie)."""
+    order = list(range(len(field.players)))
+    rng.shuffle(order)
+    sizes = field.plan.sizes
+    team = field.team
+    tables: Tables = [[] for _ in sizes]
+    for p in order:
+        row = met[p]
+        best_t = -1
+        best_key = (0, 0, 0)
+        for t, table in enumerate(tables):
+            if len(table) >= sizes[t]:
+                continue
+            clashes = sum(team[x] == team[p] for x in table)
+            known = sum(row[x] >= 1 for x in table)
+            key = (clashes, known, len(table))
+            if best_t < 0 or key < best_key:
+                best_t, best_key = t, key
+        tables[best_t].append(p)
+    return tables
+
+
+def _random(field: _Field[P], rng: random.Random, deadline: float) -> tuple[Tables, bool]:
+    order = list(range(len(field.players)))
+    rng.shuffle(order)
+    tables: Tables = []
+    for size in field.plan.sizes:
+        tables.append(order[:size])
+        order = order[size:]
+    return _apart(field, tables, rng, deadline)
+
+
+def _apart(
+    field: _Field[P], tables: Tables, rng: random.Random, deadline: float
+) -> tuple[Tables, bool]:
+    """Teammates moved apart by swaps, and nothing else: repeats do not count here."""
+    if all(t < 0 for t in field.team):
+        return tables, False
+    problem = field.problem(1, repeat_weight=0)
+    outcome = improve(problem, [tables], rng, deadline=deadline, patience=QUICK_PATIENCE)
+    return outcome.rounds[0], outcome.timed_out
+
+
+def _table_sets(tables: Tables) -> set[frozenset[int]]:
+    return {frozenset(table) for table in tables}
+
+
+def _mixing(
+    field: _Field[P], first: int, rounds: int, seed: int, budget: float, *, planned_ahead: bool
+) -> tuple[list[Tables], bool]:
+    """Rounds ``first`` to ``first + rounds - 1`` planned together.
+
+    Planned ahead from a history of every earlier round, the plan round 1 made (same players,
+    same seed, no history) is made again: while the history follows it, its next rounds are
+    the answer; once the history has left it, they are where the search starts.
+    """
+    start = None
+    if planned_ahead and first > 1 and len(field.played) == first - 1:
+        plan, timed_out = _mixing_plan(
+            field.fresh(), 1, first - 1 + rounds, seed, time.monotonic() + budget
+        )
+        if [_table_sets(tables) for tables in plan[: first - 1]] == field.played:
+            return plan[first - 1 :], timed_out
+        start = plan[first - 1 :]
+    return _mixing_plan(field, first, rounds, seed, time.monotonic() + budget, start)
+
+
+def _mixing_plan(
+    field: _Field[P],
+    first: int,
+    rounds: int,
+    seed: int,
+    deadline: float,
+    start: list[Tables] | None = None,
+) -> tuple[list[Tables], bool]:
+    """The search for ``rounds`` rounds together, from ``start`` or else from the greedy
+    baseline round after round (so never worse than it)."""
+    if start is None:
+        met = [row[:] for row in field.met]
+        start = []
+        for k in range(rounds):
+            tables = _greedy(field, met, _rng(seed, first + k, "order"))
+            start.append(tables)
+            for table in tables:
+                for a in table:
+                    for b in table:
+                        if b != a:
+                            met[a][b] += 1
+    problem = field.problem(rounds, repeat_weight=MIXING_REPEAT, odd_weight=1)
+    rng = _rng(seed, first, "search")
+    outcome = improve(problem, start, rng, deadline=deadline, patience=MIXING_PATIENCE)
+    return outcome.rounds, outcome.timed_out
+
+
+def _swiss(
+    field: _Field[P], standings: Mapping[P, float], rng: random.Random, deadline: float
+) -> tuple[Tables, bool]:
+    """Ranks folded into tables (best at table 1), then bent to avoid repeats."""
+    order = list(range(len(field.players)))
+    rng.shuffle(order)  # ties in the standings are drawn
+    order.sort(key=lambda a: -standings.get(field.players[a], 0.0))
+    rank = [0] * len(order)
+    for place, a in enumerate(order):
+        rank[a] = place
+    bands: list[tuple[int, int]] = []
+    tables: Tables = []
+    low = 0
+    for size in field.plan.sizes:
+        bands.append((low, low + size - 1))
+        tables.append(order[low : low + size])
+        low += size
+    rank_cost = [[max(0, lo - rank[a], rank[a] - hi) for lo, hi in bands] for a in range(len(rank))]
+    problem = field.problem(1, repeat_weight=SWISS_REPEAT, rank_weight=1)
+    problem.rank_cost = rank_cost
+    outcome = improve(problem, [tables], rng, deadline=deadline, patience=QUICK_PATIENCE)
+    return outcome.rounds[0], outcome.timed_out

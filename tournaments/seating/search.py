@@ -1,0 +1,407 @@
+"""The local search behind ``mixing`` and ``swiss``: swaps of players between tables.
+
+It works on player numbers ``0..n-1`` and plans one or several rounds at once. The cost of a
+plan is, by weight: members of one team at one table (a hard constraint, so a weight nothing else
+can outbid), repeated meetings (a pair sharing a table for the second time or more, counted
+against the rounds already played and between the rounds being planned), then lighter terms:
+for ``swiss`` each player's distance in places from the rank band of his table, and the
+fairness of who keeps landing at a table of 5 or 3 (squared counts, so it is spread out).
+
+The search is a tabu search in the manner of Dotú and Van Hentenryck's social golfer solver:
+only players in a conflict (a repeat or a team clash at their table) are moved; each step makes
+the best swap of such a player with a player at another table of the same round, even uphill,
+and then forbids swapping that pair back for a few steps; a search that stops improving starts
+again from the best plan found, shaken by a few random swaps. A final pass makes any swap that
+still lowers the light terms. The best plan is kept, so the answer is never worse than the plan
+it started from.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+Tables = list[list[int]]
+"""One round: for each table, its players' numbers."""
+
+MOST_CANDIDATES = 32
+"""Players in conflict examined per step: many conflicts at the start of a big plan make a full
+scan slow, and a sample finds a good swap as surely."""
+
+
+@dataclass(slots=True)
+class Problem:
+    """What the search optimises, on player numbers ``0..players-1``."""
+
+    players: int
+    met: list[list[int]]
+    """``met[a][b]``: rounds already played where ``a`` and ``b`` shared a table."""
+    team: list[int]
+    """Each player's team: teams are numbered from 0, and a player without a team has a
+    negative number of his own, so that two players clash exactly when the numbers are equal."""
+    odd_table: list[bool]
+    """For each table of the round, whether it is a table of 5 or of 3."""
+    odd_count: list[int]
+    """Rounds already played by each player at a table of 5 or of 3."""
+    rank_cost: list[list[int]] | None = None
+    """``rank_cost[p][t]``: places between player ``p``'s rank and table ``t``'s band (swiss)."""
+    repeat_weight: int = 1
+    team_weight: int = 1_000_000
+    rank_weight: int = 0
+    odd_weight: int = 0
+    repeat_floor: int = 0
+    """No plan has fewer repeats: the search stops there."""
+    clash_floor: int = 0
+    """No plan has fewer team clashes (a team larger than the number of tables)."""
+
+
+@dataclass(slots=True)
+class Outcome:
+    rounds: list[Tables]
+    cost: int
+    steps: int
+    timed_out: bool
+
+
+def tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int]:
+    """A plan's cost, repeats and team clashes, counted from scratch."""
+    met = [row[:] for row in problem.met]
+    odd = problem.odd_count[:]
+    team = problem.team
+    light = 0
+    repeats = 0
+    clashes = 0
+    for tables in rounds:
+        for t, table in enumerate(tables):
+            for i, a in enumerate(table):
+                if problem.rank_cost is not None:
+                    light += problem.rank_weight * problem.rank_cost[a][t]
+                for b in table[i + 1 :]:
+                    repeats += met[a][b] >= 1
+                    clashes += team[a] == team[b]
+        for t, table in enumerate(tables):
+            for a in table:
+                odd[a] += problem.odd_table[t]
+                row = met[a]
+                for b in table:
+                    if b != a:
+                        row[b] += 1
+    light += problem.odd_weight * sum(c * c for c in odd)
+    cost = repeats * problem.repeat_weight + clashes * problem.team_weight + light
+    return cost, repeats, clashes
+
+
+class _Search:
+    """The plan being improved, with the meeting counts kept up to date swap by swap."""
+
+    def __init__(self, problem: Problem, start: list[Tables]) -> None:
+        self.problem = problem
+        self.has_teams = any(t >= 0 for t in problem.team)
+        self.load([[table[:] for table in tables] for tables in start])
+
+    def load(self, rounds: list[Tables]) -> None:
+        problem = self.problem
+        self.rounds = rounds
+        self.where = [[0] * problem.players for _ in rounds]
+        self.met = [row[:] for row in problem.met]
+        self.odd = problem.odd_count[:]
+        for r, tables in enumerate(rounds):
+            for t, table in enumerate(tables):
+                for a in table:
+                    self.where[r][a] = t
+                    self.odd[a] += problem.odd_table[t]
+                    row = self.met[a]
+                    for b in table:
+                        if b != a:
+                            row[b] += 1
+        self.cost, self.repeats, self.clashes = tally(problem, rounds)
+
+    def snapshot(self) -> list[Tables]:
+        return [[table[:] for table in tables] for tables in self.rounds]
+
+    def settled(self) -> bool:
+        """Nothing left to gain in repeats and clashes: both at their floor."""
+        problem = self.problem
+        return self.clashes <= problem.clash_floor and (
+            self.repeats <= problem.repeat_floor or not problem.repeat_weight
+        )
+
+    def conflicted(self) -> list[tuple[int, int]]:
+        """(round, player) for every player who meets someone again, or a teammate."""
+        team = self.problem.team
+        repeats = self.problem.repeat_weight > 0
+        teams = self.has_teams
+        met = self.met
+        found: list[tuple[int, int]] = []
+        for r, tables in enumerate(self.rounds):
+            for table in tables:
+                for a in table:
+                    row = met[a]
+                    ta = team[a]
+                    for b in table:
+                        if b != a and ((repeats and row[b] >= 2) or (teams and ta == team[b])):
+                            found.append((r, a))
+                            break
+        return found
+
+    def delta(self, r: int, a: int, b: int) -> int:
+        """The change in cost if ``a`` and ``b`` (at different tables of round ``r``) swap."""
+        tables = self.rounds[r]
+        ma = self.met[a]
+        mb = self.met[b]
+        d = 0
+        for x in tables[self.where[r][a]]:
+            if x != a:
+                d += (mb[x] >= 1) - (ma[x] >= 2)
+        for y in tables[self.where[r][b]]:
+            if y != b:
+                d += (ma[y] >= 1) - (mb[y] >= 2)
+        return d * self.problem.repeat_weight + self.light_delta(r, a, b)
+
+    def light_delta(self, r: int, a: int, b: int) -> int:
+        """``delta`` without its repeat term: team clashes, rank bands, odd tables."""
+        problem = self.problem
+        tables = self.rounds[r]
+        ta = self.where[r][a]
+        tb = self.where[r][b]
+        d = 0
+        if self.has_teams:
+            team = problem.team
+            tma = team[a]
+            tmb = team[b]
+            if tma != tmb:
+                c = 0
+                for x in tables[ta]:
+                    if x != a:
+                        c += (team[x] == tmb) - (team[x] == tma)
+                for y in tables[tb]:
+                    if y != b:
+                        c += (team[y] == tma) - (team[y] == tmb)
+                d += c * problem.team_weight
+        if problem.rank_cost is not None:
+            ra = problem.rank_cost[a]
+            rb = problem.rank_cost[b]
+            d += problem.rank_weight * (ra[tb] + rb[ta] - ra[ta] - rb[tb])
+        if problem.odd_weight:
+            shift = problem.odd_table[tb] - problem.odd_table[ta]
+            if shift:
+                # a gains `shift` odd tables and b loses as many: (c+s)^2 - c^2 = 2cs + s^2.
+                d += problem.odd_weight * (2 * shift * (self.odd[a] - self.odd[b]) + 2)
+        return d
+
+    def swap(self, r: int, a: int, b: int) -> None:
+        """Swaps ``a`` and ``b`` in round ``r``, keeping counts up to date (not ``cost``)."""
+        problem = self.problem
+        tables = self.rounds[r]
+        where = self.where[r]
+        met = self.met
+        team = problem.team
+        ta = where[a]
+        tb = where[b]
+        table_a = tables[ta]
+        table_b = tables[tb]
+        ma = met[a]
+        mb = met[b]
+        repeats = 0
+        clashes = 0
+        for x, leaves, joins, row_leaves, row_joins in (
+            *((x, a, b, ma, mb) for x in table_a),
+            *((y, b, a, mb, ma) for y in table_b),
+        ):
+            if x == leaves:
+                continue
+            repeats += (row_joins[x] >= 1) - (row_leaves[x] >= 2)
+            row_leaves[x] -= 1
+            met[x][leaves] -= 1
+            row_joins[x] += 1
+            met[x][joins] += 1
+            if self.has_teams:
+                clashes += (team[x] == team[joins]) - (team[x] == team[leaves])
+        self.repeats += repeats
+        self.clashes += clashes
+        table_a[table_a.index(a)] = b
+        table_b[table_b.index(b)] = a
+        where[a] = tb
+        where[b] = ta
+        shift = problem.odd_table[tb] - problem.odd_table[ta]
+        self.odd[a] += shift
+        self.odd[b] -= shift
+
+
+def improve(
+    problem: Problem,
+    start: list[Tables],
+    rng: random.Random,
+    *,
+    deadline: float,
+    patience: int = 3000,
+    max_steps: int = 200_000,
+) -> Outcome:
+    """Improves ``start`` (one or more rounds, each a list of tables) and returns the best plan.
+
+    The tabu phase stops at a plan whose repeats and clashes are down to their floors, after
+    ``patience`` steps without a new best, after ``max_steps`` steps, or at ``deadline`` (a
+    ``time.monotonic()`` value). Only the deadline depends on the machine: a search it cuts
+    short says so (``timed_out``).
+    """
+    search = _Search(problem, start)
+    if all(len(tables) < 2 for tables in start):  # one table: nobody to swap with
+        return Outcome(search.snapshot(), search.cost, 0, False)
+    best_cost = search.cost
+    best = search.snapshot()
+    tabu: dict[tuple[int, int, int], int] = {}
+    step = 0
+    since_best = 0
+    restart_after = max(50, 4 * problem.players)
+    timed_out = False
+    while step < max_steps and since_best < patience:
+        if step % 16 == 0 and time.monotonic() > deadline:
+            timed_out = True
+            break
+        if search.settled():
+            # The first plan at its floors: better than any kept so far, which were not.
+            best_cost = search.cost
+            best = search.snapshot()
+            break
+        candidates = search.conflicted()
+        if not candidates:  # pragma: no cover - a plan above its floors has conflicts
+            break
+        if len(candidates) > MOST_CANDIDATES:
+            candidates = rng.sample(candidates, MOST_CANDIDATES)
+        step += 1
+        since_best += 1
+        move = _best_swap(search, candidates, tabu, step, best_cost, rng)
+        if move is not None:
+            r, a, b, d = move
+            search.swap(r, a, b)
+            search.cost += d
+            tabu[(r, a, b) if a < b else (r, b, a)] = step + rng.randint(4, 12)
+        if search.cost < best_cost:
+            best_cost = search.cost
+            best = search.snapshot()
+            since_best = 0
+        elif since_best % restart_after == 0:
+            # Start again from the best plan, shaken by a few random swaps.
+            search.load([[table[:] for table in tables] for tables in best])
+            for _ in range(rng.randint(1, 3)):
+                r = rng.randrange(len(best))
+                a, b = rng.sample(range(problem.players), 2)
+                if search.where[r][a] != search.where[r][b]:
+                    search.cost += search.delta(r, a, b)
+                    search.swap(r, a, b)
+            tabu.clear()
+    if search.cost != best_cost:
+        search.load(best)
+    if problem.rank_cost is not None or problem.odd_weight:
+        _polish(search, deadline)
+        if search.cost < best_cost:
+            best_cost = search.cost
+            best = search.snapshot()
+    return Outcome(best, best_cost, step, timed_out)
+
+
+def _best_swap(
+    search: _Search,
+    candidates: list[tuple[int, int]],
+    tabu: dict[tuple[int, int, int], int],
+    step: int,
+    best_cost: int,
+    rng: random.Random,
+) -> tuple[int, int, int, int] | None:
+    """The best swap for a conflicted player, ties broken at random; a tabu swap only if it
+    beats the best plan so far.
+
+    The repeat term of ``_Search.delta`` unrolled for speed: swapping ``a`` (table A) with
+    ``b`` (table B) adds whom b already met at A and a at B, and removes the repeats a leaves
+    at A and b at B; the parts that depend on one side only are counted once.
+    """
+    problem = search.problem
+    w_rep = problem.repeat_weight
+    light = search.has_teams or problem.rank_cost is not None
+    w_odd = problem.odd_weight if any(problem.odd_table) else 0
+    odd_table = problem.odd_table
+    odd = search.odd
+    met = search.met
+    best_delta = 0
+    moves: list[tuple[int, int, int]] = []
+    leaving: dict[int, list[int]] = {}
+    for r, a in candidates:
+        tables = search.rounds[r]
+        if r not in leaving:
+            # leaving[r][p]: the repeats p leaves behind at his table in round r.
+            left = [0] * problem.players
+            for table in tables:
+                for p in table:
+                    row = met[p]
+                    n_left = 0
+                    for q in table:  # met[p][p] stays 0: p does not count himself
+                        n_left += row[q] >= 2
+                    left[p] = n_left
+            leaving[r] = left
+        left = leaving[r]
+        ta = search.where[r][a]
+        ma = met[a]
+        others = [x for x in tables[ta] if x != a]
+        for t, table in enumerate(tables):
+            if t == ta:
+                continue
+            known = -left[a]
+            for y in table:
+                known += ma[y] >= 1
+            shift = odd_table[t] - odd_table[ta] if w_odd else 0
+            for b in table:
+                mb = met[b]
+                d = known - (ma[b] >= 1) - left[b]
+                for x in others:
+                    d += mb[x] >= 1
+                d *= w_rep
+                if light:
+                    d += search.light_delta(r, a, b)
+                elif shift:
+                    d += w_odd * (2 * shift * (odd[a] - odd[b]) + 2)
+                if moves and d > best_delta:
+                    continue
+                if search.cost + d >= best_cost:
+                    key = (r, a, b) if a < b else (r, b, a)
+                    if tabu.get(key, 0) > step:
+                        continue
+                if not moves or d < best_delta:
+                    best_delta = d
+                    moves = [(r, a, b)]
+                else:
+                    moves.append((r, a, b))
+    if not moves:
+        return None
+    r, a, b = moves[rng.randrange(len(moves))]
+    return r, a, b, best_delta
+
+
+def _polish(search: _Search, deadline: float) -> None:
+    """Makes every swap that lowers the cost until none is left (steepest for each player)."""
+    problem = search.problem
+    improved = True
+    while improved and time.monotonic() <= deadline:
+        improved = False
+        for r, tables in enumerate(search.rounds):
+            movers = list(range(problem.players))
+            if problem.rank_cost is None:
+                # Only the fairness of odd tables is left to gain: someone there must move.
+                odd = problem.odd_table
+                movers = [a for t, table in enumerate(tables) if odd[t] for a in table]
+            for a in movers:
+                ta = search.where[r][a]
+                best_delta = 0
+                best_b = -1
+                for t, table in enumerate(tables):
+                    if t == ta:
+                        continue
+                    for b in table:
+                        d = search.delta(r, a, b)
+                        if d < best_delta:
+                            best_delta = d
+                            best_b = b
+                if best_b >= 0:
+                    search.swap(r, a, best_b)
+                    search.cost += best_delta
+                    improved = True

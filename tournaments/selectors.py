@@ -1,0 +1,230 @@
+"""Tournament reads: live standings with their tie-breaks, team standings, table progress and
+knockout brackets. Each is a fixed number of queries, whatever the number of deals."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, Sum
+
+from tarot_scores.models import Player, ScoreLine, Seat
+from tournaments.models import Entry, Round, Table, Tournament
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player: Player
+    total: int
+    rounds: list[int | None]  # per round, None where the player did not sit
+    team: str = ""
+
+
+def _round_totals(tournament: Tournament) -> dict[int, dict[int, int]]:
+    """player id -> round number -> points, from the live score lines (one query)."""
+    rows = (
+        ScoreLine.objects.filter(
+            deal__game__tournament_table__round__tournament=tournament,
+            deal__deleted_at__isnull=True,
+        )
+        .values_list("player_id", "deal__game__tournament_table__round__number")
+        .annotate(points=Sum("points"))
+    )
+    totals: dict[int, dict[int, int]] = defaultdict(dict)
+    for player_id, number, points in rows:
+        totals[player_id][number] = points
+    return totals
+
+
+def _seated(tournament: Tournament) -> dict[int, set[int]]:
+    """player id -> the rounds they were seated in."""
+    seated: dict[int, set[int]] = defaultdict(set)
+    for player_id, number in Seat.objects.filter(
+        game__tournament_table__round__tournament=tournament
+    ).values_list("player_id", "game__tournament_table__round__number"):
+        seated[player_id].add(number)
+    return seated
+
+
+def tie_break_key(total: int, rounds: list[int | None], name: str) -> tuple[object, ...]:
+    """Documented tie-breaks (docs/tournaments.md): the higher total; then the better best
+    round; then the better last round played; then the name."""
+    played = [r for r in rounds if r is not None]
+    best = max(played, default=0)
+    last = played[-1] if played else 0
+    return (-total, -best, -last, name.casefold())
+
+
+def standings_for(*, tournament: Tournament) -> list[StandingRow]:
+    """Every registered player who has been seated, ranked. Equal keys share a rank."""
+    totals = _round_totals(tournament)
+    seated = _seated(tournament)
+    rounds = list(tournament.round_set.order_by("number").values_list("number", flat=True))
+    entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
+    rows: list[tuple[tuple[object, ...], StandingRow]] = []
+    for entry in entries:
+        pid = entry.player_id
+        if pid not in seated:
+            continue
+        per_round = [totals[pid].get(n, 0) if n in seated[pid] else None for n in rounds]
+        total = sum(v for v in per_round if v is not None)
+        key = tie_break_key(total, per_round, entry.player.label)
+        team = entry.team.name if entry.team else ""
+        rows.append((key, StandingRow(0, entry.player, total, per_round, team)))
+    rows.sort(key=lambda kr: kr[0])
+    ranked: list[StandingRow] = []
+    previous: tuple[object, ...] | None = None
+    for i, (key, row) in enumerate(rows):
+        rank = ranked[-1].rank if previous is not None and key[:3] == previous[:3] else i + 1
+        ranked.append(StandingRow(rank, row.player, row.total, row.rounds, row.team))
+        previous = key
+    return ranked
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    rank: int
+    name: str
+    total: int
+    members: list[str]
+
+
+def team_standings_for(*, tournament: Tournament) -> list[TeamRow]:
+    """A team's total is the sum of its members' totals."""
+    teams: dict[str, list[StandingRow]] = defaultdict(list)
+    for row in standings_for(tournament=tournament):
+        if row.team:
+            teams[row.team].append(row)
+    ordered = sorted(teams.items(), key=lambda t: (-sum(r.total for r in t[1]), t[0].casefold()))
+    out: list[TeamRow] = []
+    for i, (name, rows) in enumerate(ordered):
+        total = sum(r.total for r in rows)
+        rank = out[-1].rank if out and out[-1].total == total else i + 1
+        out.append(TeamRow(rank, name, total, [r.player.label for r in rows]))
+    return out
+
+
+@dataclass(frozen=True)
+class TableState:
+    table: Table
+    players: list[Player]
+    entered: int
+    goal: int
+
+    @property
+    def complete(self) -> bool:
+        return self.entered >= self.goal
+
+
+def round_tables(*, round_: Round) -> list[TableState]:
+    """The round's tables with their players in seat order and deals entered (2 queries)."""
+    tables = list(
+        Table.objects.filter(round=round_)
+        .select_related("game")
+        .annotate(entered=Count("game__deals", filter=Q(game__deals__deleted_at__isnull=True)))
+        .order_by("number")
+    )
+    seats: dict[int, list[Player]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(game__tournament_table__round=round_)
+        .select_related("player")
+        .order_by("position")
+    ):
+        seats[seat.game_id].append(seat.player)
+    goal = round_.tournament.deals_per_round
+    return [TableState(t, seats[t.game_id], t.entered, goal) for t in tables]
+
+
+# --- knockout ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StageSeat:
+    player: Player
+    points: int
+    qualified: bool
+
+
+@dataclass(frozen=True)
+class StageTable:
+    number: int
+    seats: list[StageSeat]  # best first
+
+
+@dataclass(frozen=True)
+class Stage:
+    number: int
+    tables: list[StageTable]
+    complete: bool
+    final: bool
+    qualified: list[int] = field(default_factory=list)  # player ids going through
+
+
+@dataclass(frozen=True)
+class Bracket:
+    stages: list[Stage]
+    ranking: list[tuple[int, Player]]  # (rank, player), once the final is played
+
+
+def next_stage_places(players: int) -> int:
+    """How many go through: half the field, down to a multiple of four, never fewer than 4."""
+    return max(4, (players // 2) // 4 * 4)
+
+
+def qualify(tables: list[list[tuple[Player, int]]], *, per_table: int, places: int) -> set[int]:
+    """The best ``per_table`` of each table go through (fewer if the places are short), then the
+    best of the rest, by their score at their table, fill the remaining places."""
+    quota = min(per_table, places // max(1, len(tables)))
+    chosen: set[int] = set()
+    rest: list[tuple[int, str, Player]] = []
+    for table in tables:
+        ordered = sorted(table, key=lambda pp: (-pp[1], pp[0].label.casefold()))
+        for i, (player, points) in enumerate(ordered):
+            if i < quota:
+                chosen.add(player.pk)
+            else:
+                rest.append((points, player.label.casefold(), player))
+    rest.sort(key=lambda r: (-r[0], r[1]))
+    for _points, _name, player in rest[: max(0, places - len(chosen))]:
+        chosen.add(player.pk)
+    return chosen
+
+
+def bracket(*, tournament: Tournament) -> Bracket:
+    """Every knockout stage: its tables, each player's score there and who went through."""
+    totals = _round_totals(tournament)
+    rounds = list(tournament.round_set.order_by("number"))
+    stages: list[Stage] = []
+    eliminated: list[list[tuple[int, Player]]] = []
+    ranking: list[tuple[int, Player]] = []
+    for round_ in rounds:
+        states = round_tables(round_=round_)
+        per_table = [[(p, totals[p.pk].get(round_.number, 0)) for p in s.players] for s in states]
+        field_size = sum(len(t) for t in per_table)
+        final = len(states) == 1
+        complete = all(s.complete for s in states)
+        chosen: set[int] = set()
+        if not final:
+            chosen = qualify(
+                per_table,
+                per_table=tournament.qualifiers_per_table,
+                places=next_stage_places(field_size),
+            )
+        tables = [
+            StageTable(
+                s.table.number,
+                [
+                    StageSeat(p, pts, p.pk in chosen)
+                    for p, pts in sorted(t, key=lambda pp: (-pp[1], pp[0].label.casefold()))
+                ],
+            )
+            for s, t in zip(states, per_table, strict=True)
+        ]
+        stages.append(Stage(round_.number, tables, complete, final, sorted(chosen)))
+        out = [(pts, p) for t in per_table for p, pts in t if p.pk not in chosen]
+        eliminated.append(sorted(out, key=lambda x: (-x[0], x[1].label.casefold())))
+        if final and complete:
+            order: list[Player] = [p for stage_out in reversed(eliminated) for _pts, p in stage_out]
+            ranking = [(i + 1, p) for i, p in enumerate(order)]
+    return Bracket(stages, ranking)

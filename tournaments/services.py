@@ -1,0 +1,288 @@
+"""Tournament writes: registration, seating rounds, swaps, and knockout stages.
+
+Every table of a round is a club ``Game`` created with ``services.game_create`` and a fixed
+length (the tournament's deals per round), so entering, correcting and scoring its deals is
+the club's own machinery. A round is complete when each of its tables has all its deals; that
+is read from the deals, never stored, so it cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from tarot_scores import scoring
+from tarot_scores import services as club_services
+from tarot_scores.models import Club, Game, HouseRules, Player, Seat
+from tournaments import seating
+from tournaments.models import Entry, Round, Table, Team, Tournament
+
+SEATING_SECONDS = 3.0  # search budget for one round's seating
+
+
+class TournamentError(Exception):
+    """An organiser's request that cannot be carried out; the message says why."""
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    name: str,
+    by: Any,
+    variant: str = "fft",
+    house_rules: HouseRules | None = None,
+    format: str = Tournament.Format.ROUNDS,
+    rounds: int = 3,
+    deals_per_round: int = 8,
+    seating_method: str = Tournament.Seating.MIXING,
+    five_mode: str = Tournament.FiveMode.SITTING_OUT,
+    allow_threes: bool = False,
+    team_size: int = 0,
+    qualifiers_per_table: int = 2,
+    round_minutes: int = 75,
+    seed: int | None = None,
+    date: Any = None,
+) -> Tournament:
+    rules = club_services.rules_for(variant=variant, house_rules=house_rules)
+    if rules:
+        rules["five_players"] = scoring.FivePlayers(five_mode).value
+    return Tournament.objects.create(
+        club=club,
+        name=name.strip(),
+        variant="house" if house_rules is not None else variant,
+        house_rules=house_rules,
+        rules=rules,
+        format=format,
+        rounds=rounds,
+        deals_per_round=deals_per_round,
+        seating=seating_method,
+        five_mode=five_mode,
+        allow_threes=allow_threes,
+        team_size=team_size,
+        qualifiers_per_table=qualifiers_per_table,
+        round_minutes=round_minutes,
+        seed=seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000,
+        date=date or timezone.localdate(),
+        created_by=club_services._user(by),
+    )
+
+
+@transaction.atomic
+def entry_add(
+    *,
+    tournament: Tournament,
+    player: Player | None = None,
+    name: str = "",
+    team: Team | None = None,
+    checked_in: bool = False,
+) -> Entry:
+    """Register a club player, or a newcomer by name (who becomes a player of the club)."""
+    if player is None:
+        if not name.strip():
+            raise TournamentError(_("Choose a player or type a name."))
+        player = club_services.player_create(club=tournament.club, name=name)
+    elif not player.clubs.filter(pk=tournament.club_id).exists():
+        player.clubs.add(tournament.club)
+    if Entry.objects.filter(tournament=tournament, player=player).exists():
+        raise TournamentError(_("%(name)s is already registered.") % {"name": player.label})
+    first_round = next_round_number(tournament) if tournament.round_set.exists() else 1
+    return Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        team=team,
+        checked_in=checked_in,
+        first_round=first_round,
+    )
+
+
+@transaction.atomic
+def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
+    entry.checked_in = checked_in
+    entry.save(update_fields=["checked_in"])
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry) -> Entry:
+    """The player leaves after the last round seated; they keep the points they scored."""
+    entry.withdrawn_after = next_round_number(entry.tournament) - 1
+    entry.save(update_fields=["withdrawn_after"])
+    return entry
+
+
+@transaction.atomic
+def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) -> Team:
+    if tournament.team_size and len(entries) != tournament.team_size:
+        raise TournamentError(_("A team has %(size)s players.") % {"size": tournament.team_size})
+    team = Team.objects.create(tournament=tournament, name=name.strip())
+    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
+    return team
+
+
+def next_round_number(tournament: Tournament) -> int:
+    last = tournament.round_set.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def round_progress(round_: Round) -> list[tuple[Table, int]]:
+    """Each table of the round with the number of its deals entered (deleted ones left out)."""
+    tables = (
+        Table.objects.filter(round=round_)
+        .select_related("game")
+        .annotate(entered=Count("game__deals", filter=Q(game__deals__deleted_at__isnull=True)))
+        .order_by("number")
+    )
+    return [(t, t.entered) for t in tables]
+
+
+def round_complete(round_: Round) -> bool:
+    goal = round_.tournament.deals_per_round
+    return all(entered >= goal for _table, entered in round_progress(round_))
+
+
+def _history(tournament: Tournament) -> list[list[list[int]]]:
+    """Every earlier round's tables, players in seat order."""
+    seats = (
+        Seat.objects.filter(game__tournament_table__round__tournament=tournament)
+        .values_list(
+            "game__tournament_table__round__number", "game__tournament_table__number", "player_id"
+        )
+        .order_by(
+            "game__tournament_table__round__number", "game__tournament_table__number", "position"
+        )
+    )
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for round_number, table_number, player_id in seats:
+        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
+    return [list(tables.values()) for _n, tables in sorted(rounds.items())]
+
+
+def _players_for(tournament: Tournament, number: int) -> list[int]:
+    entries = tournament.entries.filter(checked_in=True, first_round__lte=number).filter(
+        Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=number)
+    )
+    return list(entries.order_by("player_id").values_list("player_id", flat=True))
+
+
+@transaction.atomic
+def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
+    """Seat the next round (or knockout stage) and create its tables."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    number = next_round_number(tournament)
+    previous = tournament.round_set.filter(number=number - 1).first()
+    if previous is not None and not round_complete(previous):
+        raise TournamentError(_("Round %(n)s is still being played.") % {"n": previous.number})
+    if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
+        raise TournamentError(_("All %(n)s rounds have been played.") % {"n": tournament.rounds})
+    if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
+        from tournaments.selectors import bracket  # a read, kept with the other reads
+
+        stage = bracket(tournament=tournament).stages[-1]
+        if stage.final:
+            raise TournamentError(_("The final table has been played."))
+        players = stage.qualified
+    else:
+        players = _players_for(tournament, number)
+    teams = dict(tournament.entries.filter(team__isnull=False).values_list("player_id", "team_id"))
+    standings: dict[int, float] = {}
+    if tournament.seating == Tournament.Seating.SWISS:
+        from tournaments.selectors import standings_for
+
+        standings = {
+            row.player.pk: float(row.total) for row in standings_for(tournament=tournament)
+        }
+    try:
+        result = seating.seat_round(
+            players,
+            round_number=number,
+            method=tournament.seating,
+            seed=tournament.seed,
+            history=_history(tournament),
+            standings=standings,
+            teams=teams or None,
+            allow_threes=tournament.allow_threes,
+            time_budget=SEATING_SECONDS,
+            total_rounds=tournament.rounds
+            if tournament.format == Tournament.Format.ROUNDS
+            else None,
+        )
+    except seating.SeatingError as error:
+        raise TournamentError(error.message(_lang())) from None
+    round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
+    by_id = Player.objects.in_bulk(players)
+    for index, table_players in enumerate(result.tables, start=1):
+        game = club_services.game_create(
+            club=tournament.club,
+            players=[by_id[p] for p in table_players],
+            variant=tournament.variant if tournament.variant != "house" else "fft",
+            house_rules=tournament.house_rules,
+            by=by,
+            date=tournament.date,
+            label=_("%(t)s, round %(r)s, table %(n)s")
+            % {"t": tournament.name, "r": number, "n": index},
+            max_deals=tournament.deals_per_round,
+            five_players=tournament.five_mode if len(table_players) == 5 else None,
+        )
+        Table.objects.create(round=round_, number=index, game=game)
+    if tournament.status != Tournament.Status.RUNNING:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return round_
+
+
+def _lang() -> Literal["fr", "en"]:
+    return "en" if (get_language() or "fr").startswith("en") else "fr"
+
+
+@transaction.atomic
+def round_swap(*, round_: Round, first: Player, second: Player) -> None:
+    """Swap two players' seats before the round's first deal is entered."""
+    if round_.status != Round.Status.SEATED or any(n for _t, n in round_progress(round_)):
+        raise TournamentError(_("Players can only be swapped before the round starts."))
+    seats = {
+        s.player_id: s
+        for s in Seat.objects.select_for_update().filter(
+            game__tournament_table__round=round_, player__in=[first, second]
+        )
+    }
+    if len(seats) != 2:
+        raise TournamentError(_("Both players must be seated in this round."))
+    a, b = seats[first.pk], seats[second.pk]
+    # Through a free position, so that (game, position) stays unique at every step.
+    Seat.objects.filter(pk=a.pk).update(position=1000 + a.position)
+    Seat.objects.filter(pk=b.pk).update(game_id=a.game_id, position=a.position)
+    Seat.objects.filter(pk=a.pk).update(game_id=b.game_id, position=b.position)
+
+
+@transaction.atomic
+def round_start(*, round_: Round) -> Round:
+    round_.status = Round.Status.PLAYING
+    round_.started_at = timezone.now()
+    round_.save(update_fields=["status", "started_at"])
+    return round_
+
+
+@transaction.atomic
+def round_close(*, round_: Round) -> Round:
+    """Close a complete round: its tables take no more deals (organisers may reopen a game)."""
+    if not round_complete(round_):
+        raise TournamentError(_("Some tables have not entered all their deals yet."))
+    Game.objects.filter(tournament_table__round=round_).update(status=Game.Status.FINISHED)
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = timezone.now()
+    round_.save(update_fields=["status", "closed_at"])
+    tournament = round_.tournament
+    last_round = (
+        tournament.format == Tournament.Format.ROUNDS and round_.number >= tournament.rounds
+    )
+    if last_round:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+    return round_
