@@ -92,6 +92,33 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
 
 
 @transaction.atomic
+def member_add(
+    *, club: Club, role: str, user: Any = None, email: str = "", player: Player | None = None
+) -> tuple[Membership, bool]:
+    """Add someone to a club: an existing account, or a new one for ``email``. ``player`` is the
+    club's player they are. Returns the membership and whether the account is new."""
+    created = user is None
+    if user is None:
+        user = user_invite(email=email)
+    membership = membership_set(club=club, user=user, role=role)
+    if player is not None:
+        player_link_user(player=player, user=user)
+    return membership, created
+
+
+@transaction.atomic
+def membership_update(*, membership: Membership, role: str, player: Player | None) -> Membership:
+    """Change a member's role and which of the club's players they are (None: none of them)."""
+    membership = membership_set(club=membership.club, user=membership.user, role=role)
+    if player is not None:
+        player_link_user(player=player, user=membership.user)
+    else:
+        for own in Player.objects.filter(user=membership.user, clubs=membership.club):
+            player_link_user(player=own, user=None)
+    return membership
+
+
+@transaction.atomic
 def user_invite(*, email: str) -> Any:
     """An account for someone an organiser adds by e-mail address. It has no password yet: they
     choose one through a password-reset link."""
@@ -169,11 +196,13 @@ def game_create(
     date: Any = None,
     label: str = "",
     five_players: str | None = None,
+    max_deals: int | None = None,
 ) -> Game:
     """A game at one table, players in seat order (the first deals first).
 
     ``five_players`` (a ``scoring.FivePlayers`` value) fixes how a tarot table of five plays:
-    called king or the dealer sitting out.
+    called king or the dealer sitting out. ``max_deals`` fixes the game's length (a
+    tournament round's table).
     """
     rules = rules_for(variant=variant, house_rules=house_rules)
     if five_players is not None and rules:
@@ -185,6 +214,7 @@ def game_create(
         rules=rules,
         date=date or timezone.localdate(),
         label=label,
+        max_deals=max_deals,
         created_by=_user(by),
     )
     Seat.objects.bulk_create(
@@ -349,6 +379,16 @@ def _revise(deal: Deal, action: str, scores: Mapping[int, int], by: User, by_lab
     )
 
 
+def _check_room(game: Game) -> None:
+    """A game of a set length takes no deal beyond it."""
+    if game.max_deals is not None:
+        live = game.deals.filter(deleted_at__isnull=True).count()
+        if live >= game.max_deals:
+            raise GameClosed(
+                _("All %(count)s deals of this table are entered.") % {"count": game.max_deals}
+            )
+
+
 def _check_open(game: Game) -> None:
     if game.status != Game.Status.OPEN:
         raise GameClosed(_("This game is finished: reopen it to enter or correct deals."))
@@ -384,6 +424,7 @@ def deal_record(
                         current=existing,
                     )
                 number = last + 1
+            _check_room(locked)
             result, table = deal_score(game=locked, payload=payload, number=number)
             scores = table.scores_by_id(result)
             deal = Deal(
@@ -408,6 +449,7 @@ def deal_record(
 def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:
     current = Deal.objects.select_for_update().get(pk=deal.pk)
     game = Game.objects.select_related("club").get(pk=current.game_id)
+    _check_open(game)  # a finished game's sheet is final: no correction, deletion or restore
     if version is not None and current.version != version:
         raise DealConflict(
             _(
@@ -467,6 +509,7 @@ def deal_restore(*, deal: Deal, by: User) -> Deal:
     current, game = _locked_deal(deal, None)
     if not current.is_deleted:
         return current
+    _check_room(game)
     result, table = deal_score(game=game, payload=current.payload, number=current.number)
     scores = table.scores_by_id(result)
     current.deleted_at = None
