@@ -51,7 +51,10 @@ def can_add_player(user: Any, club: Club) -> bool:
 def sits_in(user: Any, game: Game) -> bool:
     if user is None or not user.is_authenticated:
         return False
-    return game.seats.filter(player__user=user).exists()
+    cache: dict[int, bool] = user.__dict__.setdefault("_seated_in", {})
+    if game.pk not in cache:
+        cache[game.pk] = game.seats.filter(player__user=user).exists()
+    return cache[game.pk]
 
 
 def can_enter_deals(user: Any, game: Game) -> bool:

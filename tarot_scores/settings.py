@@ -5,6 +5,7 @@ docs/operations.md lists every variable.
 """
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,14 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 60
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the lock when their transaction begins and wait for each other (up to 20 s)
+    # rather than failing with "database is locked": two phones saving the same deal get one
+    # deal and a clear conflict, as on PostgreSQL. Tests use a file, so that threads share it,
+    # one per test process, so that two test runs never share it.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    test_db = Path(tempfile.gettempdir()) / f"tarot-scores-test-{os.getpid()}.sqlite3"
+    DATABASES["default"]["TEST"] = {"NAME": str(test_db)}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -115,6 +124,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "clubs:list"
+LOGOUT_REDIRECT_URL = "home"
+
+# Password reset and invitation mails: printed to stderr unless a real backend is configured
+# (e.g. django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST and friends).
+EMAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", default=False)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tarot Scores <noreply@localhost>")
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
@@ -159,6 +184,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    # How many proxies in front of the site set X-Forwarded-For: 0 trusts no such header, so a
+    # client cannot dodge the calculator's throttle by sending a made-up one.
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
     "DEFAULT_THROTTLE_RATES": {
         "calculator": os.environ.get("CALCULATOR_THROTTLE_RATE", "120/min"),
     },

@@ -15,5 +15,8 @@ urlpatterns = [
     path("api/v1/", include("tarot_scores.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("clubs/", include("tarot_scores.urls_clubs")),
+    path("", include("tarot_scores.urls_games")),
     path("tournaments/", include("tournaments.urls")),
 ]

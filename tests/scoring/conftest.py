@@ -11,3 +11,8 @@ import pytest
 @pytest.fixture(autouse=True)
 def _fast_password_hasher() -> None:
     """Nothing to speed up: the scoring tests create no users."""
+
+
+@pytest.fixture(autouse=True)
+def _site_language_afterwards() -> None:
+    """No request sets a language here."""

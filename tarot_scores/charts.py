@@ -1,0 +1,67 @@
+"""Charts drawn with reportlab.graphics: one drawing goes to a PDF as it is, and to the web as
+inline SVG (``svg_markup``), so a player's score curve looks the same on screen and on paper."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from reportlab.graphics import renderSVG
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, Line
+from reportlab.graphics.widgets.markers import makeMarker
+from reportlab.lib import colors
+
+WIDTH, HEIGHT = 400, 200
+ACCENT = colors.HexColor("#0b4f8a")  # the site's accent colour
+MAX_X_LABELS = 5
+
+
+def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
+    """A player's cumulative total after each game: ``points`` is (game label, total) in order.
+
+    Each game is a marked point on one line; a few game labels are written under the x axis.
+    """
+    drawing = Drawing(WIDTH, HEIGHT)
+    plot = LinePlot()
+    plot.x, plot.y, plot.width, plot.height = 50, 40, WIDTH - 70, HEIGHT - 60
+    data = [(float(i), float(total)) for i, (_label, total) in enumerate(points, start=1)]
+    plot.data = [data or [(1.0, 0.0)]]
+    plot.lines[0].strokeColor = ACCENT
+    plot.lines[0].strokeWidth = 2
+    if data:
+        plot.lines[0].symbol = makeMarker("FilledCircle", size=5, fillColor=ACCENT)
+    count = max(len(points), 1)
+    plot.xValueAxis.valueMin = 0.5
+    plot.xValueAxis.valueMax = count + 0.5
+    step = max(1, -(-count // MAX_X_LABELS))  # ceiling division
+    plot.xValueAxis.valueSteps = list(range(1, count + 1, step))
+    labels = [label for label, _total in points]
+    plot.xValueAxis.labelTextFormat = lambda v: labels[int(v) - 1] if labels else ""
+    plot.xValueAxis.labels.fontSize = 10
+    plot.yValueAxis.labels.fontSize = 10
+    totals = [total for _label, total in points] or [0]
+    low, high = min(0, *totals), max(0, *totals)
+    if low == high:
+        high = low + 10
+    plot.yValueAxis.valueMin = low
+    plot.yValueAxis.valueMax = high
+    drawing.add(plot)
+    # Zero is where a player is even: a thin line makes gains and losses readable at a glance.
+    zero = plot.y + (0 - low) / (high - low) * plot.height
+    drawing.add(
+        Line(plot.x, zero, plot.x + plot.width, zero, strokeColor=colors.grey, strokeWidth=0.5)
+    )
+    return drawing
+
+
+def svg_markup(drawing: Drawing, *, title: str, description: str = "") -> str:
+    """The drawing as an ``<svg>`` element to put inside an HTML page: no XML prolog, a
+    ``<title>`` and ``<desc>`` for screen readers, and a width that follows its container."""
+    svg: str = renderSVG.drawToString(
+        drawing,
+        svgAttrs={"role": "img", "aria-label": title, "class": "chart"},
+    )
+    svg = svg[svg.index("<svg") :]
+    svg = svg.replace("<title>...</title>", f"<title>{escape(title)}</title>", 1)
+    svg = svg.replace("<desc>...</desc>", f"<desc>{escape(description)}</desc>", 1)
+    return svg

@@ -1,0 +1,243 @@
+"""Exports of a game's score sheet: CSV for spreadsheets, PDF for the club's feuille de marque.
+
+Both read a ``selectors.GameSheet`` and nothing else: no query is made here. Deleted deals are
+left out; totals are the sheet's (sums of the live score lines).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from django.http import HttpResponse
+from django.utils import formats
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import cm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from tarot_scores.forms_deal import DealWords, deal_words, rules_label
+from tarot_scores.selectors import DealRow, GameSheet
+
+
+class RowWriter(Protocol):
+    def writerow(self, row: Iterable[Any], /) -> Any: ...
+
+
+class CsvExport:
+    """One CSV download: a header line, then whatever ``write_rows`` writes."""
+
+    filename = "export.csv"
+
+    def header(self) -> list[str]:
+        return []
+
+    def write_rows(self, writer: RowWriter) -> None:
+        raise NotImplementedError
+
+    def response(self) -> HttpResponse:
+        response = HttpResponse(
+            content_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{self.filename}"'},
+        )
+        # A byte order mark, so that spreadsheet programs read the accents as UTF-8.
+        response.write("\ufeff")
+        writer = csv.writer(response)
+        header = self.header()
+        if header:
+            writer.writerow(header)
+        self.write_rows(writer)
+        return response
+
+
+def sheet_filename(sheet: GameSheet, extension: str) -> str:
+    game = sheet.game
+    return f"{game.club.slug}-{game.date.isoformat()}-{game.pk}.{extension}"
+
+
+def live_rows(sheet: GameSheet) -> list[tuple[DealRow, DealWords]]:
+    game = sheet.game
+    return [
+        (row, deal_words(game, sheet.table, row.deal.payload, row.deal.number))
+        for row in sheet.rows
+        if not row.deal.is_deleted
+    ]
+
+
+class GameCsv(CsvExport):
+    """A game's deals, one line each, with every player's score, then the totals."""
+
+    def __init__(self, sheet: GameSheet) -> None:
+        self.sheet = sheet
+        self.filename = sheet_filename(sheet, "csv")
+
+    def header(self) -> list[str]:
+        names = [self.sheet.table.labels[p.pk] for p in self.sheet.players]
+        return [
+            _("Deal"),
+            _("Dealer"),
+            _("Taker"),
+            _("Contract"),
+            _("Won"),
+            _("Points"),
+            _("Bouts"),
+            *names,
+        ]
+
+    def write_rows(self, writer: RowWriter) -> None:
+        table = self.sheet.table
+        for row, words in live_rows(self.sheet):
+            deal = row.deal
+            won = "" if deal.won is None else (_("yes") if deal.won else _("no"))
+            taker = words.taker if not words.partner else f"{words.taker} + {words.partner}"
+            writer.writerow(
+                [
+                    deal.number,
+                    table.labels.get(deal.dealer_id or 0, "") if deal.dealer_id else "",
+                    taker or words.text,
+                    words.contract,
+                    won,
+                    words.points,
+                    "" if words.bouts is None else words.bouts,
+                    *("" if s is None else s for s in row.scores),
+                ]
+            )
+        writer.writerow([_("Total"), "", "", "", "", "", "", *self.sheet.totals])
+
+
+# --- PDF ----------------------------------------------------------------------------------------
+
+_GRID = colors.HexColor("#999999")
+_HEAD = colors.HexColor("#e6e6e6")
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    base = getSampleStyleSheet()
+    return {
+        "title": ParagraphStyle("title", parent=base["Title"], fontName="Helvetica-Bold"),
+        "meta": ParagraphStyle("meta", parent=base["Normal"], fontSize=10, leading=13),
+        "cell": ParagraphStyle("cell", parent=base["Normal"], fontSize=8, leading=10),
+        "head": ParagraphStyle(
+            "head", parent=base["Normal"], fontSize=8, leading=10, fontName="Helvetica-Bold"
+        ),
+        "h2": ParagraphStyle("h2", parent=base["Heading2"], fontName="Helvetica-Bold"),
+    }
+
+
+def _p(text: Any, style: ParagraphStyle) -> Paragraph:
+    # Paragraph reads a little markup: names typed by players must not be taken for it.
+    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Paragraph(escaped, style)
+
+
+def render_score_sheet(sheet: GameSheet) -> bytes:
+    """The feuille de marque of one game, A4 portrait, the table header on every page."""
+    game = sheet.game
+    st = _styles()
+    names = [sheet.table.labels[p.pk] for p in sheet.players]
+    tarot = game.kind == "tarot"
+
+    story: list[Any] = [
+        _p(_("Score sheet"), st["title"]),
+        _p(_("Club: %(name)s") % {"name": game.club.name}, st["meta"]),
+        _p(
+            _("Date: %(date)s") % {"date": formats.date_format(game.date, "DATE_FORMAT")},
+            st["meta"],
+        ),
+        _p(_("Rules: %(rules)s") % {"rules": rules_label(game)}, st["meta"]),
+        _p(_("Players: %(names)s") % {"names": ", ".join(names)}, st["meta"]),
+    ]
+    if game.label:
+        story.insert(1, _p(game.label, st["meta"]))
+    story.append(Spacer(1, 0.4 * cm))
+
+    usable = A4[0] - 3 * cm
+    score_width = 1.6 * cm
+    if tarot:
+        head = [_("Deal"), _("Taker"), _("Contract"), _("Result")]
+        fixed = [1.0 * cm, 0.0, 2.4 * cm, 2.6 * cm]
+    else:
+        head = [_("Deal"), _("Details")]
+        fixed = [1.0 * cm, 0.0]
+    fixed[1] = max(2.5 * cm, usable - sum(fixed) - score_width * len(names))
+    widths = [*fixed, *([score_width] * len(names))]
+
+    data: list[list[Any]] = [[_p(h, st["head"]) for h in [*head, *names]]]
+    for row, words in live_rows(sheet):
+        scores = ["" if s is None else f"{s:+d}" if s else "0" for s in row.scores]
+        if tarot:
+            taker = f"{words.taker} + {words.partner}" if words.partner else words.taker
+            result = words.result
+            if words.extras:
+                result = f"{result}; {'; '.join(words.extras)}"
+            cells = [
+                str(row.deal.number),
+                _p(taker, st["cell"]),
+                _p(words.contract, st["cell"]),
+                _p(result, st["cell"]),
+            ]
+        else:
+            cells = [str(row.deal.number), _p(words.text, st["cell"])]
+        data.append([*cells, *scores])
+    data.append([_p(_("Total"), st["head"]), *[""] * (len(head) - 1), *map(str, sheet.totals)])
+
+    grid = Table(data, colWidths=widths, repeatRows=1)
+    first_score = len(head)
+    grid.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
+                ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
+                ("GRID", (0, 0), (-1, -1), 0.4, _GRID),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("ALIGN", (first_score, 1), (-1, -1), "RIGHT"),
+                ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+                ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 9),
+                ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
+            ]
+        )
+    )
+    story.append(grid)
+
+    story.append(Spacer(1, 0.5 * cm))
+    story.append(_p(_("Final ranking"), st["h2"]))
+    ranking = [[f"{r.rank}.", sheet.table.labels[r.player.pk], str(r.total)] for r in sheet.ranking]
+    if sheet.winners:
+        winners = ", ".join(sheet.table.labels[p.pk] for p in sheet.winners)
+        story.append(_p(_("Game over: %(names)s won.") % {"names": winners}, st["meta"]))
+    ranked = Table(ranking, colWidths=[1.2 * cm, 6 * cm, 2.5 * cm], hAlign="LEFT")
+    ranked.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), "Helvetica", 10),
+                ("ALIGN", (2, 0), (2, -1), "RIGHT"),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
+            ]
+        )
+    )
+    story.append(ranked)
+
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=1.5 * cm,
+        rightMargin=1.5 * cm,
+        topMargin=1.5 * cm,
+        bottomMargin=1.5 * cm,
+        title=f"{game.club.name} {game.date.isoformat()}",
+        author=game.club.name,
+    )
+    doc.build(story, onFirstPage=_page_number, onLaterPages=_page_number)
+    return buffer.getvalue()
+
+
+def _page_number(canvas: Any, doc: Any) -> None:
+    canvas.saveState()
+    canvas.setFont("Helvetica", 8)
+    canvas.drawRightString(A4[0] - 1.5 * cm, 1 * cm, str(doc.page))
+    canvas.restoreState()

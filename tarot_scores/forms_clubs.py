@@ -1,0 +1,650 @@
+"""Forms of the club pages: the shape of what organisers and members type in.
+
+Rules live elsewhere: a house rule set is checked by the scoring engine (``RuleSet.from_mapping``)
+and its refusals are put beside the fields; writes go through ``services``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import fields as dataclass_fields
+from enum import Enum
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _
+
+from tarot_scores import scoring
+from tarot_scores.models import Club, HouseRules, Membership, Player
+from tarot_scores.scoring import ScoringError
+
+
+def engine_language() -> str:
+    """The scoring engine speaks French or English: the page's language, French by default."""
+    return "en" if (get_language() or "fr").startswith("en") else "fr"
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Club name"), max_length=120)
+    public = forms.BooleanField(
+        label=gettext_lazy("Public results"),
+        required=False,
+        initial=True,
+        help_text=gettext_lazy("Anyone may read the club's games and leaderboard."),
+    )
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        if Club.objects.filter(name__iexact=name).exists():
+            raise ValidationError(_("A club with this name already exists."))
+        return name
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
+    nickname = forms.CharField(
+        label=gettext_lazy("Nickname"),
+        max_length=60,
+        required=False,
+        help_text=gettext_lazy("Shown on score sheets instead of the name."),
+    )
+    licence = forms.CharField(
+        label=gettext_lazy("FFT licence number"), max_length=20, required=False
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        name = str(data.get("name") or "").strip()
+        nickname = str(data.get("nickname") or "").strip()
+        label = nickname or name
+        # Score sheets name players by their label: two alike at one club would be confusing.
+        if (
+            label
+            and self.club.players.filter(
+                Q(nickname__iexact=label) | Q(nickname="", name__iexact=label)
+            ).exists()
+        ):
+            field = "nickname" if nickname else "name"
+            self.add_error(
+                field,
+                _("A player of this club is already called “%(label)s”: add a nickname.")
+                % {"label": label},
+            )
+        return data
+
+
+# --- members ---------------------------------------------------------------------------------
+
+
+def _player_choices(players: Iterable[Player], user: Any) -> list[tuple[str, str]]:
+    """Players an account may be linked to: those without an account, and its own."""
+    choices = [("", _("— none —"))]
+    for player in players:
+        if player.user_id is None or (user is not None and player.user_id == user.pk):
+            choices.append((str(player.pk), player.label))
+    return choices
+
+
+class _PlayerLinkMixin:
+    players: dict[int, Player]
+
+    def linked_player(self, value: str) -> Player | None:
+        return self.players.get(int(value)) if value else None
+
+
+class MemberAddForm(_PlayerLinkMixin, forms.Form):
+    identifier = forms.CharField(
+        label=gettext_lazy("User name or e-mail address"),
+        max_length=254,
+        help_text=gettext_lazy(
+            "Someone without an account yet: enter their e-mail address; they will get a link "
+            "to choose a password."
+        ),
+    )
+    role = forms.ChoiceField(
+        label=gettext_lazy("Role"), choices=Membership.Role.choices, initial="member"
+    )
+    player = forms.ChoiceField(
+        label=gettext_lazy("Plays as"),
+        required=False,
+        help_text=gettext_lazy("The player of the club this person is."),
+    )
+
+    def __init__(self, *args: Any, club: Club, players: Sequence[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.players = {p.pk: p for p in players}
+        self.user: Any = None
+        self.fields["player"].choices = _player_choices(players, None)  # type: ignore[attr-defined]
+
+    def clean_identifier(self) -> str:
+        value = str(self.cleaned_data["identifier"]).strip()
+        user_model = get_user_model()
+        users = list(
+            user_model.objects.filter(Q(username__iexact=value) | Q(email__iexact=value))[:2]
+        )
+        if len(users) > 1:
+            users = [u for u in users if u.get_username().casefold() == value.casefold()]
+            if len(users) != 1:
+                raise ValidationError(
+                    _("Several accounts use this e-mail address: enter the user name.")
+                )
+        if users:
+            self.user = users[0]
+            if Membership.objects.filter(club=self.club, user=self.user).exists():
+                raise ValidationError(
+                    _("%(name)s is already a member: change their role in the list.")
+                    % {"name": self.user.get_username()}
+                )
+            return value
+        try:
+            validate_email(value)
+        except ValidationError:
+            raise ValidationError(
+                _("No account has this user name. To add someone new, enter their e-mail address.")
+            ) from None
+        return value
+
+    def clean_player(self) -> Player | None:
+        player = self.linked_player(str(self.cleaned_data.get("player") or ""))
+        user = self.user
+        if player is not None and user is not None:
+            own = getattr(user, "player", None)
+            if own is not None and own.pk != player.pk and own.pk not in self.players:
+                raise ValidationError(
+                    _("This account already plays as %(player)s at another club.")
+                    % {"player": own.label}
+                )
+        return player
+
+
+class MembershipForm(_PlayerLinkMixin, forms.Form):
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Membership.Role.choices)
+    player = forms.ChoiceField(label=gettext_lazy("Plays as"), required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        membership: Membership,
+        players: Sequence[Player],
+        organisers: int,
+        **kwargs: Any,
+    ) -> None:
+        own = getattr(membership.user, "player", None)
+        kwargs.setdefault(
+            "initial",
+            {"role": membership.role, "player": str(own.pk) if own is not None else ""},
+        )
+        super().__init__(*args, **kwargs)
+        self.membership = membership
+        self.organisers = organisers
+        self.players = {p.pk: p for p in players}
+        self.own_player = own
+        self.fields["player"].choices = _player_choices(players, membership.user)  # type: ignore[attr-defined]
+
+    def clean_role(self) -> str:
+        role = str(self.cleaned_data["role"])
+        if (
+            self.membership.role == Membership.Role.ORGANISER
+            and role != Membership.Role.ORGANISER
+            and self.organisers <= 1
+        ):
+            raise ValidationError(_("A club needs at least one organiser."))
+        return role
+
+    def clean_player(self) -> Player | None:
+        player = self.linked_player(str(self.cleaned_data.get("player") or ""))
+        own = self.own_player
+        if (
+            player is not None
+            and own is not None
+            and own.pk != player.pk
+            and own.pk not in self.players
+        ):
+            raise ValidationError(
+                _("This account already plays as %(player)s at another club.")
+                % {"player": own.label}
+            )
+        return player
+
+
+# --- house rules -----------------------------------------------------------------------------
+
+
+def _points(label: Any, *, low: int = 0) -> forms.IntegerField:
+    # No Django bounds: the scoring engine decides what is acceptable and says why.
+    return forms.IntegerField(
+        label=label, widget=forms.NumberInput(attrs={"min": low, "inputmode": "numeric"})
+    )
+
+
+class TrumpsWidget(forms.MultiWidget):
+    def __init__(self) -> None:
+        super().__init__(
+            widgets=[
+                forms.NumberInput(attrs={"aria-label": label, "min": 1, "max": 22})
+                for label in (
+                    pgettext_lazy("handful", "Simple"),
+                    pgettext_lazy("handful", "Double"),
+                    pgettext_lazy("handful", "Triple"),
+                )
+            ]
+        )
+
+    def decompress(self, value: Any) -> list[Any]:
+        return list(value) if value else [None, None, None]
+
+
+class TrumpsField(forms.MultiValueField):
+    """Trumps a simple, double and triple handful show, at one table size."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            fields=[forms.IntegerField(), forms.IntegerField(), forms.IntegerField()],
+            widget=TrumpsWidget(),
+            help_text=gettext_lazy("For a simple, a double and a triple handful."),
+            **kwargs,
+        )
+
+    def compress(self, data_list: list[Any]) -> list[int] | None:
+        return [int(v) for v in data_list] if data_list else None
+
+
+FIVE_PLAYER_CHOICES = [
+    (scoring.FivePlayers.CALLED_KING.value, gettext_lazy("called king")),
+    (scoring.FivePlayers.SITTING_OUT.value, gettext_lazy("the dealer sits out")),
+]
+
+
+class HouseRulesForm(forms.Form):
+    """A club's rule set: a preset and every parameter of ``scoring.RuleSet``."""
+
+    name = forms.CharField(label=gettext_lazy("Name of the rule set"), max_length=80)
+    based_on = forms.ChoiceField(
+        label=gettext_lazy("Based on"),
+        choices=[("fft", gettext_lazy("FFT (official)")), ("classic", gettext_lazy("Classic"))],
+    )
+    base = _points(gettext_lazy("Base points (added to the margin)"))
+    coefficient_prise = _points(gettext_lazy("Prise (petite)"), low=1)
+    coefficient_garde = _points(gettext_lazy("Garde"), low=1)
+    coefficient_garde_sans = _points(gettext_lazy("Garde sans"), low=1)
+    coefficient_garde_contre = _points(gettext_lazy("Garde contre"), low=1)
+    handful_simple = _points(pgettext_lazy("handful", "Simple"))
+    handful_double = _points(pgettext_lazy("handful", "Double"))
+    handful_triple = _points(pgettext_lazy("handful", "Triple"))
+    handful_beneficiary = forms.ChoiceField(
+        label=gettext_lazy("Handful points go to"),
+        choices=[
+            (scoring.Beneficiary.WINNER.value, gettext_lazy("the side that won the deal")),
+            (scoring.Beneficiary.DECLARER.value, gettext_lazy("the side that showed it")),
+        ],
+    )
+    handful_trumps_3 = TrumpsField(label=gettext_lazy("Trumps to show at 3 players"))
+    handful_trumps_4 = TrumpsField(label=gettext_lazy("Trumps to show at 4 players"))
+    handful_trumps_5 = TrumpsField(label=gettext_lazy("Trumps to show at 5 players"))
+    petit_au_bout = _points(gettext_lazy("Petit au bout"))
+    petit_au_bout_multiplied = forms.BooleanField(
+        label=gettext_lazy("Petit au bout multiplied by the contract"), required=False
+    )
+    slam_announced_made = _points(gettext_lazy("Announced and made"))
+    slam_unannounced_made = _points(gettext_lazy("Made without announcing"))
+    slam_announced_failed = _points(gettext_lazy("Announced and failed"))
+    slam_defense = _points(gettext_lazy("Made by the defence (to each defender)"))
+    miseres_allowed = forms.BooleanField(label=gettext_lazy("Misères allowed"), required=False)
+    misere = _points(gettext_lazy("Misère value"))
+    margin_rounding = forms.ChoiceField(
+        label=gettext_lazy("Margin rounding"),
+        choices=[
+            (scoring.MarginRounding.EXACT.value, gettext_lazy("exact")),
+            (scoring.MarginRounding.FIVE.value, gettext_lazy("to the nearest 5")),
+            (scoring.MarginRounding.TEN.value, gettext_lazy("to the nearest 10")),
+        ],
+    )
+    five_players = forms.ChoiceField(
+        label=gettext_lazy("At five players"),
+        choices=[
+            *FIVE_PLAYER_CHOICES,
+            (scoring.FivePlayers.EITHER.value, gettext_lazy("either, chosen for each game")),
+        ],
+    )
+
+    GROUPS = [
+        (gettext_lazy("Rule set"), ["name", "based_on"]),
+        (
+            gettext_lazy("Contracts"),
+            [
+                "base",
+                "coefficient_prise",
+                "coefficient_garde",
+                "coefficient_garde_sans",
+                "coefficient_garde_contre",
+                "margin_rounding",
+            ],
+        ),
+        (
+            gettext_lazy("Handfuls (poignées)"),
+            [
+                "handful_simple",
+                "handful_double",
+                "handful_triple",
+                "handful_beneficiary",
+                "handful_trumps_3",
+                "handful_trumps_4",
+                "handful_trumps_5",
+            ],
+        ),
+        (gettext_lazy("Petit au bout"), ["petit_au_bout", "petit_au_bout_multiplied"]),
+        (
+            gettext_lazy("Slam (chelem)"),
+            [
+                "slam_announced_made",
+                "slam_unannounced_made",
+                "slam_announced_failed",
+                "slam_defense",
+            ],
+        ),
+        (gettext_lazy("Misères"), ["miseres_allowed", "misere"]),
+        (gettext_lazy("Tables of five"), ["five_players"]),
+    ]
+
+    def __init__(
+        self, *args: Any, club: Club, instance: HouseRules | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.instance = instance
+        self.rule_set: scoring.RuleSet | None = None
+
+    @staticmethod
+    def initial_from(rules: scoring.RuleSet) -> dict[str, Any]:
+        return {key: value for key, value in rules.to_mapping().items() if key != "name"}
+
+    def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [(legend, [self[name] for name in names]) for legend, names in self.GROUPS]
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        others = HouseRules.objects.filter(club=self.club, name__iexact=name)
+        if self.instance is not None:
+            others = others.exclude(pk=self.instance.pk)
+        if others.exists():
+            raise ValidationError(_("The club already has a rule set with this name."))
+        return name
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        mapping = {
+            key: data[key] for key in rule_parameters() if key in data and key in self.fields
+        }
+        mapping["name"] = data["name"]
+        try:
+            self.rule_set = scoring.RuleSet.from_mapping(
+                mapping, based_on=scoring.PRESETS[data["based_on"]]
+            )
+        except ScoringError as error:
+            for key, messages in error.messages(engine_language()).items():
+                self.add_error(key if key in self.fields else None, messages)
+        return data
+
+
+def rule_parameters() -> list[str]:
+    """Every parameter of a rule set a club may change (all but its name)."""
+    return [f.name for f in dataclass_fields(scoring.RuleSet) if f.name != "name"]
+
+
+def describe_rules(
+    rules: scoring.RuleSet, keys: Iterable[str] | None = None
+) -> list[tuple[str, str]]:
+    """(label, value) pairs a reader understands, for the given parameters (all by default)."""
+    form_fields = HouseRulesForm.base_fields
+    out: list[tuple[str, str]] = []
+    for key in rule_parameters() if keys is None else keys:
+        field = form_fields.get(key)
+        value = getattr(rules, key)
+        if isinstance(value, bool):
+            text = _("yes") if value else _("no")
+        elif isinstance(value, Enum):
+            choices = dict(getattr(field, "choices", []))
+            text = str(choices.get(value.value, value.value))
+        elif isinstance(value, tuple):
+            text = " / ".join(str(v) for v in value)
+        else:
+            text = str(value)
+        label = str(field.label) if field is not None and field.label else key
+        if key.startswith("coefficient_"):
+            label = _("Coefficient: %(contract)s") % {"contract": label}
+        elif key in ("handful_simple", "handful_double", "handful_triple"):
+            label = _("Handful: %(size)s") % {"size": label}
+        elif key.startswith("slam_"):
+            label = _("Slam: %(case)s") % {"case": label}
+        out.append((label, text))
+    return out
+
+
+# --- games -----------------------------------------------------------------------------------
+
+GAME_KIND_OF_RULES = {"fft": "tarot", "classic": "tarot", "novatarok": "novatarok"}
+SEATS = 5
+
+
+class GameForm(forms.Form):
+    date = forms.DateField(
+        label=gettext_lazy("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    rules = forms.ChoiceField(label=gettext_lazy("Game and rules"))
+    seat_1 = forms.ChoiceField(label=gettext_lazy("Seat 1 (deals first)"), required=False)
+    seat_2 = forms.ChoiceField(label=gettext_lazy("Seat 2"), required=False)
+    seat_3 = forms.ChoiceField(label=gettext_lazy("Seat 3"), required=False)
+    seat_4 = forms.ChoiceField(label=gettext_lazy("Seat 4"), required=False)
+    seat_5 = forms.ChoiceField(label=gettext_lazy("Seat 5"), required=False)
+    five_players = forms.ChoiceField(
+        label=gettext_lazy("At a tarot table of five"),
+        choices=FIVE_PLAYER_CHOICES,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=gettext_lazy("Only for five tarot players."),
+    )
+    label = forms.CharField(label=gettext_lazy("Label (optional)"), max_length=80, required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        club: Club,
+        players: Sequence[Player],
+        house_rules: Sequence[HouseRules],
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("initial", {"date": timezone.localdate(), "rules": "fft"})
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.players_by_id = {p.pk: p for p in players}
+        self.house_rules = {f"house:{h.pk}": h for h in house_rules}
+        rule_choices: list[Any] = [
+            ("fft", _("Tarot, FFT rules")),
+            ("classic", _("Tarot, classic rules")),
+        ]
+        if house_rules:
+            rule_choices.append(
+                (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
+            )
+        rule_choices += [("novatarok", "Novatarok"), ("buraco", "Buraco")]
+        self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
+        seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
+        for i in range(1, SEATS + 1):
+            self.fields[f"seat_{i}"].choices = seat_choices  # type: ignore[attr-defined]
+        self.seated: list[Player] = []
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{i}"] for i in range(1, SEATS + 1)]
+
+    def kind(self) -> str:
+        rules = str(self.cleaned_data.get("rules") or "")
+        if rules in ("novatarok", "buraco"):
+            return rules
+        return "tarot"
+
+    def chosen_house_rules(self) -> HouseRules | None:
+        return self.house_rules.get(str(self.cleaned_data.get("rules") or ""))
+
+    def variant(self) -> str:
+        rules = str(self.cleaned_data.get("rules") or "fft")
+        return "house" if rules.startswith("house:") else rules
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        seated: list[Player] = []
+        seen: dict[int, int] = {}
+        for i in range(1, SEATS + 1):
+            value = data.get(f"seat_{i}")
+            if not value:
+                continue
+            player = self.players_by_id.get(int(value))
+            if player is None:
+                continue
+            if player.pk in seen:
+                self.add_error(
+                    f"seat_{i}",
+                    _("%(player)s already sits at seat %(seat)s.")
+                    % {"player": player.label, "seat": seen[player.pk]},
+                )
+                continue
+            seen[player.pk] = i
+            seated.append(player)
+        self.seated = seated
+        if "rules" not in data:
+            return data
+        kind = self.kind()
+        count = len(seated)
+        counts = {"count": count}
+        if kind == "tarot" and not 3 <= count <= 5:
+            self.add_error(
+                None, _("Tarot is played by 3, 4 or 5 players (here %(count)s).") % counts
+            )
+        elif kind == "novatarok" and not 2 <= count <= 5:
+            self.add_error(
+                None, _("Novatarok is played by 2 to 5 players (here %(count)s).") % counts
+            )
+        elif kind == "buraco" and count not in (2, 4):
+            self.add_error(None, _("Buraco is played by 2 or 4 players (here %(count)s).") % counts)
+        five = data.get("five_players") or None
+        if kind == "tarot" and count == 5:
+            house = self.chosen_house_rules()
+            allowed = (
+                house.rules() if house is not None else scoring.PRESETS[self.variant()]
+            ).five_players
+            if five is None and allowed is scoring.FivePlayers.EITHER:
+                self.add_error("five_players", _("At five players, choose how the table plays."))
+            elif five is None:
+                five = allowed.value
+            elif allowed is not scoring.FivePlayers.EITHER and five != allowed.value:
+                self.add_error(
+                    "five_players",
+                    _("These rules play tables of five with: %(mode)s.")
+                    % {"mode": dict(FIVE_PLAYER_CHOICES)[allowed.value]},
+                )
+        else:
+            five = None
+        data["five_players"] = five
+        return data
+
+
+# --- leaderboard -----------------------------------------------------------------------------
+
+KINDS = [("tarot", gettext_lazy("Tarot")), ("novatarok", "Novatarok"), ("buraco", "Buraco")]
+TABLE_SIZES = {"tarot": (3, 4, 5), "novatarok": (2, 3, 4, 5), "buraco": (2, 4)}
+SORTS = ["points", "average", "deals", "taken", "success", "name"]
+
+
+def season_label(club: Club, season: int) -> str:
+    """2025 -> "2025–2026"; a club whose seasons are calendar years just says "2025"."""
+    if club.season_start_month == 1:
+        return str(season)
+    return f"{season}–{season + 1}"
+
+
+def current_season(club: Club, today: datetime.date | None = None) -> int:
+    return club.season_of(today or timezone.localdate())
+
+
+class LeaderboardFilterForm(forms.Form):
+    """Read from the query string; anything unknown falls back to the default."""
+
+    kind = forms.ChoiceField(label=gettext_lazy("Game"), choices=KINDS, required=False)
+    season = forms.ChoiceField(label=gettext_lazy("Season"), required=False)
+    size = forms.ChoiceField(label=gettext_lazy("Table size"), required=False)
+    sort = forms.ChoiceField(
+        label=gettext_lazy("Sort by"),
+        required=False,
+        choices=[
+            ("points", gettext_lazy("Total points")),
+            ("average", gettext_lazy("Average per deal")),
+            ("deals", gettext_lazy("Deals played")),
+            ("taken", gettext_lazy("Times taker")),
+            ("success", gettext_lazy("Success rate")),
+            ("name", gettext_lazy("Name")),
+        ],
+    )
+
+    def __init__(self, data: Any, *, club: Club, seasons: Sequence[int]) -> None:
+        kind = data.get("kind") if data.get("kind") in TABLE_SIZES else "tarot"
+        default_season = seasons[0] if seasons else current_season(club)
+        query = {
+            "kind": kind,
+            "season": data.get("season") or str(default_season),
+            "size": data.get("size") or "",
+            "sort": data.get("sort") or "points",
+        }
+        super().__init__(query)
+        choices = [(str(s), season_label(club, s)) for s in seasons]
+        if str(default_season) not in dict(choices):
+            choices.insert(0, (str(default_season), season_label(club, default_season)))
+        self.fields["season"].choices = [*choices, ("all", _("All seasons"))]  # type: ignore[attr-defined]
+        self.fields["size"].choices = [("", _("All tables"))] + [  # type: ignore[attr-defined]
+            (str(n), _("%(count)s players") % {"count": n}) for n in TABLE_SIZES[kind]
+        ]
+        self.default_season = default_season
+
+    def values(self) -> dict[str, Any]:
+        """kind, season (None: all), size (None: all), sort: valid values only."""
+        self.is_valid()
+        data = self.cleaned_data
+        season_text = data.get("season")
+        if season_text == "all":
+            season: int | None = None
+        elif season_text:
+            season = int(season_text)
+        else:
+            season = self.default_season
+        size_text = data.get("size")
+        return {
+            "kind": data.get("kind") or "tarot",
+            "season": season,
+            "size": int(size_text) if size_text else None,
+            "sort": data.get("sort") or "points",
+        }
+
+    def query(self, **changes: Any) -> dict[str, str]:
+        """The query string of these filters, with ``changes``; defaults left out."""
+        values = self.values()
+        out = {
+            "kind": values["kind"],
+            "season": "all" if values["season"] is None else str(values["season"]),
+            "size": "" if values["size"] is None else str(values["size"]),
+            "sort": values["sort"],
+        }
+        out.update({k: str(v) for k, v in changes.items()})
+        return {k: v for k, v in out.items() if v}

@@ -1,0 +1,667 @@
+"""Deal entry: what a phone at the table sends, turned into the scoring contract (players by id).
+
+One form per kind of game: a tarot deal (preneur, contrat, bouts, points, poignées, petit au
+bout, chelem, misères), a Novatarok round (card points and melds) and a buraco hand (two sides).
+Each form only checks the *shape* of what was typed; whether the deal can happen is the scoring
+engine's call, and its refusals are put back beside the fields they name (``engine_errors``).
+
+``deal_words`` reads a stored payload back into the short words the score sheet, the history
+and the exports print ("Chloé, garde, gagnée de 8, petit au bout attaque").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.utils.translation import get_language, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from tarot_scores import scoring, services
+from tarot_scores.models import Game, Player
+from tarot_scores.scoring import ScoringError
+from tarot_scores.services import TableView
+
+# French tarot's own words, which English-speaking players use too.
+CONTRACT_SHORT = {
+    "prise": pgettext_lazy("contract", "Prise"),
+    "garde": pgettext_lazy("contract", "Garde"),
+    "garde_sans": pgettext_lazy("contract", "Garde sans"),
+    "garde_contre": pgettext_lazy("contract", "Garde contre"),
+}
+CONTRACTS = list(CONTRACT_SHORT.items())
+SIDES = {"attack": _("attack"), "defense": _("defence")}
+HANDFULS = [("simple", _("single")), ("double", _("double")), ("triple", _("triple"))]
+SLAMS = [
+    ("announced_made", _("announced, made")),
+    ("unannounced_made", _("made, not announced")),
+    ("announced_failed", _("announced, failed")),
+    ("defense", _("by the defence")),
+]
+MISERES = [("head", _("head (no face card)")), ("trump", _("trump (no trump)"))]
+ALONE = "alone"
+ALL = "all"  # the error slot for what no single field explains
+
+
+class ChipSelect(forms.RadioSelect):
+    """Radio buttons drawn as big tap targets; the templates lay them out."""
+
+
+def _player_choices(table: TableView, players: list[Player]) -> list[tuple[str, str]]:
+    return [(str(p.pk), table.labels[p.pk]) for p in players]
+
+
+def _number_from(data: Mapping[str, Any] | None, default: int) -> int:
+    """The deal number the page was showing: the dealer (and who sits out) depends on it."""
+    raw = data.get("number") if data is not None else None
+    try:
+        number = int(str(raw))
+    except (TypeError, ValueError):
+        return default
+    return number if number > 0 else default
+
+
+def parse_points(raw: str) -> Decimal:
+    """Card points as typed on a phone: "40,5" or "40.5"."""
+    try:
+        value = Decimal(raw.strip().replace(",", ".").replace(" ", ""))
+    except InvalidOperation:
+        raise forms.ValidationError(
+            _("Enter a number such as 41 or 40,5."), code="invalid"
+        ) from None
+    if not value.is_finite():
+        raise forms.ValidationError(_("Enter a number such as 41 or 40,5."), code="invalid")
+    return value
+
+
+def format_points(value: Any, lang: str | None = None) -> str:
+    if value is None:
+        return ""
+    number = float(value)
+    text = str(int(number)) if number.is_integer() else str(number)
+    return text.replace(".", ",") if (lang or get_language() or "fr").startswith("fr") else text
+
+
+class DealForm(forms.Form):
+    """What every deal form shares: the expected deal number, the version being corrected, and
+    the mapping of the engine's refusals onto fields."""
+
+    kind = "tarot"
+    # Engine field -> form slot; anything not listed goes to the slot named ALL.
+    ENGINE_FIELDS: Mapping[str, str] = {}
+    # Fields whose messages show with their group: "handful_12" -> "handfuls".
+    FIELD_SLOTS: Mapping[str, str] = {}
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        game: Game,
+        table: TableView,
+        number: int,
+        payload: Mapping[str, Any] | None = None,
+        version: int | None = None,
+    ) -> None:
+        super().__init__(data, prefix=None)
+        self.game = game
+        self.table = table
+        self.players = table.players
+        self.deal_number = _number_from(data, number)
+        self.dealer = table.dealer(self.deal_number)
+        self.section_errors: dict[str, list[str]] = {}
+        self.initial = {"number": number, "version": version}
+        self.build_fields()
+        if payload is not None:
+            self.initial.update(self.initial_from(payload))
+
+    # --- to be filled in by each kind ---------------------------------------------------------
+
+    def build_fields(self) -> None:
+        raise NotImplementedError
+
+    def initial_from(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def payload(self) -> dict[str, Any]:
+        """The deal as the scoring contract takes it, players by id (call after is_valid)."""
+        raise NotImplementedError
+
+    # --- shared -------------------------------------------------------------------------------
+
+    @property
+    def sitting_out(self) -> Player | None:
+        return None
+
+    def _id(self, value: Any) -> int | None:
+        return int(value) if value not in (None, "") else None
+
+    def slot_names(self) -> list[str]:
+        """Where messages go on the page: one place per question, and ALL for the rest."""
+        return [ALL]
+
+    def slot_of(self, name: str) -> str:
+        for prefix, slot in self.FIELD_SLOTS.items():
+            if name.startswith(prefix):
+                return slot
+        return name if name in self.slot_names() else ALL
+
+    def engine_errors(self, error: ScoringError, lang: str | None = None) -> None:
+        """Put each of the engine's messages beside the question it is about."""
+        for engine_field, messages in error.messages(lang or get_language() or "fr").items():
+            slot = self.ENGINE_FIELDS.get(engine_field, ALL)
+            if slot not in self.slot_names():
+                slot = ALL
+            self.section_errors.setdefault(slot, []).extend(messages)
+
+    def slot_errors(self, *, quiet_required: bool = False) -> dict[str, list[str]]:
+        """Every error slot of the page and what it says ([] clears it)."""
+        out: dict[str, list[str]] = {name: [] for name in self.slot_names()}
+        if self.is_bound:
+            for name, errors in self.errors.as_data().items():
+                slot = ALL if name == "__all__" else self.slot_of(name)
+                for err in errors:
+                    if quiet_required and err.code == "required":
+                        continue
+                    out[slot].extend(str(m) for m in err)
+        for name, messages in self.section_errors.items():
+            out.setdefault(name, []).extend(messages)
+        return out
+
+    def missing_required(self) -> bool:
+        return any(
+            err.code == "required" for errors in self.errors.as_data().values() for err in errors
+        )
+
+
+class TarotDealForm(DealForm):
+    """A tarot deal in a few taps: preneur, contrat, (partenaire), bouts, points, then extras."""
+
+    kind = "tarot"
+    ENGINE_FIELDS = {
+        "taker": "taker",
+        "partner": "partner",
+        "contract": "contract",
+        "points": "points",
+        "oudlers": "oudlers",
+        "petit_au_bout": "petit_au_bout",
+        "slam": "slam",
+        "handfuls": "handfuls",
+        "miseres": "miseres",
+    }
+    FIELD_SLOTS = {"handful_": "handfuls", "misere_": "miseres", "defence_points": "points"}
+
+    def slot_names(self) -> list[str]:
+        names = [ALL, "taker", "contract", "partner", "oudlers", "points", "petit_au_bout"]
+        names += ["handfuls", "slam", "miseres"]
+        return [
+            n
+            for n in names
+            if (n != "partner" or self.calls_partner) and (n != "miseres" or self.allows_miseres)
+        ]
+
+    def build_fields(self) -> None:
+        rules = self.game.rule_set() or scoring.FFT
+        self.rules = rules
+        five = len(self.players) == 5
+        # At five, FFT tournament style has the dealer sit out; a table of five otherwise calls a
+        # king. Rules that allow either play called king unless told otherwise.
+        self.sits_out = five and rules.five_players is scoring.FivePlayers.SITTING_OUT
+        self.calls_partner = five and not self.sits_out
+        active = [p for p in self.players if not (self.sits_out and p.pk == self.dealer.pk)]
+        self.active = active
+        choices = _player_choices(self.table, active)
+        f = self.fields
+        f["taker"] = forms.ChoiceField(label=_("Taker"), choices=choices, widget=ChipSelect)
+        f["contract"] = forms.ChoiceField(label=_("Contract"), choices=CONTRACTS, widget=ChipSelect)
+        if self.calls_partner:
+            f["partner"] = forms.ChoiceField(
+                label=_("Called partner"),
+                choices=[*choices, (ALONE, _("Alone"))],
+                widget=ChipSelect,
+            )
+        f["oudlers"] = forms.TypedChoiceField(
+            label=_("Bouts"),
+            choices=[(str(n), str(n)) for n in range(4)],
+            coerce=int,
+            widget=ChipSelect,
+        )
+        f["points"] = forms.CharField(
+            label=_("Points"),
+            max_length=8,
+            widget=forms.TextInput(
+                attrs={"inputmode": "decimal", "autocomplete": "off", "size": "5"}
+            ),
+        )
+        f["defence_points"] = forms.BooleanField(
+            label=_("These are the defence's points"), required=False
+        )
+        f["petit_au_bout"] = forms.ChoiceField(
+            label=_("Petit au bout"),
+            choices=[("", _("none")), *SIDES.items()],
+            required=False,
+            widget=ChipSelect,
+        )
+        for player in active:
+            f[f"handful_{player.pk}"] = forms.ChoiceField(
+                label=self.table.labels[player.pk],
+                choices=[("", _("none")), *HANDFULS],
+                required=False,
+                widget=ChipSelect,
+            )
+        f["slam"] = forms.ChoiceField(
+            label=_("Slam"),
+            choices=[("", _("none")), *SLAMS],
+            required=False,
+            widget=ChipSelect,
+        )
+        self.allows_miseres = rules.miseres_allowed
+        if self.allows_miseres:
+            for player in active:
+                f[f"misere_{player.pk}"] = forms.MultipleChoiceField(
+                    label=self.table.labels[player.pk],
+                    choices=MISERES,
+                    required=False,
+                    widget=forms.CheckboxSelectMultiple,
+                )
+        for name in ("petit_au_bout", "slam"):
+            self.initial.setdefault(name, "")
+        for player in active:
+            self.initial.setdefault(f"handful_{player.pk}", "")
+
+    @property
+    def sitting_out(self) -> Player | None:
+        return self.dealer if self.sits_out else None
+
+    def handful_fields(self) -> Iterator[forms.BoundField]:
+        for player in self.active:
+            yield self[f"handful_{player.pk}"]
+
+    def misere_fields(self) -> Iterator[forms.BoundField]:
+        if self.allows_miseres:
+            for player in self.active:
+                yield self[f"misere_{player.pk}"]
+
+    @property
+    def extras_open(self) -> bool:
+        """Open the optional section when it holds something (a correction, an error)."""
+        values = [self["petit_au_bout"].value(), self["slam"].value()]
+        values += [b.value() for b in self.handful_fields()]
+        values += [b.value() for b in self.misere_fields()]
+        errors = self.slot_errors()
+        return any(values) or any(
+            errors.get(n) for n in ("petit_au_bout", "slam", "handfuls", "miseres")
+        )
+
+    def clean_points(self) -> Decimal:
+        value = parse_points(self.cleaned_data["points"])
+        if not 0 <= value <= 91:
+            raise forms.ValidationError(_("Card points go from 0 to 91."), code="range")
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        points = data.get("points")
+        if isinstance(points, Decimal) and data.get("defence_points"):
+            # The defence counted its tricks: the attack has the rest of the 91 points.
+            data["points"] = Decimal(91) - points
+        return data
+
+    def initial_from(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            "taker": str(payload.get("taker") or ""),
+            "contract": payload.get("contract") or "",
+            "oudlers": str(payload["oudlers"]) if payload.get("oudlers") is not None else "",
+            "points": format_points(payload.get("points")),
+            "petit_au_bout": payload.get("petit_au_bout") or "",
+            "slam": payload.get("slam") or "",
+        }
+        if self.calls_partner:
+            partner = payload.get("partner")
+            initial["partner"] = (
+                str(partner) if partner not in (None, payload.get("taker")) else ALONE
+            )
+        for item in payload.get("handfuls") or []:
+            initial[f"handful_{item.get('player')}"] = item.get("size") or ""
+        if self.allows_miseres:
+            for item in payload.get("miseres") or []:
+                initial.setdefault(f"misere_{item.get('player')}", []).append(item.get("kind"))
+        return initial
+
+    def payload(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        points: Decimal = data["points"]
+        partner = data.get("partner")
+        return {
+            "taker": self._id(data["taker"]),
+            "partner": self._id(partner) if partner and partner != ALONE else None,
+            "contract": data["contract"],
+            "points": int(points) if points == points.to_integral_value() else float(points),
+            "oudlers": data["oudlers"],
+            "petit_au_bout": data.get("petit_au_bout") or None,
+            "handfuls": [
+                {"player": p.pk, "size": data[f"handful_{p.pk}"]}
+                for p in self.active
+                if data.get(f"handful_{p.pk}")
+            ],
+            "slam": data.get("slam") or None,
+            "miseres": [
+                {"player": p.pk, "kind": kind}
+                for p in self.active
+                for kind in (data.get(f"misere_{p.pk}") or [])
+            ],
+            "sitting_out": self.dealer.pk if self.sits_out else None,
+        }
+
+
+class NovatarokDealForm(DealForm):
+    """A Novatarok round: each player's card points, and who holds the kings, trull and pagat."""
+
+    kind = "novatarok"
+    ENGINE_FIELDS = {name: name for name in ("card_points", "kings", "trull", "pagat")}
+    FIELD_SLOTS = {"card_": "card_points"}
+    MELDS = (
+        ("kings", _("All four kings")),
+        ("trull", _("Trull (21, 1 and Fool)")),
+        ("pagat", _("Pagat (the 1 in the last trick)")),
+    )
+
+    def slot_names(self) -> list[str]:
+        return [ALL, "card_points", "kings", "trull", "pagat"]
+
+    def build_fields(self) -> None:
+        choices = _player_choices(self.table, self.players)
+        for player in self.players:
+            self.fields[f"card_{player.pk}"] = forms.IntegerField(
+                label=self.table.labels[player.pk],
+                min_value=0,
+                max_value=200,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": "4"}),
+            )
+        for name, label in self.MELDS:
+            self.fields[name] = forms.ChoiceField(
+                label=label, choices=[("", _("nobody")), *choices], required=False
+            )
+
+    def card_fields(self) -> Iterator[forms.BoundField]:
+        for player in self.players:
+            yield self[f"card_{player.pk}"]
+
+    def meld_fields(self) -> Iterator[forms.BoundField]:
+        for name, _label in self.MELDS:
+            yield self[name]
+
+    def initial_from(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            f"card_{key}": value for key, value in (payload.get("card_points") or {}).items()
+        }
+        for name, _label in self.MELDS:
+            initial[name] = str(payload.get(name) or "")
+        return initial
+
+    def payload(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        out: dict[str, Any] = {
+            "card_points": {str(p.pk): data[f"card_{p.pk}"] for p in self.players}
+        }
+        for name, _label in self.MELDS:
+            out[name] = self._id(data.get(name))
+        return out
+
+
+BURACO_NUMBERS = (
+    ("table_points", _("Table points"), 5000),
+    ("natural_canastas", _("Natural canastas"), 14),
+    ("mixed_canastas", _("Mixed canastas"), 14),
+    ("red_threes", _("Red threes"), 4),
+    ("hand_points", _("Points left in hand"), 2000),
+)
+BURACO_FLAGS = (
+    ("went_out", _("Went out")),
+    ("took_extra_pile", _("Took the extra pile")),
+    ("extra_pile_unplayed", _("Extra pile not played")),
+)
+
+
+@dataclass
+class BuracoSide:
+    index: int
+    name: str
+    numbers: list[forms.BoundField] = field(default_factory=list)
+    flags: list[forms.BoundField] = field(default_factory=list)
+
+
+class BuracoDealForm(DealForm):
+    """A buraco hand: which side each player is on, and what each side laid down."""
+
+    kind = "buraco"
+    ENGINE_FIELDS = {"sides": "sides"}
+    FIELD_SLOTS = {"side_": "sides", "s0_": "sides", "s1_": "sides"}
+    SIDE_NAMES = (_("Side A"), _("Side B"))
+
+    def slot_names(self) -> list[str]:
+        return [ALL, "sides"]
+
+    def build_fields(self) -> None:
+        count = len(self.players)
+        for i, player in enumerate(self.players):
+            self.fields[f"side_{player.pk}"] = forms.ChoiceField(
+                label=self.table.labels[player.pk],
+                choices=[("0", self.SIDE_NAMES[0]), ("1", self.SIDE_NAMES[1])],
+                widget=ChipSelect,
+            )
+            # Partners sit opposite each other: seats 1 and 3 against 2 and 4.
+            self.initial[f"side_{player.pk}"] = str(i % 2 if count == 4 else min(i, 1))
+        for s in (0, 1):
+            for name, label, high in BURACO_NUMBERS:
+                self.fields[f"s{s}_{name}"] = forms.IntegerField(
+                    label=label,
+                    min_value=0,
+                    max_value=high,
+                    required=False,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": "5"}),
+                )
+            for name, label in BURACO_FLAGS:
+                self.fields[f"s{s}_{name}"] = forms.BooleanField(label=label, required=False)
+            self.initial.setdefault(f"s{s}_took_extra_pile", True)
+
+    def side_fields(self) -> Iterator[forms.BoundField]:
+        for player in self.players:
+            yield self[f"side_{player.pk}"]
+
+    def sides(self) -> list[BuracoSide]:
+        return [
+            BuracoSide(
+                s,
+                str(self.SIDE_NAMES[s]),
+                [self[f"s{s}_{n}"] for n, _l, _h in BURACO_NUMBERS],
+                [self[f"s{s}_{n}"] for n, _l in BURACO_FLAGS],
+            )
+            for s in (0, 1)
+        ]
+
+    def initial_from(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {}
+        for s, side in enumerate(payload.get("sides") or []):
+            for member in side.get("players") or []:
+                initial[f"side_{member}"] = str(s)
+            for name, _label, _high in BURACO_NUMBERS:
+                initial[f"s{s}_{name}"] = side.get(name, 0)
+            for name, _label in BURACO_FLAGS:
+                initial[f"s{s}_{name}"] = bool(side.get(name, False))
+        return initial
+
+    def payload(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        sides: list[dict[str, Any]] = []
+        for s in (0, 1):
+            side: dict[str, Any] = {
+                "players": [p.pk for p in self.players if data.get(f"side_{p.pk}") == str(s)]
+            }
+            for name, _label, _high in BURACO_NUMBERS:
+                side[name] = data.get(f"s{s}_{name}") or 0
+            for name, _label in BURACO_FLAGS:
+                side[name] = bool(data.get(f"s{s}_{name}"))
+            sides.append(side)
+        return {"sides": sides}
+
+
+FORMS: dict[str, type[DealForm]] = {
+    "tarot": TarotDealForm,
+    "novatarok": NovatarokDealForm,
+    "buraco": BuracoDealForm,
+}
+
+
+def rules_label(game: Game) -> str:
+    """The rules a game is played under, as a club member names them."""
+    if game.variant == "house":
+        return str(game.rules.get("name") or _("house rules"))
+    names = {
+        "fft": _("FFT (official rules)"),
+        "classic": _("Classic rules"),
+        "novatarok": _("Novatarok"),
+        "buraco": _("Buraco"),
+    }
+    return str(names.get(game.variant, game.variant))
+
+
+def deal_form_for(game: Game) -> type[DealForm]:
+    return FORMS[game.kind]
+
+
+# --- a stored deal in words --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealWords:
+    """A deal as the sheet prints it: who took what, how it went, and the extras."""
+
+    taker: str = ""
+    partner: str = ""
+    contract: str = ""
+    bouts: int | None = None
+    points: str = ""
+    won: bool | None = None
+    margin: int | None = None
+    extras: tuple[str, ...] = ()
+    sitting_out: str = ""
+    text: str = ""  # Novatarok and buraco: one line of words
+
+    @property
+    def result(self) -> str:
+        if self.won is None:
+            return ""
+        margin = abs(self.margin) if self.margin is not None else 0
+        if self.won:
+            return str(_("won by %(margin)s") % {"margin": margin})
+        return str(_("lost by %(margin)s") % {"margin": margin})
+
+    @property
+    def summary(self) -> str:
+        """One line: "Chloé + Denis, Garde, 2 bouts, 49 pts: won by 8; petit au bout attack"."""
+        if self.text:
+            return self.text
+        who = f"{self.taker} + {self.partner}" if self.partner else self.taker
+        head = ", ".join(
+            part
+            for part in (
+                who,
+                self.contract,
+                ngettext("%(bouts)s bout", "%(bouts)s bouts", self.bouts) % {"bouts": self.bouts}
+                if self.bouts is not None
+                else "",
+                str(_("%(points)s pts") % {"points": self.points}) if self.points else "",
+            )
+            if part
+        )
+        line = (
+            str(_("%(deal)s: %(result)s") % {"deal": head, "result": self.result})
+            if self.result
+            else head
+        )
+        return "; ".join([line, *self.extras])
+
+
+def deal_words(game: Game, table: TableView, payload: Mapping[str, Any], number: int) -> DealWords:
+    """The short words for one deal's payload (players by id), scored again for its margin."""
+    label = table.label
+    if game.kind == "novatarok":
+        melds = [
+            _("%(meld)s: %(player)s") % {"meld": meld_label, "player": label(payload[name])}
+            for name, meld_label in NovatarokDealForm.MELDS
+            if payload.get(name) is not None
+        ]
+        return DealWords(text="; ".join(str(m) for m in melds) or str(_("no melds")))
+    if game.kind == "buraco":
+        sides = payload.get("sides") or []
+        parts = []
+        for side in sides:
+            names = " & ".join(str(label(p)) for p in side.get("players") or [])
+            if side.get("went_out"):
+                names = str(_("%(names)s (went out)") % {"names": names})
+            parts.append(names)
+        if len(parts) != 2:
+            return DealWords(text=" / ".join(parts))
+        return DealWords(
+            text=str(
+                _("%(first)s vs %(second)s") % dict(zip(("first", "second"), parts, strict=True))
+            )
+        )
+    extras: list[str] = []
+    petit = payload.get("petit_au_bout")
+    if petit in SIDES:
+        extras.append(str(_("petit au bout %(side)s") % {"side": SIDES[petit]}))
+    sizes = dict(HANDFULS)
+    for item in payload.get("handfuls") or []:
+        extras.append(
+            str(
+                _("%(size)s handful %(player)s")
+                % {
+                    "size": sizes.get(item.get("size"), item.get("size")),
+                    "player": label(item.get("player")),
+                }
+            )
+        )
+    slam = payload.get("slam")
+    if slam:
+        extras.append(str(_("slam %(how)s") % {"how": dict(SLAMS).get(slam, slam)}))
+    kinds = dict(MISERES)
+    for item in payload.get("miseres") or []:
+        extras.append(
+            str(
+                _("misère %(kind)s %(player)s")
+                % {
+                    "kind": kinds.get(item.get("kind"), item.get("kind")),
+                    "player": label(item.get("player")),
+                }
+            )
+        )
+    won: bool | None = None
+    margin: int | None = None
+    try:
+        result, _table = services.deal_score(game=game, payload=payload, number=number, table=table)
+        won, margin = result.won, result.margin
+    except ScoringError:
+        pass  # a payload stored under older rules still prints, without its margin
+    partner = payload.get("partner")
+    return DealWords(
+        taker=str(label(payload.get("taker")) or ""),
+        partner=str(label(partner)) if partner not in (None, payload.get("taker")) else "",
+        contract=str(
+            CONTRACT_SHORT.get(payload.get("contract") or "", payload.get("contract") or "")
+        ),
+        bouts=payload.get("oudlers"),
+        points=format_points(payload.get("points")),
+        won=won,
+        margin=margin,
+        extras=tuple(extras),
+        sitting_out=str(label(payload.get("sitting_out")) or "")
+        if payload.get("sitting_out") is not None
+        else "",
+    )

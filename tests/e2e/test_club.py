@@ -1,0 +1,55 @@
+"""A club evening on a phone: log in, start a club, add four players, start a four-player game
+and land on its score sheet. Fields are found by name so the test reads the same in any
+language."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tarot_scores.models import Club, Game
+from tests.factories import UserFactory
+
+PLAYERS = ["Aurélie", "Bruno", "Chloé", "Denis"]
+
+
+def submit(page: Page, button: str = "button.btn-primary") -> None:
+    page.locator(f"main form {button}").first.click()
+
+
+def test_start_a_club_and_a_game_on_a_phone(page: Page) -> None:
+    UserFactory.create(username="marie")
+
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", "marie")
+    page.fill("input[name=password]", "secret-pass")
+    submit(page)
+    expect(page).to_have_url(re.compile(r"/clubs/$"))
+
+    page.fill("input[name=name]", "Les Petits au Bout")
+    submit(page)
+    club = Club.objects.get(name="Les Petits au Bout")
+    expect(page).to_have_url(re.compile(rf"/clubs/{club.slug}/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Les Petits au Bout")
+
+    page.locator(f"a[href='/clubs/{club.slug}/players/new/']").first.click()
+    for name in PLAYERS[:-1]:
+        page.fill("input[name=name]", name)
+        submit(page, "button[name=another]")
+        expect(page.locator(".messages")).to_contain_text(name)
+    page.fill("input[name=name]", PLAYERS[-1])
+    submit(page)
+    expect(page).to_have_url(re.compile(rf"/clubs/{club.slug}/$"))
+    for name in PLAYERS:
+        expect(page.locator(".player-list")).to_contain_text(name)
+
+    page.locator(f"a[href='/clubs/{club.slug}/games/new/']").first.click()
+    for seat, name in enumerate(PLAYERS, start=1):
+        page.select_option(f"select[name=seat_{seat}]", label=name)
+    submit(page)
+
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.get(club=club)
+    assert page.url.endswith(f"/games/{game.pk}/")
+    assert [s.player.name for s in game.seats.select_related("player")] == PLAYERS

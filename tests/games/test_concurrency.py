@@ -1,0 +1,51 @@
+"""Two phones saving the same new deal at the same instant: exactly one deal is stored."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import OperationalError, connection
+
+from tarot_scores import services
+from tarot_scores.models import Deal, DealRevision, ScoreLine
+from tests.factories import make_game
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_deal_number_saved_at_once_is_stored_once() -> None:
+    game = make_game(players=4)
+    a, b = list(game.seats.values_list("player_id", flat=True))[:2]
+    barrier = threading.Barrier(2)
+    outcomes: list[Any] = []
+
+    def save(taker: int) -> None:
+        payload = {"taker": taker, "contract": "garde", "points": 49, "oudlers": 2}
+        try:
+            barrier.wait()
+            outcomes.append(services.deal_record(game=game, payload=payload, by=None, number=1))
+        except Exception as exc:  # the outcome is what the test looks at
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save, args=(taker,)) for taker in (a, b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert Deal.objects.filter(game=game).count() == 1
+    assert ScoreLine.objects.count() == 4 and DealRevision.objects.count() == 1
+    saved = [o for o in outcomes if isinstance(o, Deal)]
+    refused = [o for o in outcomes if not isinstance(o, Deal)]
+    assert len(saved) == 1 and len(refused) == 1
+    if connection.vendor == "sqlite" and isinstance(refused[0], OperationalError):
+        # The test database is SQLite in memory with a shared cache: its table locks fail at
+        # once instead of waiting, so the loser cannot see the winner's deal. With a file
+        # database and transaction_mode IMMEDIATE it gets DealConflict, as on PostgreSQL.
+        assert "locked" in str(refused[0])
+    else:
+        assert isinstance(refused[0], services.DealConflict), refused
+        assert refused[0].current.pk == saved[0].pk

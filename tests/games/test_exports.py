@@ -1,0 +1,134 @@
+"""CSV and PDF exports of a game's score sheet."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from pypdf import PdfReader
+
+from tarot_scores import exports, selectors, services
+from tests.games.conftest import Table, build_table, garde
+
+pytestmark = pytest.mark.django_db
+
+
+def test_csv_has_a_line_per_live_deal_and_the_totals(table: Table) -> None:
+    a, b, c, d = table.ids
+    table.record(garde(c, partner=None))
+    gone = table.record(garde(a, points=30))
+    table.record(garde(b, points=40.5 + 0.5, oudlers=1, contract="prise"))
+    services.deal_delete(deal=gone, version=1, by=None)
+
+    response = table.client("anonymous").get(
+        reverse("games:csv", args=[table.game.pk]), headers={"Accept-Language": "en"}
+    )
+
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"].endswith(f'-{table.game.pk}.csv"')
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == [
+        "Deal",
+        "Dealer",
+        "Taker",
+        "Contract",
+        "Won",
+        "Points",
+        "Bouts",
+        "Aurélie",
+        "Bruno",
+        "Chloé",
+        "Denis",
+    ]
+    assert rows[1] == [
+        "1",
+        "Aurélie",
+        "Chloé",
+        "Garde",
+        "yes",
+        "49",
+        "2",
+        "-66",
+        "-66",
+        "198",
+        "-66",
+    ]
+    # Deal 2 is deleted: left out. Deal 3: Bruno's prise, 41 with 1 bout, lost by 10.
+    assert rows[2] == ["3", "Chloé", "Bruno", "Prise", "no", "41", "1", "35", "-105", "35", "35"]
+    assert rows[3] == ["Total", "", "", "", "", "", "", "-31", "-171", "233", "-31"]
+    assert len(rows) == 4
+
+
+def test_csv_base_class_writes_header_then_rows() -> None:
+    class Squares(exports.CsvExport):
+        filename = "squares.csv"
+
+        def header(self) -> list[str]:
+            return ["n", "square"]
+
+        def write_rows(self, writer: exports.RowWriter) -> None:
+            for n in range(1, 4):
+                writer.writerow([n, n * n])
+
+    response = Squares().response()
+
+    assert response["Content-Disposition"] == 'attachment; filename="squares.csv"'
+    assert response.content.decode("utf-8-sig").splitlines() == ["n,square", "1,1", "2,4", "3,9"]
+
+
+def pdf_text(data: bytes) -> tuple[int, str]:
+    reader = PdfReader(io.BytesIO(data))
+    return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
+
+
+def test_the_pdf_score_sheet_runs_over_pages_with_its_header_on_each() -> None:
+    table = build_table(players=5)
+    a, b, c, d, e = table.ids
+    for n in range(60):
+        table.record(garde(table.ids[n % 5], points=30 + n % 40, partner=table.ids[(n + 1) % 5]))
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+
+    with translation.override("en"):
+        pages, text = pdf_text(exports.render_score_sheet(sheet))
+
+    assert pages >= 2
+    assert "Tarot Club de Lyon" in text
+    for name in ("Aurélie", "Bruno", "Chloé", "Denis", "Émile"):
+        assert name in text
+    assert text.count("Taker") >= pages  # the table header repeats on every page
+    assert "Final ranking" in text
+    for total in sheet.totals:
+        assert str(total) in text
+    assert sum(sheet.totals) == 0
+
+
+def test_the_pdf_download(table: Table) -> None:
+    table.record(garde(table.ids[2]))
+
+    response = table.client("anonymous").get(reverse("games:pdf", args=[table.game.pk]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert "attachment" in response["Content-Disposition"]
+    assert response["Content-Disposition"].endswith(f'-{table.game.pk}.pdf"')
+    data = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+    pages, text = pdf_text(data)
+    assert pages == 1
+    assert "Tarot Club de Lyon" in text and "198" in text
+
+
+def test_the_pdf_of_a_novatarok_game_names_the_winner() -> None:
+    table = build_table(variant="novatarok")
+    a, b, c, d = table.ids
+    for _n in range(8):
+        table.record({"card_points": {str(a): 60, str(b): 10, str(c): 5, str(d): 5}, "kings": a})
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+
+    with translation.override("en"):
+        _pages, text = pdf_text(exports.render_score_sheet(sheet))
+
+    assert "Game over: Aurélie won." in text
+    assert "640" in text
