@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -254,7 +254,13 @@ class TableView:
         return self.players[(number - 1) % len(self.players)]
 
     def label(self, value: Any) -> Any:
-        return self.labels.get(value, value) if isinstance(value, int) else value
+        """The engine's name for a seated player's id. Anything else (a name, an id from
+        another table, true) is passed as ``NotSeated``, which the engine refuses by name."""
+        if value is None:
+            return None
+        if value.__class__ is int and value in self.labels:
+            return self.labels[value]
+        return NotSeated(value)
 
     def to_engine(self, game: Game, payload: Mapping[str, Any]) -> dict[str, Any]:
         """The site's payload (players by id) as the scoring contract (players by name)."""
@@ -287,9 +293,22 @@ class TableView:
         return {self.ids[label]: points for label, points in result.scores.items()}
 
 
+class NotSeated:
+    """What was given where a seated player's id was expected. It equals no name, so the engine
+    refuses it ("… is not a player at this table") and quotes it as it was typed."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return str(self.value)
+
+
 def _as_id(key: Any) -> Any:
     """JSON object keys are strings: "12" names player 12."""
-    if isinstance(key, str) and key.isdigit():
+    if isinstance(key, str) and key.isdecimal() and len(key) <= 18:
         return int(key)
     return key
 
@@ -323,27 +342,81 @@ def deal_score(
     return result, table
 
 
-def _stats_key(game: Game) -> dict[str, Any]:
+def _stats_key(game: Game, table_size: int) -> dict[str, Any]:
     return {
         "club_id": game.club_id,
         "season": game.club.season_of(game.date),
         "kind": game.kind,
-        "table_size": game.seats.count(),
+        "table_size": table_size,
     }
 
 
-def _apply_stats(game: Game, deal: Deal, scores: Mapping[int, int], sign: int) -> None:
-    """Add (sign=1) or take back (sign=-1) a deal's part in the season statistics."""
-    key = _stats_key(game)
+def _stats_rows(
+    game: Game, deal: Deal, scores: Mapping[int, int], table_size: int
+) -> list[tuple[int, int, str, int, int, int, int, int, int]]:
+    """One row per player: the key, then points, deals played, times taker, times won."""
+    key = _stats_key(game, table_size)
     sitting = deal.payload.get("sitting_out") if game.kind == "tarot" else None
+    rows = []
     for player_id, points in scores.items():
-        row, _created = PlayerSeason.objects.get_or_create(player_id=player_id, **key)
         taken = 1 if player_id == deal.taker_id else 0
-        PlayerSeason.objects.filter(pk=row.pk).update(
-            points=F("points") + sign * points,
-            deals=F("deals") + (0 if player_id == sitting else sign),
-            taken=F("taken") + sign * taken,
-            taken_won=F("taken_won") + sign * (taken if deal.won else 0),
+        rows.append(
+            (
+                key["club_id"],
+                key["season"],
+                key["kind"],
+                key["table_size"],
+                player_id,
+                points,
+                0 if player_id == sitting else 1,
+                taken,
+                taken if deal.won else 0,
+            )
+        )
+    return rows
+
+
+_STATS_UPSERT = """
+INSERT INTO {table} (club_id, season, kind, table_size, player_id, points, deals, taken,
+                     taken_won)
+VALUES {values}
+ON CONFLICT (club_id, season, kind, table_size, player_id) DO UPDATE SET
+    points = {table}.points + excluded.points,
+    deals = {table}.deals + excluded.deals,
+    taken = {table}.taken + excluded.taken,
+    taken_won = {table}.taken_won + excluded.taken_won
+"""
+
+
+def _apply_stats(
+    game: Game, deal: Deal, scores: Mapping[int, int], sign: int, table_size: int
+) -> None:
+    """Add (sign=1) or take back (sign=-1) a deal's part in the season statistics.
+
+    Adding is one upsert statement (SQLite and PostgreSQL share the syntax); taking back
+    updates rows that exist, since the check constraints forbid a negative row even briefly.
+    """
+    rows = _stats_rows(game, deal, scores, table_size)
+    Club.objects.filter(pk=game.club_id).update(stats_version=F("stats_version") + 1)
+    if not rows:
+        return
+    if sign > 0:
+        table = connection.ops.quote_name(PlayerSeason._meta.db_table)
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _STATS_UPSERT.format(table=table, values=values),
+                [value for row in rows for value in row],
+            )
+        return
+    for club_id, season, kind, size, player_id, points, deals, taken, won in rows:
+        PlayerSeason.objects.filter(
+            club_id=club_id, season=season, kind=kind, table_size=size, player_id=player_id
+        ).update(
+            points=F("points") - points,
+            deals=F("deals") - deals,
+            taken=F("taken") - taken,
+            taken_won=F("taken_won") - won,
         )
 
 
@@ -432,9 +505,11 @@ def deal_record(
             )
             _stat_columns(deal, locked, payload, result)
             deal.save()
-            _store_scores(deal, scores)
+            ScoreLine.objects.bulk_create(
+                ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
+            )
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
-            _apply_stats(locked, deal, scores, 1)
+            _apply_stats(locked, deal, scores, 1, len(table.players))
             return deal
     except IntegrityError:
         existing = Deal.objects.filter(game=game, number=number).first() if number else None
@@ -477,7 +552,7 @@ def deal_update(
     result, table = deal_score(game=game, payload=payload, number=current.number)
     old = _current_scores(current)
     scores = table.scores_by_id(result)
-    _apply_stats(game, current, old, -1)
+    _apply_stats(game, current, old, -1, len(table.players))
     current.payload = dict(payload)
     _stat_columns(current, game, payload, result)
     current.version += 1
@@ -485,7 +560,7 @@ def deal_update(
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label)
-    _apply_stats(game, current, scores, 1)
+    _apply_stats(game, current, scores, 1, len(table.players))
     return current
 
 
@@ -495,7 +570,7 @@ def deal_delete(*, deal: Deal, version: int | None, by: User) -> Deal:
     if current.is_deleted:
         return current
     old = _current_scores(current)
-    _apply_stats(game, current, old, -1)
+    _apply_stats(game, current, old, -1, game.seats.count())
     ScoreLine.objects.filter(deal=current).delete()
     current.deleted_at = timezone.now()
     current.version += 1
@@ -517,7 +592,7 @@ def deal_restore(*, deal: Deal, by: User) -> Deal:
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "")
-    _apply_stats(game, current, scores, 1)
+    _apply_stats(game, current, scores, 1, len(table.players))
     return current
 
 
@@ -526,10 +601,13 @@ def stats_rebuild(*, club: Club | None = None) -> int:
     """Recompute every statistics row from the score lines; returns the rows written."""
     rows = PlayerSeason.objects.all()
     deals = Deal.objects.filter(deleted_at__isnull=True).select_related("game__club")
+    clubs = Club.objects.all()
     if club is not None:
         rows = rows.filter(club=club)
         deals = deals.filter(game__club=club)
+        clubs = clubs.filter(pk=club.pk)
     rows.delete()
+    clubs.update(stats_version=F("stats_version") + 1)
     totals: dict[tuple[Any, ...], list[int]] = {}
     sizes: dict[int, int] = {}
     for deal in deals.prefetch_related("lines"):

@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.sites.shortcuts import get_current_site
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.core.paginator import Paginator
@@ -28,8 +29,8 @@ from django.utils.encoding import force_bytes
 from django.utils.formats import date_format
 from django.utils.http import urlsafe_base64_encode
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
 
@@ -385,6 +386,31 @@ SORT_COLUMNS = [
 @require_GET
 def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = _club_for(request, slug)
+    url = reverse("clubs:leaderboard", kwargs={"slug": club.slug})
+    # The table only changes when a deal is written, which bumps the club's stats version:
+    # drawn once per version, filters and language, then served from the cache.
+    # The creation time too: a club id can be reused after a deletion (SQLite), a version can't.
+    filters = urlencode(sorted(request.GET.items()))
+    key = (
+        f"leaderboard:{club.pk}:{club.created_at.timestamp()}:{club.stats_version}:"
+        f"{get_language()}:{filters}"
+    )
+    table = cache.get(key)
+    if table is None:
+        table = render_to_string(
+            "tarot_scores/club/_leaderboard.html", _leaderboard_context(request, club, url)
+        )
+        cache.set(key, table, LEADERBOARD_SECONDS)
+    template = "tarot_scores/club/leaderboard.html"
+    if request.htmx:
+        template += "#leaderboard"
+    return render(request, template, {"club": club, "leaderboard_html": mark_safe(table)})
+
+
+LEADERBOARD_SECONDS = 600
+
+
+def _leaderboard_context(request: HttpRequest, club: Club, url: str) -> dict[str, Any]:
     seasons = selectors.seasons_of(club=club)
     filters = LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
     values = filters.values()
@@ -395,7 +421,6 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         kind=values["kind"],
         sort=values["sort"],
     )
-    url = reverse("clubs:leaderboard", kwargs={"slug": club.slug})
     columns = [
         (key, label, f"{url}?{urlencode(filters.query(sort=key))}") for key, label in SORT_COLUMNS
     ]
@@ -404,7 +429,7 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         if values["season"] is None
         else _("season %(season)s") % {"season": season_label(club, values["season"])}
     )
-    context = {
+    return {
         "club": club,
         "filters": filters,
         "values": values,
@@ -415,10 +440,6 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "sort_text": dict(filters.fields["sort"].choices)[values["sort"]],  # type: ignore[attr-defined]
         "url": url,
     }
-    template = "tarot_scores/club/leaderboard.html"
-    if request.htmx:
-        template += "#leaderboard"
-    return render(request, template, context)
 
 
 @require_GET

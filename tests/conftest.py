@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import cache
 from django.utils import translation
 from pytest_django import Settings
 
@@ -20,3 +21,10 @@ def _site_language_afterwards() -> Iterator[None]:
     # for English must not change the language of the tests that run after them.
     yield
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    # Cached pages are keyed on database state that each test rebuilds from scratch.
+    yield
+    cache.clear()

@@ -2,11 +2,34 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from tarot_scores.api.auth import TokenView
 from tarot_scores.api.calculator import ScoreView
+from tarot_scores.api.clubs import ClubDetailView, ClubListView, PlayerListView
+from tarot_scores.api.games import (
+    DealCreateView,
+    DealDetailView,
+    DealHistoryView,
+    DealRestoreView,
+    GameDetailView,
+    GameListView,
+)
 
 app_name = "api"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # Public: computes one deal's scores and stores nothing.
     path("score/", ScoreView.as_view(), name="score"),
+    # A token for scripts and apps: Authorization: Token <key>.
+    path("auth/token/", TokenView.as_view(), name="token"),
+    # Clubs and their players.
+    path("clubs/", ClubListView.as_view(), name="clubs"),
+    path("clubs/<int:pk>/", ClubDetailView.as_view(), name="club"),
+    path("players/", PlayerListView.as_view(), name="players"),
+    # Games (one table each) and their deals.
+    path("games/", GameListView.as_view(), name="games"),
+    path("games/<int:pk>/", GameDetailView.as_view(), name="game"),
+    path("games/<int:pk>/deals/", DealCreateView.as_view(), name="game-deals"),
+    path("deals/<int:pk>/", DealDetailView.as_view(), name="deal"),
+    path("deals/<int:pk>/restore/", DealRestoreView.as_view(), name="deal-restore"),
+    path("deals/<int:pk>/history/", DealHistoryView.as_view(), name="deal-history"),
 ]

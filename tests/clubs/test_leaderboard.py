@@ -201,3 +201,31 @@ def test_query_count_does_not_depend_on_the_deals(
         response = client.get(url)
     assert len(table_rows(response.content.decode())) == 4
     assert len(five.captured_queries) <= 8
+
+
+def test_the_cached_board_follows_every_change_at_once(
+    client: Client, club: Club, four: Game, players: list[Player]
+) -> None:
+    """The table is cached per stats version: entering, correcting, deleting and restoring a
+    deal each show on the very next request, and an unchanged board comes from the cache."""
+
+    def points_of(name: str) -> str:
+        return next(row[2] for row in board(client, club) if row[1] == name)
+
+    taker = players[0]
+    before = points_of(taker.label)
+    deal = services.deal_record(game=four, payload=garde(players[1].pk), by=None)
+    assert points_of(players[1].label) != "0" and points_of(taker.label) != before
+    after_entry = points_of(players[1].label)
+    with CaptureQueriesContext(connection) as unchanged:
+        board(client, club)
+    assert not any("playerseason" in q["sql"] for q in unchanged.captured_queries)
+    deal = services.deal_update(
+        deal=deal, payload=garde(players[1].pk, points=30), version=1, by=None
+    )
+    after_edit = points_of(players[1].label)
+    assert after_edit != after_entry
+    services.deal_delete(deal=deal, version=deal.version, by=None)
+    assert points_of(players[1].label) != after_edit
+    services.deal_restore(deal=deal, by=None)
+    assert points_of(players[1].label) == after_edit

@@ -253,3 +253,37 @@ def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
     board = selectors.leaderboard(club=club)
     assert sum(r.points for r in board) == 0
     assert {r.season for r in PlayerSeason.objects.all()} == {club.season_of(g.date) for g in games}
+
+
+@pytest.mark.parametrize(
+    "taker",
+    ["Aurélie", True, "1", "²", "9" * 5000, 10**30, 3.0, None],
+    ids=[
+        "a-name",
+        "true",
+        "digit-string",
+        "superscript",
+        "huge-string",
+        "huge-int",
+        "float",
+        "none",
+    ],
+)
+def test_a_player_not_given_by_a_seated_id_is_refused(club: Club, taker: Any) -> None:
+    game = game_of(club, 4)
+    with pytest.raises(scoring.ScoringError) as caught:
+        services.deal_record(game=game, payload=garde(taker), by=None)
+    assert "taker" in caught.value.errors
+    for message in caught.value.messages("en")["taker"]:
+        assert len(message) < 120
+    assert not Deal.objects.exists()
+
+
+def test_card_points_keys_must_be_seated_ids(club: Club) -> None:
+    nova = game_of(club, 3, variant="novatarok")
+    a, b, c = seat_ids(nova)
+    for keys in ([str(a), str(b), "Chloé"], [str(a), str(b), "²"], [str(a), str(b), "9" * 5000]):
+        payload = {"card_points": dict(zip(keys, (40, 30, 21), strict=True))}
+        with pytest.raises(scoring.ScoringError):
+            services.deal_record(game=nova, payload=payload, by=None)
+    assert not Deal.objects.exists()

@@ -16,3 +16,8 @@ def _fast_password_hasher() -> None:
 @pytest.fixture(autouse=True)
 def _site_language_afterwards() -> None:
     """No request sets a language here."""
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Nothing is cached here."""

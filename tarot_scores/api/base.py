@@ -1,0 +1,99 @@
+"""What every club endpoint shares: token or session sign-in, JSON in and out through the
+calculator's guarded parser, refusals shaped ``{field: [messages]}``, and the common answers
+(401, 403, 404, 409...) described once for the schema.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.db import OperationalError, connection
+from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import APIException
+from rest_framework.generics import GenericAPIView
+from rest_framework.renderers import JSONRenderer
+
+from tarot_scores.api.calculator import (
+    FIELD_ERRORS_SCHEMA,
+    AlwaysJSON,
+    DealJSONParser,
+    refusal_as_field_errors,
+)
+from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
+
+T = TypeVar("T")
+
+
+class ClubAPIView(GenericAPIView):  # type: ignore[type-arg]
+    """Base of the club endpoints.
+
+    Token authentication comes first so that an anonymous write is answered 401 with
+    ``WWW-Authenticate: Token`` (with the session first, DRF would answer 403).
+    """
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [ReadAnyoneWriteSignedIn]
+    parser_classes = [DealJSONParser]
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = AlwaysJSON
+
+    def get_exception_handler(self) -> Any:
+        return refusal_as_field_errors
+
+
+class DatabaseBusy(APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "database_busy"
+
+
+def with_sqlite_retry(write: Callable[[], T], *, attempts: int = 5) -> T:
+    """Run a write; on SQLite, answer 503 rather than 500 when the database stays locked.
+
+    PostgreSQL makes concurrent writers wait for each other's row locks, and so does SQLite
+    with ``transaction_mode`` IMMEDIATE and a timeout (the settings), after which it says
+    "database is locked": nothing more to wait for, 503. A shared-cache SQLite (in memory)
+    refuses the second writer at once with "database table is locked" instead: trying again
+    lets that writer see what the first one stored, so it gets the same answer as on
+    PostgreSQL (e.g. 409 for a deal number just taken). Each attempt is its own transaction:
+    a refused one stored nothing.
+    """
+    for attempt in range(attempts):
+        try:
+            return write()
+        except OperationalError as error:
+            if connection.vendor != "sqlite" or "locked" not in str(error):
+                raise
+            if "table is locked" not in str(error):
+                break
+            time.sleep(0.02 * (attempt + 1))
+    raise DatabaseBusy(gettext("The database is busy: try again in a moment."))
+
+
+def refusal(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=FIELD_ERRORS_SCHEMA, description=description)
+
+
+# Answers every club endpoint may give, for the schema.
+UNAUTHENTICATED = refusal("No valid token or session: sign in (`Authorization: Token ...`).")
+FORBIDDEN = refusal("Signed in, but not allowed to do this in this club.")
+NOT_FOUND = refusal("No such object, or it belongs to a private club the caller is not in.")
+BAD_BODY = refusal("A message per field; `non_field_errors` for the body as a whole.")
+TOO_LARGE = refusal("The body is over 64 KB.")
+NOT_JSON = refusal("The body is not sent as application/json.")
+
+READ_ERRORS: dict[int, Any] = {404: NOT_FOUND}
+# Creating a club, a player or a game: the club is named in the body (400 if unknown).
+CREATE_ERRORS: dict[int, Any] = {
+    400: BAD_BODY,
+    401: UNAUTHENTICATED,
+    403: FORBIDDEN,
+    413: TOO_LARGE,
+    415: NOT_JSON,
+}
+# Changing an object named in the path.
+WRITE_ERRORS: dict[int, Any] = {**CREATE_ERRORS, 404: NOT_FOUND}

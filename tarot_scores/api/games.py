@@ -1,0 +1,547 @@
+"""Games (parties) and their deals (donnes) over the API: start a game at a table, read its
+score sheet, enter deals, correct, delete and restore them, read a deal's history.
+
+A deal is the scoring contract without ``players`` and ``variant`` (the game knows both),
+players named by id. The engine's refusals come back per field in the reader's language;
+a deal number already taken, a stale version, or a finished or full game answer 409, with the
+deal as it is now when there is one.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from django.utils.translation import get_language, gettext
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ParseError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tarot_scores import permissions, selectors, services
+from tarot_scores.api.base import (
+    BAD_BODY,
+    CREATE_ERRORS,
+    FORBIDDEN,
+    NOT_FOUND,
+    READ_ERRORS,
+    UNAUTHENTICATED,
+    WRITE_ERRORS,
+    ClubAPIView,
+    refusal,
+    with_sqlite_retry,
+)
+from tarot_scores.api.calculator import DEAL_SCHEMA, read_deal
+from tarot_scores.api.clubs import CLUB_QUERY, club_filter
+from tarot_scores.api.permissions import deal_or_404, game_or_404, readable_club, require
+from tarot_scores.api.serializers import (
+    ClubRefSerializer,
+    ConflictSerializer,
+    DealNumberSerializer,
+    DealSerializer,
+    DealVersionSerializer,
+    GameCreateSerializer,
+    GameSerializer,
+    GameSheetSerializer,
+    RevisionSerializer,
+    has_nul,
+    player_reference_errors,
+    sheet_json,
+)
+from tarot_scores.models import Deal, DealRevision, Game, Seat
+from tarot_scores.scoring import ScoringError
+from tarot_scores.scoring.messages import Msg
+from tarot_scores.services import DealConflict, GameClosed
+
+# --- the schema of what is sent -------------------------------------------------------------
+
+
+def _site_deal_schema(*, extra: Mapping[str, Any], required: list[str]) -> dict[str, Any]:
+    """The calculator's deal schema, players by id, without the fields the game knows."""
+    schema = copy.deepcopy(DEAL_SCHEMA)
+    props: dict[str, Any] = schema["properties"]
+    for key in ("variant", "players"):
+        props.pop(key)
+    for key in ("taker", "partner", "sitting_out", "kings", "trull", "pagat"):
+        props[key] = {"type": "integer", "nullable": key != "taker", "description": "Player id."}
+    props["card_points"] = {
+        "type": "object",
+        "description": "Novatarok: card points by player id.",
+        "additionalProperties": {"type": "integer"},
+    }
+    schema["properties"] = {**extra, **props}
+    schema.pop("required")
+    if required:
+        schema["required"] = required
+    schema["description"] = (
+        "One deal of the scoring contract (docs/scoring.md) without `variant` and `players`: "
+        "the game knows its rules and its table. Players are named by id."
+    )
+    return schema
+
+
+NEW_DEAL_SCHEMA = _site_deal_schema(
+    extra={
+        "number": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The deal number the client expects (the game's `next_number`). "
+            "If it is taken already, the answer is 409 with that deal: sending a deal twice "
+            "stores it once.",
+        }
+    },
+    required=[],
+)
+EDIT_DEAL_SCHEMA = _site_deal_schema(
+    extra={
+        "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The version the correction was made from (409 if it changed since).",
+        }
+    },
+    required=["version"],
+)
+
+GARDE_BODY = {
+    "number": 1,
+    "taker": 14,
+    "contract": "garde",
+    "points": 49,
+    "oudlers": 2,
+    "petit_au_bout": None,
+    "handfuls": [],
+    "slam": None,
+}
+GARDE_DEAL = {
+    "id": 101,
+    "game": 7,
+    "number": 1,
+    "dealer": 12,
+    "payload": {k: v for k, v in GARDE_BODY.items() if k != "number"},
+    "scores": {"12": -66, "13": -66, "14": 198, "15": -66},
+    "version": 1,
+    "deleted": False,
+    "taker": 14,
+    "contract": "garde",
+    "won": True,
+    "created_at": "2026-03-06T20:31:07.120000+01:00",
+    "updated_at": "2026-03-06T20:31:07.120000+01:00",
+}
+DEAL_EXAMPLES = [
+    OpenApiExample(
+        "four_players_garde",
+        summary="4 players (ids 12 to 15): player 14 takes a garde, 49 points with 2 bouts",
+        value=GARDE_BODY,
+        request_only=True,
+    ),
+    OpenApiExample("entered", value=GARDE_DEAL, response_only=True, status_codes=["201"]),
+    OpenApiExample(
+        "refused_en",
+        summary="40.5 points at 4 players, Accept-Language: en",
+        value={
+            "points": [
+                "At four players the attack's points are always whole: each side holds an even "
+                "number of cards."
+            ]
+        },
+        response_only=True,
+        status_codes=["400"],
+    ),
+    OpenApiExample(
+        "refused_fr",
+        summary="The same, in French (the default)",
+        value={
+            "points": [
+                "À quatre joueurs, les points de l'attaque sont toujours entiers : chaque camp a "
+                "un nombre pair de cartes."
+            ]
+        },
+        response_only=True,
+        status_codes=["400"],
+    ),
+    OpenApiExample(
+        "number_taken",
+        summary="Deal 1 was entered from another phone first",
+        value={
+            "non_field_errors": ["Deal 1 was just entered from another device."],
+            "current": GARDE_DEAL,
+        },
+        response_only=True,
+        status_codes=["409"],
+    ),
+]
+CONFLICT = OpenApiResponse(
+    response=ConflictSerializer,
+    description="The deal changed (or its number was taken) since the client read it: "
+    "`current` is the deal as it is now. A finished game or a full table answers 409 too, "
+    "with `non_field_errors` only.",
+)
+ENGINE_REFUSAL = refusal(
+    "The engine refuses the deal (a message per field, in the reader's language), or the body "
+    "is not a JSON object."
+)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _lang() -> str:
+    return get_language() or settings.LANGUAGE_CODE
+
+
+def _deal_body(request: Request) -> dict[str, Any]:
+    """The body as a deal: a JSON object without NUL characters, players named by id."""
+    body = read_deal(request)
+    if not isinstance(body, dict):
+        raise ScoringError({"non_field_errors": [Msg("not_an_object")]})
+    if has_nul(body):
+        # Valid JSON, but no database column can hold it.
+        raise ParseError(gettext("The body contains text that is not valid Unicode."))
+    player_reference_errors(body)
+    return body
+
+
+def _take(body: dict[str, Any], serializer_class: type[serializers.Serializer[Any]]) -> Any:
+    """Validate and remove the site's own fields (number, version) from the deal's body."""
+    own = {key: body.pop(key) for key in list(serializer_class().fields) if key in body}
+    serializer = serializer_class(data=own)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _deal_answer(deal: Deal, code: int = status.HTTP_200_OK) -> Response:
+    fresh = Deal.objects.prefetch_related("lines").get(pk=deal.pk)
+    return Response(DealSerializer(fresh).data, status=code)
+
+
+def _conflict(error: DealConflict) -> Response:
+    return Response(
+        {"non_field_errors": [str(error)], "current": DealSerializer(error.current).data},
+        status=status.HTTP_409_CONFLICT,
+    )
+
+
+def _closed(error: GameClosed) -> Response:
+    return Response({"non_field_errors": [str(error)]}, status=status.HTTP_409_CONFLICT)
+
+
+def _refused(error: ScoringError) -> Response:
+    return Response(error.messages(_lang()), status=status.HTTP_400_BAD_REQUEST)
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+GAME_EXAMPLES = [
+    OpenApiExample(
+        "four_players_fft",
+        value={"club": 3, "players": [12, 13, 14, 15], "variant": "fft", "label": "Table 1"},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "five_players_house_rules",
+        summary="Five at a table, the club's house rules (id 2), the dealer sits out",
+        value={
+            "club": 3,
+            "players": [12, 13, 14, 15, 16],
+            "variant": 2,
+            "five_players": "sitting_out",
+            "date": "2026-03-06",
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "wrong_table",
+        value={"players": ["Tarot is played by 3, 4 or 5 players (here 2)."]},
+        response_only=True,
+        status_codes=["400"],
+    ),
+]
+
+
+class GameListView(ClubAPIView):
+    serializer_class = GameSerializer
+
+    def get_queryset(self) -> QuerySet[Game]:
+        club = club_filter(self.request)
+        if club is not None:
+            return selectors.club_games(club=club).select_related("club")
+        readable = selectors.clubs_for(user=self.request.user)
+        return (
+            Game.objects.filter(club__in=readable)
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .order_by("-date", "-id")
+        )
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="Games of a club",
+        description="Newest first, 50 a page, each with its players in seat order. Without "
+        "`?club=id`, the games of every club the caller may read.",
+        tags=["games"],
+        parameters=[CLUB_QUERY],
+        responses={
+            200: GameSerializer(many=True),
+            400: refusal("`club` is not an id."),
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(GameSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Start a game at one table",
+        description="Members of the club (and superusers). `players` in seat order, all of the "
+        "club and all different: tarot 3 to 5, Novatarok 2 to 5, buraco 2 or 4. The rules are "
+        "frozen into the game: later changes to a house rule set do not rescore it.",
+        tags=["games"],
+        request=GameCreateSerializer,
+        responses={201: GameSerializer, **CREATE_ERRORS},
+        examples=GAME_EXAMPLES,
+    )
+    def post(self, request: Request) -> Response:
+        context = {"request": request}
+        ref = ClubRefSerializer(data=request.data, context=context)
+        ref.is_valid(raise_exception=True)
+        require(permissions.can_create_game(request.user, ref.validated_data["club"]))
+        serializer = GameCreateSerializer(data=request.data, context=context)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        game = services.game_create(
+            club=data["club"],
+            players=data["players"],
+            variant=data["variant"],
+            house_rules=data["house_rules"],
+            five_players=data["five_players"],
+            date=data.get("date"),
+            label=data.get("label", ""),
+            max_deals=data.get("max_deals"),
+            by=request.user,
+        )
+        game = selectors.club_games(club=data["club"]).get(pk=game.pk)
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+class GameDetailView(ClubAPIView):
+    serializer_class = GameSheetSerializer
+    queryset = Game.objects.all()
+
+    @extend_schema(
+        operation_id="games_retrieve",
+        summary="A game's score sheet",
+        description="Players in seat order, every deal (deleted ones too, with `scores` null), "
+        "each player's total and the ranking. A fixed number of queries, whatever the number "
+        "of deals.",
+        tags=["games"],
+        responses={200: GameSheetSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        try:
+            sheet = selectors.game_sheet(game_id=pk)
+        except Game.DoesNotExist:
+            raise Http404 from None
+        readable_club(request.user, sheet.game.club)
+        return Response(sheet_json(sheet))
+
+
+class DealCreateView(ClubAPIView):
+    serializer_class = DealSerializer
+    queryset = Game.objects.all()
+
+    @extend_schema(
+        operation_id="deals_create",
+        summary="Enter the next deal of a game",
+        description="Organisers of the club, and members who sit at this table. The body is "
+        "the scoring contract without `variant` and `players`, players by id, and the "
+        "optional `number` the client expects: the same number sent twice stores one deal "
+        "(the second answer is 409 with it). Without `number`, the next one is used.",
+        tags=["deals"],
+        request={"application/json": NEW_DEAL_SCHEMA},
+        responses={201: DealSerializer, **WRITE_ERRORS, 400: ENGINE_REFUSAL, 409: CONFLICT},
+        examples=DEAL_EXAMPLES,
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = game_or_404(request.user, pk)
+        require(permissions.can_enter_deals(request.user, game))
+        try:
+            body = _deal_body(request)
+            number = _take(body, DealNumberSerializer).get("number")
+            deal = with_sqlite_retry(
+                lambda: services.deal_record(
+                    game=game, payload=body, by=request.user, number=number
+                )
+            )
+        except ScoringError as error:
+            return _refused(error)
+        except DealConflict as conflict:
+            return _conflict(conflict)
+        except GameClosed as closed:
+            return _closed(closed)
+        return _deal_answer(deal, status.HTTP_201_CREATED)
+
+
+# --- one deal ---------------------------------------------------------------------------------
+
+VERSION_QUERY = OpenApiParameter(
+    "version", int, required=True, description="The version the client read (409 if stale)."
+)
+
+
+class DealDetailView(ClubAPIView):
+    serializer_class = DealSerializer
+    queryset = Deal.objects.all()
+
+    @extend_schema(
+        operation_id="deals_retrieve",
+        summary="One deal",
+        tags=["deals"],
+        responses={200: DealSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return _deal_answer(deal_or_404(request.user, pk))
+
+    @extend_schema(
+        operation_id="deals_update",
+        summary="Correct a deal",
+        description="Whoever may enter the game's deals. Send the `version` read and the whole "
+        "deal as it should be (not only the changed fields). A stale version answers 409 "
+        "with the deal as it is now; a deleted deal must be restored first (409).",
+        tags=["deals"],
+        request={"application/json": EDIT_DEAL_SCHEMA},
+        responses={200: DealSerializer, **WRITE_ERRORS, 400: ENGINE_REFUSAL, 409: CONFLICT},
+        examples=[
+            OpenApiExample(
+                "correction",
+                value={
+                    **{k: v for k, v in GARDE_BODY.items() if k != "number"},
+                    "version": 1,
+                    "points": 56,
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "stale",
+                value={
+                    "non_field_errors": [
+                        "This deal was changed by someone else (now version 2); here is the "
+                        "newer version."
+                    ],
+                    "current": {**GARDE_DEAL, "version": 2},
+                },
+                response_only=True,
+                status_codes=["409"],
+            ),
+        ],
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        deal = deal_or_404(request.user, pk)
+        require(permissions.can_correct_deal(request.user, deal))
+        try:
+            body = _deal_body(request)
+            version = _take(body, DealVersionSerializer)["version"]
+            deal = with_sqlite_retry(
+                lambda: services.deal_update(
+                    deal=deal, payload=body, version=version, by=request.user
+                )
+            )
+        except ScoringError as error:
+            return _refused(error)
+        except DealConflict as conflict:
+            return _conflict(conflict)
+        except GameClosed as closed:
+            return _closed(closed)
+        return _deal_answer(deal)
+
+    @extend_schema(
+        operation_id="deals_destroy",
+        summary="Delete a deal (it can be restored)",
+        description="Strikes the deal off the sheet: its scores no longer count, its history "
+        "keeps it. `?version=` is the version read (409 with the current deal if stale). "
+        "The answer is the deleted deal with its new version.",
+        tags=["deals"],
+        parameters=[VERSION_QUERY],
+        request=None,
+        responses={
+            200: DealSerializer,
+            400: BAD_BODY,
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: CONFLICT,
+        },
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        deal = deal_or_404(request.user, pk)
+        require(permissions.can_correct_deal(request.user, deal))
+        params = DealVersionSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        version = params.validated_data["version"]
+        try:
+            deal = with_sqlite_retry(
+                lambda: services.deal_delete(deal=deal, version=version, by=request.user)
+            )
+        except DealConflict as conflict:
+            return _conflict(conflict)
+        except GameClosed as closed:
+            return _closed(closed)
+        return _deal_answer(deal)
+
+
+class DealRestoreView(ClubAPIView):
+    serializer_class = DealSerializer
+    queryset = Deal.objects.all()
+
+    @extend_schema(
+        operation_id="deals_restore",
+        summary="Restore a deleted deal",
+        description="Its scores count again (a restored deal is scored again by the game's "
+        "rules). Restoring a live deal changes nothing. 409 if the game is finished or its "
+        "table full.",
+        tags=["deals"],
+        request=None,
+        responses={
+            200: DealSerializer,
+            400: ENGINE_REFUSAL,
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: CONFLICT,
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        deal = deal_or_404(request.user, pk)
+        require(permissions.can_correct_deal(request.user, deal))
+        try:
+            deal = with_sqlite_retry(lambda: services.deal_restore(deal=deal, by=request.user))
+        except ScoringError as error:
+            return _refused(error)
+        except GameClosed as closed:
+            return _closed(closed)
+        return _deal_answer(deal)
+
+
+class DealHistoryView(ClubAPIView):
+    serializer_class = RevisionSerializer
+    queryset = Deal.objects.all()
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="deals_history",
+        summary="A deal's history",
+        description="Every revision, oldest first: who entered, corrected, deleted or restored "
+        "the deal, when, and what it was then.",
+        tags=["deals"],
+        responses={200: RevisionSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        deal = deal_or_404(request.user, pk)
+        revisions = DealRevision.objects.filter(deal=deal).select_related("by")
+        return Response(RevisionSerializer(revisions.order_by("version", "id"), many=True).data)
