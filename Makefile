@@ -62,8 +62,10 @@ messages: $(VENV)/.installed
 	$(MANAGE) makemessages -l fr --ignore='staticfiles/*' --ignore='bench/*' --ignore='tests/*'
 	$(MANAGE) compilemessages -l fr --ignore=.venv
 
+BENCHES := scoring seating entry tournament_load
+
 bench: $(VENV)/.installed-dev
-	@shopt -s nullglob; for f in bench/*.py; do echo "== $$f"; $(PY) "$$f"; done
+	@for b in $(BENCHES); do echo "== bench/$$b.py"; (cd bench && ../$(PY) $$b.py); done
 
 clean:
 	rm -rf $(VENV) *.egg-info staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results
