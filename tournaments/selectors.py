@@ -136,6 +136,30 @@ def round_tables(*, round_: Round) -> list[TableState]:
     return [TableState(t, seats[t.game_id], t.entered, goal) for t in tables]
 
 
+def tournament_rounds(*, tournament: Tournament) -> list[tuple[Round, list[TableState]]]:
+    """Every round with its tables, players in seat order and deals entered (3 queries, however
+    many rounds, tables and deals)."""
+    rounds = list(tournament.round_set.order_by("number"))
+    tables = (
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("game")
+        .annotate(entered=Count("game__deals", filter=Q(game__deals__deleted_at__isnull=True)))
+        .order_by("round__number", "number")
+    )
+    seats: dict[int, list[Player]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(game__tournament_table__round__tournament=tournament)
+        .select_related("player")
+        .order_by("position")
+    ):
+        seats[seat.game_id].append(seat.player)
+    by_round: dict[int, list[TableState]] = defaultdict(list)
+    goal = tournament.deals_per_round
+    for t in tables:
+        by_round[t.round_id].append(TableState(t, seats[t.game_id], t.entered, goal))
+    return [(r, by_round[r.pk]) for r in rounds]
+
+
 # --- knockout ----------------------------------------------------------------------------------
 
 
@@ -228,3 +252,46 @@ def bracket(*, tournament: Tournament) -> Bracket:
             order: list[Player] = [p for stage_out in reversed(eliminated) for _pts, p in stage_out]
             ranking = [(i + 1, p) for i, p in enumerate(order)]
     return Bracket(stages, ranking)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Two players seated together again at ``table``: the seating could not keep them apart."""
+
+    table: int
+    first: Player
+    second: Player
+    rounds: list[int]  # the earlier rounds where they already met
+
+
+def round_repeats(*, round_: Round) -> list[Repeat]:
+    """The meetings of this round that already happened in an earlier round (two queries)."""
+    seats = Seat.objects.filter(
+        game__tournament_table__round__tournament_id=round_.tournament_id,
+        game__tournament_table__round__number__lte=round_.number,
+    ).values_list(
+        "game__tournament_table__round__number", "game__tournament_table__number", "player_id"
+    )
+    players = {
+        p.pk: p
+        for p in Player.objects.filter(seats__game__tournament_table__round=round_).distinct()
+    }
+    tables: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for number, table, player_id in seats:
+        tables[(number, table)].append(player_id)
+    met: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for (number, _table), ids in tables.items():
+        if number < round_.number:
+            for a in ids:
+                for b in ids:
+                    if a < b:
+                        met[(a, b)].append(number)
+    repeats: list[Repeat] = []
+    for (number, table), ids in sorted(tables.items()):
+        if number != round_.number:
+            continue
+        for a in sorted(ids):
+            for b in sorted(ids):
+                if a < b and (a, b) in met:
+                    repeats.append(Repeat(table, players[a], players[b], sorted(met[(a, b)])))
+    return repeats

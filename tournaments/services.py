@@ -126,6 +126,24 @@ def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) 
     return team
 
 
+@transaction.atomic
+def team_for_name(*, tournament: Tournament, name: str) -> Team:
+    """The tournament's team of this name (any case), created on first use; refused when the
+    event is individual or the team already has all its players."""
+    name = name.strip()
+    if not tournament.team_size:
+        raise TournamentError(_("This tournament is individual: it has no teams."))
+    team = Team.objects.filter(tournament=tournament, name__iexact=name).first()
+    if team is None:
+        return Team.objects.create(tournament=tournament, name=name)
+    if team.members.count() >= tournament.team_size:
+        raise TournamentError(
+            _("%(team)s already has its %(size)s players.")
+            % {"team": team.name, "size": tournament.team_size}
+        )
+    return team
+
+
 def next_round_number(tournament: Tournament) -> int:
     last = tournament.round_set.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1

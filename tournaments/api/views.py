@@ -1,0 +1,453 @@
+"""Tournament endpoints: tournaments, entries (inscriptions, pointage), rounds (séances) with
+their tables, standings (classement), team standings and knockout brackets.
+
+Reads follow the club's visibility; every write is for the club's organisers (and superusers).
+An anonymous write is 401 before anything is looked up, a private club's tournament is 404 for
+outsiders, and a reader who may not write gets 403. A request the tournament's state refuses
+(a round still being played, all rounds played) is 409 with the services' message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tarot_scores.selectors import clubs_for
+from tournaments import selectors, services
+from tournaments.api.base import (
+    CLUB_QUERY,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    TournamentAPIView,
+    club_filter,
+    entry_or_404,
+    refusal,
+    require_organiser,
+    tournament_or_404,
+)
+from tournaments.api.examples import (
+    BRACKET_EXAMPLES,
+    CREATE_EXAMPLES,
+    ENTRY_EXAMPLES,
+    ENTRY_UPDATE_EXAMPLES,
+    ROUND_EXAMPLES,
+    STANDINGS_EXAMPLES,
+    TEAM_STANDINGS_EXAMPLES,
+)
+from tournaments.api.serializers import (
+    KnockoutBracketSerializer,
+    TournamentCreateSerializer,
+    TournamentEntryCreateSerializer,
+    TournamentEntrySerializer,
+    TournamentEntryUpdateSerializer,
+    TournamentRoundSerializer,
+    TournamentSerializer,
+    TournamentStandingSerializer,
+    TournamentTeamStandingSerializer,
+    VisibleClubField,
+    entry_json,
+)
+from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import Bracket, TableState
+from tournaments.services import TournamentError
+
+TAGS = ["tournaments"]
+CONFLICT = refusal("The tournament's state refuses it now: `non_field_errors` says why.")
+
+
+class ClubRefSerializer(serializers.Serializer[Any]):
+    """Just the ``club`` of a body: resolved first, so that permissions come before the rest."""
+
+    club = VisibleClubField()
+
+
+def _conflict(error: TournamentError) -> Response:
+    return Response({"non_field_errors": [str(error)]}, status=status.HTTP_409_CONFLICT)
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+class TournamentListView(TournamentAPIView):
+    serializer_class = TournamentSerializer
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        club = club_filter(self.request)
+        if club is not None:
+            return Tournament.objects.filter(club=club).order_by("-date", "-id")
+        readable = clubs_for(user=self.request.user)
+        return Tournament.objects.filter(club__in=readable).order_by("-date", "-id")
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        summary="Tournaments",
+        description="Newest first, 50 a page. With `?club=id`, that club's; without, those of "
+        "every club the caller may read.",
+        tags=TAGS,
+        parameters=[CLUB_QUERY],
+        responses={
+            200: TournamentSerializer(many=True),
+            400: refusal("`club` is not an id."),
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(TournamentSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        summary="Create a tournament",
+        description="Organisers of the club (and superusers). Only `club` and `name` are "
+        "required; the rest have the defaults shown. Players are then registered with "
+        "`POST .../entries/` and rounds seated with `POST .../rounds/`.",
+        tags=TAGS,
+        request=TournamentCreateSerializer,
+        responses={201: TournamentSerializer, **WRITE_ERRORS},
+        examples=CREATE_EXAMPLES,
+    )
+    def post(self, request: Request) -> Response:
+        context = {"request": request}
+        ref = ClubRefSerializer(data=request.data, context=context)
+        ref.is_valid(raise_exception=True)
+        require_organiser(request.user, ref.validated_data["club"])
+        serializer = TournamentCreateSerializer(data=request.data, context=context)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        tournament = services.tournament_create(
+            club=data["club"],
+            name=data["name"],
+            by=request.user,
+            variant=data["variant"],
+            house_rules=data["house_rules"],
+            format=data["format"],
+            rounds=data["rounds"],
+            deals_per_round=data["deals_per_round"],
+            seating_method=data["seating"],
+            five_mode=data["five_mode"],
+            allow_threes=data["allow_threes"],
+            team_size=data["team_size"],
+            qualifiers_per_table=data["qualifiers_per_table"],
+            round_minutes=data["round_minutes"],
+            seed=data.get("seed"),
+            date=data.get("date"),
+        )
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(TournamentAPIView):
+    serializer_class = TournamentSerializer
+
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        summary="One tournament",
+        tags=TAGS,
+        responses={200: TournamentSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(TournamentSerializer(tournament_or_404(request.user, pk)).data)
+
+
+# --- entries ----------------------------------------------------------------------------------
+
+
+class EntryListView(TournamentAPIView):
+    serializer_class = TournamentEntrySerializer
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="tournament_entries_list",
+        summary="A tournament's entries",
+        description="Every registered player, by name (not paginated), withdrawn ones included.",
+        tags=TAGS,
+        responses={200: TournamentEntrySerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
+        return Response([entry_json(e) for e in entries.order_by("player__name", "id")])
+
+    @extend_schema(
+        operation_id="tournament_entries_create",
+        summary="Register a player",
+        description="Organisers only. Either `player` (an id: a player of another club joins "
+        "this one) or `name` (a newcomer, who becomes a player of the club). Registered "
+        "after round 1 was seated, a player is seated from the next round on. A player "
+        "already registered, or a full team, is refused with 400.",
+        tags=TAGS,
+        request=TournamentEntryCreateSerializer,
+        responses={
+            201: TournamentEntrySerializer,
+            **WRITE_ERRORS,
+            409: refusal("Registered at the same moment from another device: read the list."),
+        },
+        examples=ENTRY_EXAMPLES,
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        require_organiser(request.user, tournament.club)
+        serializer = TournamentEntryCreateSerializer(
+            data=request.data, context={"request": request}
+        )
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        field = "team"
+        try:
+            with transaction.atomic():
+                team = None
+                if data["team"]:
+                    team = services.team_for_name(tournament=tournament, name=data["team"])
+                field = "player" if data.get("player") is not None else "name"
+                entry = services.entry_add(
+                    tournament=tournament,
+                    player=data.get("player"),
+                    name=data["name"],
+                    team=team,
+                    checked_in=data["checked_in"],
+                )
+        except TournamentError as error:
+            return Response({field: [str(error)]}, status=status.HTTP_400_BAD_REQUEST)
+        except IntegrityError:
+            # The same player (or a team of the same name) registered at the same instant.
+            return Response(
+                {"non_field_errors": [_("This was just registered from another device.")]},
+                status=status.HTTP_409_CONFLICT,
+            )
+        entry = Entry.objects.select_related("player", "team").get(pk=entry.pk)
+        return Response(entry_json(entry), status=status.HTTP_201_CREATED)
+
+
+class EntryDetailView(TournamentAPIView):
+    serializer_class = TournamentEntrySerializer
+
+    @extend_schema(
+        operation_id="tournament_entries_retrieve",
+        summary="One entry",
+        tags=TAGS,
+        responses={200: TournamentEntrySerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int, entry_id: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        return Response(entry_json(entry_or_404(tournament, entry_id)))
+
+    @extend_schema(
+        operation_id="tournament_entries_update",
+        summary="Check a player in, or withdraw them",
+        description="Organisers only. `checked_in`: only checked-in players are seated in the "
+        "next round. `withdrawn: true`: the player leaves after the last round seated and keeps "
+        "the points scored; it cannot be undone (`withdrawn: false` on a withdrawn entry is "
+        "400). Fields left out are unchanged.",
+        tags=TAGS,
+        request=TournamentEntryUpdateSerializer,
+        responses={200: TournamentEntrySerializer, **WRITE_ERRORS},
+        examples=ENTRY_UPDATE_EXAMPLES,
+    )
+    def patch(self, request: Request, pk: int, entry_id: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        require_organiser(request.user, tournament.club)
+        entry = entry_or_404(tournament, entry_id)
+        serializer = TournamentEntryUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        withdrawn = data.get("withdrawn")
+        if withdrawn is False and entry.withdrawn_after is not None:
+            return Response(
+                {"withdrawn": [_("A withdrawal cannot be undone.")]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        with transaction.atomic():
+            if "checked_in" in data and data["checked_in"] != entry.checked_in:
+                services.entry_check_in(entry=entry, checked_in=data["checked_in"])
+            if withdrawn and entry.withdrawn_after is None:
+                services.entry_withdraw(entry=entry)
+        return Response(entry_json(entry))
+
+
+# --- rounds -----------------------------------------------------------------------------------
+
+
+def round_json(round_: Round, tables: list[TableState]) -> dict[str, Any]:
+    return {
+        "number": round_.number,
+        "status": round_.status,
+        "repeats": round_.repeats,
+        "complete": all(t.complete for t in tables),
+        "tables": [
+            {
+                "number": t.table.number,
+                "game": t.table.game_id,
+                "players": [p.pk for p in t.players],
+                "names": [p.label for p in t.players],
+                "entered": t.entered,
+                "goal": t.goal,
+                "complete": t.complete,
+            }
+            for t in tables
+        ],
+    }
+
+
+class RoundListView(TournamentAPIView):
+    serializer_class = TournamentRoundSerializer
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="tournament_rounds_list",
+        summary="Rounds, their tables and progress",
+        description="Every round (or knockout stage) seated so far, oldest first, with its "
+        "tables: the game to enter deals into, players in seat order, deals entered out of "
+        "the deals per round. Three queries, whatever the number of rounds and deals.",
+        tags=TAGS,
+        responses={200: TournamentRoundSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        rounds = selectors.tournament_rounds(tournament=tournament)
+        return Response([round_json(r, tables) for r, tables in rounds])
+
+    @extend_schema(
+        operation_id="tournament_rounds_create",
+        summary="Seat the next round",
+        description="Organisers only; no body. Draws the next round (or knockout stage) from "
+        "the checked-in players (the qualified ones, in a knockout) with the tournament's "
+        "seating method and seed, and creates one game per table with the tournament's rules "
+        "and deals per round. Then each table's deals go to `POST /api/v1/games/{game}/deals/`. "
+        "409 while the previous round is not complete, once every round is played (or the "
+        "final table), or when the players present cannot make tables.",
+        tags=TAGS,
+        request=None,
+        responses={201: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
+        examples=ROUND_EXAMPLES,
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        require_organiser(request.user, tournament.club)
+        try:
+            round_ = services.round_seat_next(tournament=tournament, by=request.user)
+        except TournamentError as error:
+            return _conflict(error)
+        tables = selectors.round_tables(round_=round_)
+        return Response(round_json(round_, tables), status=status.HTTP_201_CREATED)
+
+
+# --- standings and brackets -------------------------------------------------------------------
+
+
+class StandingsView(TournamentAPIView):
+    serializer_class = TournamentStandingSerializer
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="tournament_standings",
+        summary="Standings",
+        description="Every player seated so far, ranked by total, then the better best round, "
+        "then the better last round, then name; equal on all of these share a rank. Totals are "
+        "sums of the score lines of the tables' live deals. A fixed number of queries, "
+        "whatever the number of deals. Team events: see `.../teams/standings/`.",
+        tags=TAGS,
+        responses={200: TournamentStandingSerializer(many=True), **READ_ERRORS},
+        examples=STANDINGS_EXAMPLES,
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        rows = selectors.standings_for(tournament=tournament)
+        return Response(
+            [
+                {
+                    "rank": row.rank,
+                    "player": row.player.pk,
+                    "name": row.player.label,
+                    "team": row.team or None,
+                    "total": row.total,
+                    "rounds": row.rounds,
+                }
+                for row in rows
+            ]
+        )
+
+
+class TeamStandingsView(TournamentAPIView):
+    serializer_class = TournamentTeamStandingSerializer
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="tournament_team_standings",
+        summary="Team standings",
+        description="Each team's total is the sum of its members' totals; equal totals share a "
+        "rank. An empty list when the tournament has no teams.",
+        tags=TAGS,
+        responses={200: TournamentTeamStandingSerializer(many=True), **READ_ERRORS},
+        examples=TEAM_STANDINGS_EXAMPLES,
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        rows = selectors.team_standings_for(tournament=tournament)
+        return Response(
+            [{"rank": r.rank, "name": r.name, "total": r.total, "members": r.members} for r in rows]
+        )
+
+
+def bracket_json(result: Bracket) -> dict[str, Any]:
+    return {
+        "stages": [
+            {
+                "number": stage.number,
+                "final": stage.final,
+                "complete": stage.complete,
+                "tables": [
+                    {
+                        "number": table.number,
+                        "players": [
+                            {
+                                "player": seat.player.pk,
+                                "name": seat.player.label,
+                                "points": seat.points,
+                                "qualified": seat.qualified,
+                            }
+                            for seat in table.seats
+                        ],
+                    }
+                    for table in stage.tables
+                ],
+                "qualified": stage.qualified,
+            }
+            for stage in result.stages
+        ],
+        "ranking": [
+            {"rank": rank, "player": player.pk, "name": player.label}
+            for rank, player in result.ranking
+        ],
+    }
+
+
+class BracketView(TournamentAPIView):
+    serializer_class = KnockoutBracketSerializer
+
+    @extend_schema(
+        operation_id="tournament_bracket",
+        summary="Knockout bracket",
+        description="Knockout tournaments only (404 for a tournament in rounds: read its "
+        "standings). Every stage seated so far: its tables, each player's points there (best "
+        "first) and who goes through; the final ranking once the final table is complete.",
+        tags=TAGS,
+        responses={
+            200: KnockoutBracketSerializer,
+            404: refusal(
+                "No such tournament, a private club's for an outsider, or not a knockout."
+            ),
+        },
+        examples=BRACKET_EXAMPLES,
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request.user, pk)
+        if tournament.format != Tournament.Format.KNOCKOUT:
+            raise NotFound(_("This tournament is not a knockout: it has standings, no bracket."))
+        return Response(bracket_json(selectors.bracket(tournament=tournament)))

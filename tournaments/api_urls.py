@@ -1,0 +1,31 @@
+"""The tournament API, under /api/v1/ (see docs/api.md, "Tournaments")."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from tournaments.api.views import (
+    BracketView,
+    EntryDetailView,
+    EntryListView,
+    RoundListView,
+    StandingsView,
+    TeamStandingsView,
+    TournamentDetailView,
+    TournamentListView,
+)
+
+app_name = "tournaments_api"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("tournaments/", TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<int:pk>/", TournamentDetailView.as_view(), name="tournament"),
+    path("tournaments/<int:pk>/entries/", EntryListView.as_view(), name="entries"),
+    path("tournaments/<int:pk>/entries/<int:entry_id>/", EntryDetailView.as_view(), name="entry"),
+    path("tournaments/<int:pk>/rounds/", RoundListView.as_view(), name="rounds"),
+    path("tournaments/<int:pk>/standings/", StandingsView.as_view(), name="standings"),
+    path(
+        "tournaments/<int:pk>/teams/standings/",
+        TeamStandingsView.as_view(),
+        name="team-standings",
+    ),
+    path("tournaments/<int:pk>/bracket/", BracketView.as_view(), name="bracket"),
+]
