@@ -12,55 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.generics import GenericAPIView
-from rest_framework.permissions import SAFE_METHODS, BasePermission
-from rest_framework.renderers import JSONRenderer
-from rest_framework.request import Request
-from rest_framework.views import APIView
 
 from tarot_scores import permissions
-from tarot_scores.api.calculator import (
-    FIELD_ERRORS_SCHEMA,
-    AlwaysJSON,
-    DealJSONParser,
-    refusal_as_field_errors,
-)
+from tarot_scores.api.base import ClubAPIView, refusal
+from tarot_scores.api.clubs import club_filter
+from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.models import Club
 from tournaments.models import Entry, Tournament
 
-# Ids must fit the database's bigint columns: a larger one is refused as a value, never queried.
-MAX_ID = 2**63 - 1
+__all__ = ["MAX_ID", "TournamentAPIView", "club_filter", "refusal"]
 
 
-class ReadAnyoneWriteSignedIn(BasePermission):
-    """Reads are checked per tournament; a write without an account is 401 before any lookup."""
+class TournamentAPIView(ClubAPIView):
+    """Base of the tournament endpoints: the club endpoints' sign-in, parser and refusals."""
 
-    def has_permission(self, request: Request, view: APIView) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return bool(request.user and request.user.is_authenticated)
-
-
-class TournamentAPIView(GenericAPIView):  # type: ignore[type-arg]
-    """Base of the tournament endpoints: JSON only, bounded bodies, one refusal shape.
-
-    Token authentication comes first so that an anonymous write is answered 401 with
-    ``WWW-Authenticate: Token`` (with the session first, DRF would answer 403).
-    """
-
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
-    permission_classes = [ReadAnyoneWriteSignedIn]
-    parser_classes = [DealJSONParser]
-    renderer_classes = [JSONRenderer]
-    content_negotiation_class = AlwaysJSON
     queryset = Tournament.objects.all()
-
-    def get_exception_handler(self) -> Any:
-        return refusal_as_field_errors
 
 
 def tournament_or_404(user: Any, pk: int) -> Tournament:
@@ -86,26 +54,6 @@ def require_organiser(user: Any, club: Club) -> None:
     """403 unless the user organises the club (or is a superuser)."""
     if not permissions.is_organiser(user, club):
         raise PermissionDenied()
-
-
-def club_filter(request: Request) -> Club | None:
-    """The club of ``?club=id``, or None; 400 if it is not an id, 404 if unknown or private."""
-    raw = request.query_params.get("club")
-    if raw is None:
-        return None
-    field = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    try:
-        pk = field.run_validation(raw)
-    except serializers.ValidationError as error:
-        raise serializers.ValidationError({"club": error.detail}) from None
-    club = Club.objects.filter(pk=pk).first()
-    if club is None or not permissions.can_view_club(request.user, club):
-        raise Http404
-    return club
-
-
-def refusal(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=FIELD_ERRORS_SCHEMA, description=description)
 
 
 CLUB_QUERY = OpenApiParameter(
