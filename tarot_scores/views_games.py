@@ -96,7 +96,7 @@ class SheetRow:
     dealer: str
 
 
-def _sheet_rows(sheet: GameSheet) -> list[SheetRow]:
+def sheet_rows(sheet: GameSheet) -> list[SheetRow]:
     labels = sheet.table.labels
     return [
         SheetRow(
@@ -116,7 +116,7 @@ def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]
         "sheet": sheet,
         "game": game,
         "names": [sheet.table.labels[p.pk] for p in sheet.players],
-        "rows": _sheet_rows(sheet),
+        "rows": sheet_rows(sheet),
         "rules_label": rules_label(game),
         "is_open": game.status == Game.Status.OPEN,
         # A game of a set length (a tournament table) takes no deal beyond it.
@@ -153,7 +153,7 @@ class DealCard:
     scores: list[tuple[str, int | None]]
 
 
-def _card(game: Game, table: TableView, deal: Deal) -> DealCard:
+def deal_card(game: Game, table: TableView, deal: Deal) -> DealCard:
     scores = dict(deal.lines.values_list("player_id", "points")) if not deal.is_deleted else {}
     return DealCard(
         deal.number,
@@ -236,7 +236,7 @@ def _deal_save(request: HtmxHttpRequest, sheet: GameSheet) -> HttpResponse:
             fresh,
             _blank_form(fresh),
             conflict=str(conflict),
-            conflict_deal=_card(game, fresh.table, conflict.current),
+            conflict_deal=deal_card(game, fresh.table, conflict.current),
         )
         return render(request, TEMPLATES + page, context, status=409)
     except GameClosed as closed:
@@ -247,7 +247,7 @@ def _deal_save(request: HtmxHttpRequest, sheet: GameSheet) -> HttpResponse:
         return redirect(reverse("games:detail", args=[game.pk]) + f"#deal-{deal.number}")
     fresh = _sheet_or_404(game.pk)
     context = _entry_context(
-        request, fresh, _blank_form(fresh), saved=_card(game, fresh.table, deal)
+        request, fresh, _blank_form(fresh), saved=deal_card(game, fresh.table, deal)
     )
     return render(request, TEMPLATES + "deal_new.html#entry-response", context)
 
@@ -263,10 +263,10 @@ def deal_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         raise PermissionDenied
     table = services.table_of(game)
     form = deal_form_for(game)(request.POST, game=game, table=table, number=1)
-    return render(request, TEMPLATES + "deal_preview.html", _preview_context(game, table, form))
+    return render(request, TEMPLATES + "deal_preview.html", preview_context(game, table, form))
 
 
-def _preview_context(game: Game, table: TableView, form: DealForm) -> dict[str, Any]:
+def preview_context(game: Game, table: TableView, form: DealForm) -> dict[str, Any]:
     result: Result | None = None
     if form.is_valid():
         try:
@@ -334,7 +334,7 @@ def _edit_context(
     return context
 
 
-def _edit_form(deal: Deal, table: TableView, data: Any = None) -> DealForm:
+def edit_form(deal: Deal, table: TableView, data: Any = None) -> DealForm:
     if data is not None:
         # The number of a deal never changes: whatever the page sent, it is this deal's.
         data = data.copy()
@@ -359,12 +359,12 @@ def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     game = deal.game
     table = services.table_of(game)
     if request.method == "GET":
-        form = _edit_form(deal, table)
-        preview = _preview_context(game, table, _edit_form(deal, table, _as_data(form)))
+        form = edit_form(deal, table)
+        preview = preview_context(game, table, edit_form(deal, table, initial_as_data(form)))
         context = _edit_context(request, deal, table, form, preview=preview["preview"])
         return render(request, TEMPLATES + "deal_edit.html", context)
 
-    form = _edit_form(deal, table, request.POST)
+    form = edit_form(deal, table, request.POST)
     if form.is_valid() and form.cleaned_data.get("version") is None:
         form.section_errors.setdefault("all", []).append(
             _("This page is missing the deal's version: reload it and try again.")
@@ -392,14 +392,14 @@ def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
         # Someone corrected it first: show what it is now, and start again from that.
         current = conflict.current
         current.game = game
-        fresh = _edit_form(current, table)
+        fresh = edit_form(current, table)
         context = _edit_context(
             request,
             current,
             table,
             fresh,
             conflict=str(conflict),
-            conflict_deal=_card(game, table, current),
+            conflict_deal=deal_card(game, table, current),
         )
         return render(request, TEMPLATES + "deal_edit.html", context, status=409)
     except GameClosed as closed:
@@ -409,7 +409,7 @@ def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     return redirect(reverse("games:detail", args=[game.pk]) + f"#deal-{deal.number}")
 
 
-def _as_data(form: DealForm) -> Any:
+def initial_as_data(form: DealForm) -> Any:
     """A form's initial values as posted data, to preview a stored deal the way it is shown."""
     data = QueryDict(mutable=True)
     for name, bound in ((n, form[n]) for n in form.fields):
@@ -450,7 +450,7 @@ def deal_delete(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
         services.deal_delete(deal=deal, version=version, by=request.user)
     except DealConflict as conflict:
         table = services.table_of(deal.game)
-        card = _card(deal.game, table, conflict.current)
+        card = deal_card(deal.game, table, conflict.current)
         messages.error(request, f"{conflict} {card.words.summary}")
     except GameClosed as closed:
         messages.error(request, str(closed))

@@ -297,10 +297,11 @@ def round_close(*, round_: Round) -> Round:
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
     tournament = round_.tournament
-    last_round = (
-        tournament.format == Tournament.Format.ROUNDS and round_.number >= tournament.rounds
-    )
-    if last_round:
+    if tournament.format == Tournament.Format.ROUNDS:
+        over = round_.number >= tournament.rounds
+    else:  # a knockout ends with its final table
+        over = round_.tables.count() == 1
+    if over:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
     return round_

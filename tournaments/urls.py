@@ -1,7 +1,55 @@
-"""Tournament pages: none yet."""
+"""Tournament pages, under /tournaments/: a club's tournaments, registration, rounds and their
+printed sheets, a table's private entry link, standings, projector and bracket."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from tournaments.views import events, results, rounds, table_entry
 
 app_name = "tournaments"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("club/<slug:slug>/", events.tournament_list, name="list"),
+    path("club/<slug:slug>/new/", events.tournament_new, name="new"),
+    path("<int:tournament_id>/", events.detail, name="detail"),
+    path("<int:tournament_id>/registration/", events.registration, name="registration"),
+    path(
+        "<int:tournament_id>/entries/<int:entry_id>/check-in/",
+        events.entry_check_in,
+        name="entry_check_in",
+    ),
+    path(
+        "<int:tournament_id>/entries/<int:entry_id>/withdraw/",
+        events.entry_withdraw,
+        name="entry_withdraw",
+    ),
+    path("<int:tournament_id>/teams/", events.team_new, name="team_new"),
+    path("<int:tournament_id>/rounds/seat/", rounds.round_seat, name="round_seat"),
+    path("<int:tournament_id>/rounds/<int:number>/", rounds.round_detail, name="round"),
+    path("<int:tournament_id>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
+    path("<int:tournament_id>/rounds/<int:number>/start/", rounds.round_start, name="round_start"),
+    path("<int:tournament_id>/rounds/<int:number>/close/", rounds.round_close, name="round_close"),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/tables.pdf",
+        rounds.table_sheets_pdf,
+        name="table_sheets_pdf",
+    ),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/seating.pdf",
+        rounds.seating_pdf,
+        name="seating_pdf",
+    ),
+    path("<int:tournament_id>/standings/", results.standings, name="standings"),
+    path("<int:tournament_id>/standings.csv", results.standings_csv, name="standings_csv"),
+    path("<int:tournament_id>/standings.pdf", results.standings_pdf, name="standings_pdf"),
+    path("<int:tournament_id>/projector/", results.projector, name="projector"),
+    path("<int:tournament_id>/bracket/", results.bracket, name="bracket"),
+    path("<int:tournament_id>/bracket.pdf", results.bracket_pdf, name="bracket_pdf"),
+    # A table's private link: no account needed, that table's deals only.
+    path("t/<str:token>/", table_entry.table_entry, name="table_entry"),
+    path("t/<str:token>/preview/", table_entry.table_preview, name="table_preview"),
+    path(
+        "t/<str:token>/deals/<int:deal_id>/",
+        table_entry.table_deal_edit,
+        name="table_deal_edit",
+    ),
+]

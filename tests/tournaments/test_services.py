@@ -175,6 +175,8 @@ def test_knockout_goes_down_to_a_final_table(club: Club) -> None:
         if len(states) == 1:
             break
     assert sizes == [16, 8, 4]
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
     result = selectors.bracket(tournament=tournament)
     assert [s.final for s in result.stages] == [False, False, True]
     first = result.stages[0]

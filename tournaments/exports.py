@@ -1,0 +1,42 @@
+"""CSV export of a tournament's standings, for spreadsheets and federation returns.
+
+Built on the club's ``CsvExport`` base: a header line, then one line per player in rank order
+with the per-round scores (empty where the player was not seated) and the total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tarot_scores.exports import CsvExport, RowWriter
+from tournaments.models import Tournament
+from tournaments.selectors import StandingRow, TeamRow
+
+
+class StandingsCsv(CsvExport):
+    def __init__(
+        self,
+        tournament: Tournament,
+        rows: Sequence[StandingRow],
+        round_names: Sequence[str],
+        teams: Sequence[TeamRow] = (),
+    ) -> None:
+        self.tournament = tournament
+        self.rows = rows
+        self.round_names = list(round_names)
+        self.has_teams = bool(teams)
+        slug = slugify(tournament.name) or "tournament"
+        self.filename = f"{slug}-{tournament.date.isoformat()}-standings.csv"
+
+    def header(self) -> list[str]:
+        team = [_("Team")] if self.has_teams else []
+        return [_("Rank"), _("Player"), *team, *self.round_names, _("Total")]
+
+    def write_rows(self, writer: RowWriter) -> None:
+        for row in self.rows:
+            team = [row.team] if self.has_teams else []
+            rounds = ["" if r is None else r for r in row.rounds]
+            writer.writerow([row.rank, row.player.label, *team, *rounds, row.total])

@@ -1,0 +1,233 @@
+"""Forms of the tournament pages: the shape of what an organiser types in.
+
+A new tournament (rules, format, rounds, seating), registering players (club players ticked in a
+list, newcomers typed one per line), teams, and swapping two seated players. Rules live in
+``tournaments.services``: these forms only check that the answers are well formed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tarot_scores.models import Club, HouseRules, Player
+from tournaments.models import Entry, Tournament
+
+TEAM_SIZES = [
+    (0, gettext_lazy("no teams (individual event)")),
+    (2, gettext_lazy("teams of 2")),
+    (4, gettext_lazy("teams of 4")),
+]
+
+
+def new_seed() -> int:
+    """A fresh draw seed, shown in the form so that a draw can be replayed."""
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    date = forms.DateField(
+        label=gettext_lazy("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    rules = forms.ChoiceField(label=gettext_lazy("Rules"))
+    format = forms.ChoiceField(
+        label=gettext_lazy("Format"),
+        choices=Tournament.Format.choices,
+        widget=forms.RadioSelect,
+    )
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Rounds"),
+        min_value=1,
+        max_value=20,
+        help_text=gettext_lazy("Rounds format only: a knockout goes on until its final table."),
+    )
+    deals_per_round = forms.IntegerField(
+        label=gettext_lazy("Deals per round"), min_value=1, max_value=40
+    )
+    round_minutes = forms.IntegerField(
+        label=gettext_lazy("Minutes per round"), min_value=5, max_value=600
+    )
+    seating = forms.ChoiceField(
+        label=gettext_lazy("Seating method"),
+        choices=Tournament.Seating.choices,
+        widget=forms.RadioSelect,
+    )
+    five_mode = forms.ChoiceField(
+        label=gettext_lazy("Tables of 5"),
+        choices=Tournament.FiveMode.choices,
+        widget=forms.RadioSelect,
+    )
+    allow_threes = forms.BooleanField(
+        label=gettext_lazy("Tables of 3 allowed"),
+        required=False,
+        help_text=gettext_lazy("Only when the head count cannot be seated at tables of 4 and 5."),
+    )
+    team_size = forms.TypedChoiceField(
+        label=gettext_lazy("Teams"), choices=TEAM_SIZES, coerce=int, widget=forms.RadioSelect
+    )
+    qualifiers_per_table = forms.IntegerField(
+        label=gettext_lazy("Qualifiers per table (knockout)"), min_value=1, max_value=4
+    )
+    seed = forms.IntegerField(
+        label=gettext_lazy("Draw seed"),
+        min_value=0,
+        max_value=999_999,
+        help_text=gettext_lazy("Drawn at random; the same seed gives the same seating."),
+    )
+
+    def __init__(
+        self, *args: Any, club: Club, house_rules: Sequence[HouseRules], **kw: Any
+    ) -> None:
+        kw.setdefault(
+            "initial",
+            {
+                "date": timezone.localdate(),
+                "rules": "fft",
+                "format": Tournament.Format.ROUNDS,
+                "rounds": 3,
+                "deals_per_round": 8,
+                "round_minutes": 75,
+                "seating": Tournament.Seating.MIXING,
+                "five_mode": Tournament.FiveMode.SITTING_OUT,
+                "team_size": 0,
+                "qualifiers_per_table": 2,
+                "seed": new_seed(),
+            },
+        )
+        super().__init__(*args, **kw)
+        self.club = club
+        self.house_rules = {f"house:{h.pk}": h for h in house_rules}
+        choices: list[Any] = [
+            ("fft", _("FFT (official rules)")),
+            ("classic", _("Classic rules")),
+        ]
+        if self.house_rules:
+            choices.append(
+                (_("House rules"), [(key, h.name) for key, h in self.house_rules.items()])
+            )
+        self.fields["rules"].choices = choices  # type: ignore[attr-defined]
+
+    def service_arguments(self) -> dict[str, Any]:
+        """``services.tournament_create``'s keyword arguments (call after is_valid)."""
+        data = self.cleaned_data
+        house_rules = self.house_rules.get(data["rules"])
+        return {
+            "name": data["name"],
+            "date": data["date"],
+            "variant": "fft" if house_rules is not None else data["rules"],
+            "house_rules": house_rules,
+            "format": data["format"],
+            "rounds": data["rounds"],
+            "deals_per_round": data["deals_per_round"],
+            "round_minutes": data["round_minutes"],
+            "seating_method": data["seating"],
+            "five_mode": data["five_mode"],
+            "allow_threes": data["allow_threes"],
+            "team_size": data["team_size"],
+            "qualifiers_per_table": data["qualifiers_per_table"],
+            "seed": data["seed"],
+        }
+
+
+class EntryAddForm(forms.Form):
+    """Register club players (ticked) and newcomers (typed, one name per line) at once."""
+
+    players = forms.MultipleChoiceField(
+        label=gettext_lazy("Club players"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    new_names = forms.CharField(
+        label=gettext_lazy("New players, one name per line"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off"}),
+        help_text=gettext_lazy("They become players of the club."),
+    )
+    checked_in = forms.BooleanField(
+        label=gettext_lazy("Checked in now"), required=False, initial=True
+    )
+
+    def __init__(self, *args: Any, candidates: Sequence[Player], **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.candidates = {p.pk: p for p in candidates}
+        self.fields["players"].choices = [  # type: ignore[attr-defined]
+            (str(p.pk), p.label) for p in candidates
+        ]
+
+    def clean_new_names(self) -> list[str]:
+        lines = str(self.cleaned_data.get("new_names") or "").splitlines()
+        names: list[str] = []
+        for line in lines:
+            name = " ".join(line.split())
+            if len(name) > 60:
+                raise forms.ValidationError(
+                    _("A name has at most 60 characters: %(name)s") % {"name": name[:60]}
+                )
+            if name and name.casefold() not in {n.casefold() for n in names}:
+                names.append(name)
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("players") and not data.get("new_names") and not self.errors:
+            raise forms.ValidationError(_("Tick club players or type new names."))
+        return data
+
+    def chosen_players(self) -> list[Player]:
+        return [self.candidates[int(pk)] for pk in self.cleaned_data.get("players") or []]
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Team name"), max_length=80)
+    members = forms.MultipleChoiceField(
+        label=gettext_lazy("Members"), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, entries: Sequence[Entry], taken: set[str], **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.entries = {e.pk: e for e in entries}
+        self.taken = {t.casefold() for t in taken}
+        self.fields["members"].choices = [  # type: ignore[attr-defined]
+            (str(e.pk), e.player.label) for e in entries
+        ]
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        if name.casefold() in self.taken:
+            raise forms.ValidationError(_("A team of this tournament already has this name."))
+        return name
+
+    def chosen_entries(self) -> list[Entry]:
+        return [self.entries[int(pk)] for pk in self.cleaned_data["members"]]
+
+
+class SwapForm(forms.Form):
+    first = forms.ChoiceField(label=gettext_lazy("Player"))
+    second = forms.ChoiceField(label=gettext_lazy("swaps seats with"))
+
+    def __init__(self, *args: Any, players: Sequence[tuple[Player, str]], **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.players = {p.pk: p for p, _where in players}
+        choices = [("", "—")] + [(str(p.pk), f"{p.label} ({where})") for p, where in players]
+        self.fields["first"].choices = choices  # type: ignore[attr-defined]
+        self.fields["second"].choices = choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError(_("Choose two different players."))
+        return data
+
+    def chosen(self) -> tuple[Player, Player]:
+        return (
+            self.players[int(self.cleaned_data["first"])],
+            self.players[int(self.cleaned_data["second"])],
+        )

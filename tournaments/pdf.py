@@ -1,0 +1,423 @@
+"""Printed tournament papers, built with reportlab platypus: the table sheets of a round (one
+page per table, filled in by hand, with the table's QR code), the seating list pinned on the
+wall, the standings and the knockout bracket.
+
+Each ``render_*`` function takes what it prints (already read by the selectors) and returns the
+PDF's bytes; none makes a query.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import formats
+from django.utils.translation import gettext as _
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import cm
+from reportlab.platypus import (
+    KeepInFrame,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from tournaments.models import Tournament
+from tournaments.selectors import Bracket, StandingRow, TeamRow
+
+_GRID = colors.HexColor("#777777")
+_HEAD = colors.HexColor("#e6e6e6")
+_MARGIN = 1.2 * cm
+
+
+@dataclass(frozen=True)
+class SheetTable:
+    """One table of a round as its sheet prints it."""
+
+    number: int
+    players: list[str]  # seat order: seat 1 deals first
+    entry_url: str  # the table's private link, printed as a QR code
+
+
+@dataclass(frozen=True)
+class SeatingLine:
+    player: str
+    table: int
+    seat: int
+
+
+def collation_key(name: str) -> str:
+    """Alphabetical order as people read it: Émile between Denis and Fanny, not after Zoé."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    base = getSampleStyleSheet()
+    normal = base["Normal"]
+    return {
+        "title": ParagraphStyle(
+            "title", parent=base["Title"], fontName="Helvetica-Bold", alignment=0, spaceAfter=4
+        ),
+        "big": ParagraphStyle(
+            "big", parent=normal, fontName="Helvetica-Bold", fontSize=20, leading=24
+        ),
+        "meta": ParagraphStyle("meta", parent=normal, fontSize=10, leading=13),
+        "small": ParagraphStyle("small", parent=normal, fontSize=7, leading=9),
+        "h2": ParagraphStyle("h2", parent=base["Heading2"], fontName="Helvetica-Bold"),
+        "cell": ParagraphStyle("cell", parent=normal, fontSize=9, leading=11),
+        "head": ParagraphStyle(
+            "head", parent=normal, fontSize=9, leading=11, fontName="Helvetica-Bold"
+        ),
+    }
+
+
+def _p(text: Any, style: ParagraphStyle) -> Paragraph:
+    # Paragraph reads a little markup: names typed by players must not be taken for it.
+    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Paragraph(escaped, style)
+
+
+def _heading(tournament: Tournament) -> str:
+    date = formats.date_format(tournament.date, "DATE_FORMAT")
+    return f"{tournament.club.name} · {date}"
+
+
+def _build(story: list[Any], *, title: str, author: str, pagesize: Any = A4) -> bytes:
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=pagesize,
+        leftMargin=_MARGIN,
+        rightMargin=_MARGIN,
+        topMargin=_MARGIN,
+        bottomMargin=_MARGIN,
+        title=title,
+        author=author,
+    )
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def _short(name: str, limit: int = 20) -> str:
+    """A name that fits its column: long ones end with an ellipsis."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+
+
+def _qr(url: str, size: float) -> Drawing:
+    widget = QrCodeWidget(url, barLevel="M")
+    x0, y0, x1, y1 = widget.getBounds()
+    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    drawing.add(widget)
+    return drawing
+
+
+# --- table sheets ------------------------------------------------------------------------------
+
+
+def render_table_sheets(
+    *, tournament: Tournament, round_name: str, tables: Sequence[SheetTable]
+) -> bytes:
+    """One landscape page per table: who sits where, a grid of the round's deals to fill in
+    (the dealer of each deal printed already) and the QR code of the table's entry link."""
+    st = _styles()
+    pagesize = landscape(A4)
+    width, height = pagesize
+    usable_w = width - 2 * _MARGIN
+    deals = tournament.deals_per_round
+    sits_out = tournament.five_mode == Tournament.FiveMode.SITTING_OUT
+    usable_h = height - 2 * _MARGIN
+    qr_size = 3.6 * cm
+    header_h = 5.2 * cm
+    grid_h = usable_h - header_h - 0.6 * cm
+    row_h = max(0.3 * cm, min(1.0 * cm, grid_h / (deals + 3)))
+    font = max(5.0, min(10.0, row_h * 0.55))
+
+    story: list[Any] = []
+    for index, table in enumerate(tables):
+        if index:
+            story.append(PageBreak())
+        seats = [
+            (_("%(seat)s. %(name)s (deals first)") if i == 1 else _("%(seat)s. %(name)s"))
+            % {"seat": i, "name": name}
+            for i, name in enumerate(table.players, start=1)
+        ]
+        left: list[Any] = [
+            _p(tournament.name, st["title"]),
+            _p(_heading(tournament), st["meta"]),
+            _p(f"{round_name} · " + _("Table %(n)s") % {"n": table.number}, st["big"]),
+            Spacer(1, 0.15 * cm),
+            _p(_("Seats: %(seats)s") % {"seats": " · ".join(seats)}, st["meta"]),
+        ]
+        if len(table.players) == 5:
+            note = (
+                _("At a table of 5 the dealer sits each deal out and scores 0.")
+                if sits_out
+                else _("At a table of 5 the taker calls a king.")
+            )
+            left.append(_p(note, st["meta"]))
+        left.append(
+            _p(
+                _("%(deals)s deals, then sign the sheet and hand it to the organisers.")
+                % {"deals": deals},
+                st["meta"],
+            )
+        )
+        right = [
+            _qr(table.entry_url, qr_size),
+            _p(_("Scan to enter the deals:"), st["small"]),
+            _p(table.entry_url, st["small"]),
+        ]
+        head = Table([[left, right]], colWidths=[usable_w - qr_size - 1.4 * cm, qr_size + 1.4 * cm])
+        head.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("ALIGN", (1, 0), (1, 0), "CENTER"),
+                ]
+            )
+        )
+
+        columns = [_("Deal"), _("Dealer"), _("Taker"), _("Contract"), _("Points"), _("Bouts")]
+        fixed = [1.5 * cm, 3.2 * cm, 3.2 * cm, 2.6 * cm, 1.6 * cm, 1.4 * cm]
+        player_w = (usable_w - sum(fixed)) / max(1, len(table.players))
+        head_style = ParagraphStyle(
+            "grid-head", parent=st["head"], fontSize=font, leading=font * 1.15
+        )
+        data: list[list[Any]] = [[_p(c, head_style) for c in [*columns, *table.players]]]
+        for number in range(1, deals + 1):
+            dealer = table.players[(number - 1) % len(table.players)] if table.players else ""
+            data.append(
+                [str(number), _short(dealer), *[""] * (len(columns) - 2 + len(table.players))]
+            )
+        data.append([_("Total"), *[""] * (len(columns) - 1 + len(table.players))])
+        grid = Table(
+            data,
+            colWidths=[*fixed, *[player_w] * len(table.players)],
+            # The header row has room for names on two lines.
+            rowHeights=[max(row_h, 2.4 * font + 4), *[row_h] * (len(data) - 1)],
+        )
+        grid.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), "Helvetica", font),
+                    ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", font),
+                    ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
+                    ("BACKGROUND", (0, -1), (-1, -1), _HEAD),
+                    ("GRID", (0, 0), (-1, -1), 0.5, _GRID),
+                    ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("TEXTCOLOR", (1, 1), (1, -2), colors.HexColor("#555555")),
+                ]
+            )
+        )
+        # Long names or many deals shrink the page's content rather than spill onto a second
+        # page: one sheet per table, always.
+        story.append(
+            KeepInFrame(usable_w, usable_h - 0.1 * cm, content=[head, grid], mode="shrink")
+        )
+    if not story:
+        story.append(_p(_("This round has no tables."), st["meta"]))
+    return _build(
+        story,
+        title=f"{tournament.name} · {round_name}",
+        author=tournament.club.name,
+        pagesize=pagesize,
+    )
+
+
+# --- seating list ------------------------------------------------------------------------------
+
+
+def render_seating_list(
+    *, tournament: Tournament, round_name: str, lines: Sequence[SeatingLine]
+) -> bytes:
+    """Every player in alphabetical order with table and seat, in type read from a distance."""
+    st = _styles()
+    ordered = sorted(lines, key=lambda line: (collation_key(line.player), line.table, line.seat))
+    story: list[Any] = [
+        _p(tournament.name, st["title"]),
+        _p(_heading(tournament), st["meta"]),
+        _p(round_name + " · " + _("Seating"), st["big"]),
+        Spacer(1, 0.4 * cm),
+    ]
+    data: list[list[Any]] = [[_("Player"), _("Table"), _("Seat")]]
+    data += [[line.player, str(line.table), str(line.seat)] for line in ordered]
+    grid = Table(data, colWidths=[10 * cm, 3 * cm, 3 * cm], repeatRows=1, hAlign="LEFT")
+    grid.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), "Helvetica", 14),
+                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 12),
+                ("FONT", (1, 1), (1, -1), "Helvetica-Bold", 16),
+                ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.4, _GRID),
+                ("ALIGN", (1, 0), (-1, -1), "CENTER"),
+                ("TOPPADDING", (0, 0), (-1, -1), 5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+            ]
+        )
+    )
+    story.append(grid)
+    return _build(story, title=f"{tournament.name} · {round_name}", author=tournament.club.name)
+
+
+# --- standings and bracket ---------------------------------------------------------------------
+
+
+def _tie_breaks(st: dict[str, ParagraphStyle]) -> Paragraph:
+    return _p(
+        _(
+            "Ties are broken by the total, then the best round, then the last round played, "
+            "then the name."
+        ),
+        st["small"],
+    )
+
+
+def render_standings(
+    *,
+    tournament: Tournament,
+    rows: Sequence[StandingRow],
+    round_names: Sequence[str],
+    teams: Sequence[TeamRow] = (),
+) -> bytes:
+    """The ranking with every round's score and the total; team standings when there are teams."""
+    st = _styles()
+    many = len(round_names) > 6
+    pagesize = landscape(A4) if many else A4
+    usable = pagesize[0] - 2 * _MARGIN
+    has_teams = any(r.team for r in rows)
+    story: list[Any] = [
+        _p(tournament.name, st["title"]),
+        _p(_heading(tournament), st["meta"]),
+        _p(_("Standings"), st["h2"]),
+    ]
+    head = [_("Rank"), _("Player"), *([_("Team")] if has_teams else []), *round_names, _("Total")]
+    data: list[list[Any]] = [[_p(h, st["head"]) for h in head]]
+    for row in rows:
+        rounds = ["–" if r is None else str(r) for r in row.rounds]
+        team = [_p(row.team, st["cell"])] if has_teams else []
+        data.append(
+            [f"{row.rank}.", _p(row.player.label, st["cell"]), *team, *rounds, str(row.total)]
+        )
+    fixed = [1.2 * cm, 5.0 * cm, *([3.5 * cm] if has_teams else [])]
+    number_w = min(2.2 * cm, (usable - sum(fixed)) / max(1, len(round_names) + 1))
+    grid = Table(
+        data,
+        colWidths=[*fixed, *[number_w] * (len(round_names) + 1)],
+        repeatRows=1,
+        hAlign="LEFT",
+    )
+    grid.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
+                ("FONT", (-1, 1), (-1, -1), "Helvetica-Bold", 10),
+                ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
+                ("ALIGN", (len(fixed), 1), (-1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ]
+        )
+    )
+    story += [grid, Spacer(1, 0.3 * cm), _tie_breaks(st)]
+    if teams:
+        story += [Spacer(1, 0.5 * cm), _p(_("Teams"), st["h2"])]
+        team_data: list[list[Any]] = [[_("Rank"), _("Team"), _("Players"), _("Total")]]
+        team_data += [
+            [f"{t.rank}.", _p(t.name, st["cell"]), _p(", ".join(t.members), st["cell"]), t.total]
+            for t in teams
+        ]
+        team_grid = Table(
+            team_data, colWidths=[1.2 * cm, 4.5 * cm, 9 * cm, 2.2 * cm], hAlign="LEFT"
+        )
+        team_grid.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
+                    ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
+                    ("ALIGN", (-1, 0), (-1, -1), "RIGHT"),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ]
+            )
+        )
+        story.append(team_grid)
+    return _build(
+        story,
+        title=f"{tournament.name} · {_('Standings')}",
+        author=tournament.club.name,
+        pagesize=pagesize,
+    )
+
+
+def render_bracket(
+    *, tournament: Tournament, bracket: Bracket, stage_names: Sequence[str]
+) -> bytes:
+    """Every stage's tables, each player's score there and who went through; the final ranking."""
+    st = _styles()
+    story: list[Any] = [
+        _p(tournament.name, st["title"]),
+        _p(_heading(tournament), st["meta"]),
+    ]
+    through = _("through")
+    for name, stage in zip(stage_names, bracket.stages, strict=True):
+        title = name + (" · " + _("Final") if stage.final else "")
+        if not stage.complete:
+            title += " · " + _("being played")
+        block: list[Any] = [_p(title, st["h2"])]
+        for table in stage.tables:
+            data: list[list[Any]] = [[_("Table %(n)s") % {"n": table.number}, "", ""]]
+            data += [
+                [
+                    _p(seat.player.label, st["cell"]),
+                    str(seat.points),
+                    through if seat.qualified else "",
+                ]
+                for seat in table.seats
+            ]
+            grid = Table(data, colWidths=[6 * cm, 2.2 * cm, 2.6 * cm], hAlign="LEFT")
+            grid.setStyle(
+                TableStyle(
+                    [
+                        ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
+                        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 10),
+                        ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
+                        ("SPAN", (0, 0), (-1, 0)),
+                        ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
+                        ("ALIGN", (1, 1), (1, -1), "RIGHT"),
+                        ("FONT", (2, 1), (2, -1), "Helvetica-Bold", 9),
+                    ]
+                )
+            )
+            block += [grid, Spacer(1, 0.25 * cm)]
+        story.append(KeepTogether(block))
+    if bracket.ranking:
+        story.append(_p(_("Final ranking"), st["h2"]))
+        data = [[f"{rank}.", _p(player.label, st["cell"])] for rank, player in bracket.ranking]
+        ranking = Table(data, colWidths=[1.2 * cm, 7 * cm], hAlign="LEFT")
+        ranking.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), "Helvetica", 10),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
+                ]
+            )
+        )
+        story.append(ranking)
+    elif not bracket.stages:
+        story.append(_p(_("No stage has been seated yet."), st["meta"]))
+    return _build(story, title=f"{tournament.name} · {_('Bracket')}", author=tournament.club.name)

@@ -1,0 +1,132 @@
+"""Who reaches a tournament page, and the small things every tournament page shows.
+
+A private club's tournaments answer 404 to outsiders, so their existence is not revealed;
+members without the organiser role get 403 on the pages that manage a tournament; anonymous
+visitors of those pages are sent to the login page first.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import segno
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from tarot_scores import permissions
+from tarot_scores.models import Club
+from tournaments.models import Round, Table, Tournament
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``request.htmx`` says if htmx sent it."""
+
+    htmx: HtmxDetails
+
+
+def lang() -> Literal["fr", "en"]:
+    """The seating package speaks French or English: the page's language, French by default."""
+    return "en" if (get_language() or "fr").startswith("en") else "fr"
+
+
+def login_first(request: HtmxHttpRequest, next_url: str) -> HttpResponse:
+    """Anonymous organisers log in, then come back to ``next_url`` (a page, not a POST)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(f"{reverse('login')}?next={next_url}")
+    return redirect_to_login(next_url)
+
+
+def club_for(request: HttpRequest, slug: str) -> Club:
+    club = get_object_or_404(Club, slug=slug)
+    if not permissions.can_view_club(request.user, club):
+        raise Http404
+    return club
+
+
+def readable(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament, if this user may read its club; otherwise 404, whether or not it exists."""
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("club", "house_rules"), pk=tournament_id
+    )
+    if not permissions.can_view_club(request.user, tournament.club):
+        raise Http404
+    return tournament
+
+
+def managed(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament, for an organiser of its club (or a superuser): 403 for other readers."""
+    tournament = readable(request, tournament_id)
+    if not permissions.is_organiser(request.user, tournament.club):
+        raise PermissionDenied
+    return tournament
+
+
+def round_of(tournament: Tournament, number: int) -> Round:
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    round_.tournament = tournament
+    return round_
+
+
+def is_knockout(tournament: Tournament) -> bool:
+    return tournament.format == Tournament.Format.KNOCKOUT
+
+
+def round_name(tournament: Tournament, number: int) -> str:
+    """ "Round 2", or "Stage 2" in a knockout."""
+    if is_knockout(tournament):
+        return _("Stage %(n)s") % {"n": number}
+    return _("Round %(n)s") % {"n": number}
+
+
+def entry_url(request: HttpRequest, table: Table) -> str:
+    """A table's private link, absolute: it is printed and read by phones as a QR code."""
+    return request.build_absolute_uri(reverse("tournaments:table_entry", args=[table.token]))
+
+
+def qr_svg(url: str, title: str) -> SafeString:
+    """The link as an inline SVG QR code that scales with its box."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=1, border=2, omitsize=True, svgclass="qr", title=title
+    )
+    # segno escapes the title; the rest is its own markup.
+    return mark_safe(svg)
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """How long a round has left: from its start and the tournament's minutes per round."""
+
+    deadline: datetime.datetime
+    seconds_left: int  # below zero once the time is up
+
+    @property
+    def over(self) -> bool:
+        return self.seconds_left <= 0
+
+    @property
+    def minutes_left(self) -> int:
+        """Rounded up: "1 min" until the very last second."""
+        return max(0, math.ceil(self.seconds_left / 60))
+
+    @property
+    def minutes_over(self) -> int:
+        return max(0, -self.seconds_left // 60)
+
+
+def countdown(tournament: Tournament, round_: Round | None) -> Countdown | None:
+    if round_ is None or round_.status != Round.Status.PLAYING or round_.started_at is None:
+        return None
+    deadline = round_.started_at + datetime.timedelta(minutes=tournament.round_minutes)
+    return Countdown(deadline, int((deadline - timezone.now()).total_seconds()))

@@ -1,0 +1,372 @@
+"""A club's tournaments, a new tournament, its overview page, and registration on the day:
+players added from the club or typed in, checked in with one tap each, late arrivals (who play
+from the next round), withdrawals and teams."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tarot_scores import permissions
+from tarot_scores.models import HouseRules, Player
+from tournaments import seating, services
+from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
+from tournaments.models import Entry, Round, Tournament
+from tournaments.pdf import collation_key
+from tournaments.views.access import (
+    HtmxHttpRequest,
+    club_for,
+    countdown,
+    is_knockout,
+    lang,
+    login_first,
+    managed,
+    readable,
+    round_name,
+)
+
+TEMPLATES = "tournaments/"
+
+
+def rules_label(tournament: Tournament) -> str:
+    if tournament.house_rules is not None:
+        return tournament.house_rules.name
+    names = {"fft": _("FFT (official rules)"), "classic": _("Classic rules")}
+    return str(names.get(tournament.variant, tournament.variant))
+
+
+# --- a club's tournaments ----------------------------------------------------------------------
+
+
+@require_GET
+def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug)
+    tournaments = (
+        Tournament.objects.filter(club=club)
+        .annotate(players=Count("entries", filter=Q(entries__checked_in=True)))
+        .order_by("-date", "-id")
+    )
+    context = {
+        "club": club,
+        "tournaments": tournaments,
+        "is_organiser": permissions.is_organiser(request.user, club),
+    }
+    return render(request, TEMPLATES + "list.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    here = reverse("tournaments:new", args=[slug])
+    if not request.user.is_authenticated:
+        return login_first(request, here)
+    club = club_for(request, slug)
+    if not permissions.is_organiser(request.user, club):
+        raise PermissionDenied
+    house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))
+    form = TournamentForm(request.POST or None, club=club, house_rules=house_rules)
+    if request.method == "POST" and form.is_valid():
+        tournament = services.tournament_create(
+            club=club, by=request.user, **form.service_arguments()
+        )
+        messages.success(
+            request,
+            _("%(name)s is created: register the players.") % {"name": tournament.name},
+        )
+        return redirect("tournaments:registration", tournament_id=tournament.pk)
+    return render(
+        request,
+        TEMPLATES + "new.html",
+        {"club": club, "form": form},
+        status=400 if form.is_bound else 200,
+    )
+
+
+# --- one tournament ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    round: Round
+    name: str
+    tables: int
+    entered: int
+    goal: int
+
+
+def _round_lines(tournament: Tournament) -> list[RoundLine]:
+    """Each round with its tables and deals entered (one query, whatever the deals)."""
+    rounds = (
+        Round.objects.filter(tournament=tournament)
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            entered=Count(
+                "tables__game__deals",
+                filter=Q(tables__game__deals__deleted_at__isnull=True),
+                distinct=True,
+            ),
+        )
+        .order_by("number")
+    )
+    return [
+        RoundLine(
+            r,
+            round_name(tournament, r.number),
+            r.table_count,
+            r.entered,
+            r.table_count * tournament.deals_per_round,
+        )
+        for r in rounds
+    ]
+
+
+@require_GET
+def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = readable(request, tournament_id)
+    lines = _round_lines(tournament)
+    current = lines[-1].round if lines else None
+    counts = tournament.entries.aggregate(
+        registered=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
+    )
+    is_organiser = permissions.is_organiser(request.user, tournament.club)
+    context = {
+        "tournament": tournament,
+        "rules_label": rules_label(tournament),
+        "lines": lines,
+        "current": current,
+        "current_name": round_name(tournament, current.number) if current else "",
+        "countdown": countdown(tournament, current),
+        "registered": counts["registered"],
+        "checked_in": counts["checked_in"],
+        "is_organiser": is_organiser,
+        "knockout": is_knockout(tournament),
+        "next_round": services.next_round_number(tournament),
+        "finished": tournament.status == Tournament.Status.FINISHED,
+        # The next round is seated once the last one has all its deals.
+        "can_seat": is_organiser
+        and tournament.status != Tournament.Status.FINISHED
+        and (not lines or lines[-1].entered >= lines[-1].goal)
+        and not (is_knockout(tournament) and lines and lines[-1].tables == 1),
+    }
+    return render(request, TEMPLATES + "detail.html", context)
+
+
+# --- registration ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TablePlanWords:
+    """The table plan for the players of the next round, in words, or why there is none."""
+
+    players: int
+    round_number: int
+    words: str
+    impossible: str
+
+
+def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None:
+    number = services.next_round_number(tournament)
+    if is_knockout(tournament) and number > 1:
+        return None  # the next stage seats the qualifiers, not the checked-in players
+    if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
+        return None
+    count = sum(1 for e in entries if e.plays_in(number))
+    try:
+        words = seating.plan_tables(count, allow_threes=tournament.allow_threes).describe(lang())
+    except seating.SeatingError as error:
+        return TablePlanWords(count, number, "", error.message(lang()))
+    return TablePlanWords(count, number, words, "")
+
+
+def _can_seat(tournament: Tournament) -> bool:
+    """Whether the next round can be seated: the last one has all its deals (or none yet)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return False
+    last = tournament.round_set.order_by("-number").first()
+    if last is None:
+        return True
+    last.tournament = tournament
+    if is_knockout(tournament) and last.tables.count() == 1:
+        return False  # the final table has been played, or is being played
+    return services.round_complete(last)
+
+
+def _entries(tournament: Tournament) -> list[Entry]:
+    entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
+    return sorted(entries, key=lambda e: (collation_key(e.player.label), e.pk))
+
+
+def _candidates(tournament: Tournament, query: str, keep: list[str]) -> list[Player]:
+    """The club's players not registered yet, those matching ``query`` and those ticked."""
+    players = Player.objects.filter(clubs=tournament.club).exclude(entries__tournament=tournament)
+    if query:
+        kept = [int(pk) for pk in keep if pk.isdigit()]
+        players = players.filter(
+            Q(name__icontains=query) | Q(nickname__icontains=query) | Q(pk__in=kept)
+        )
+    return sorted(players.distinct(), key=lambda p: (collation_key(p.label), p.pk))
+
+
+def _registration_context(
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    *,
+    add_form: EntryAddForm | None = None,
+    team_form: TeamForm | None = None,
+    query: str = "",
+) -> dict[str, Any]:
+    entries = _entries(tournament)
+    if add_form is None:
+        add_form = EntryAddForm(candidates=_candidates(tournament, query, []))
+    if team_form is None and tournament.team_size:
+        team_form = _team_form(tournament, entries)
+    teams: dict[str, list[Entry]] = {}
+    for entry in entries:
+        if entry.team is not None:
+            teams.setdefault(entry.team.name, []).append(entry)
+    return {
+        "tournament": tournament,
+        "entries": entries,
+        "checked_in": sum(1 for e in entries if e.checked_in),
+        "add_form": add_form,
+        "team_form": team_form,
+        "teams": sorted(teams.items(), key=lambda t: t[0].casefold()),
+        "plan": _plan(tournament, entries),
+        "query": query,
+        "next_round": services.next_round_number(tournament),
+        "started": tournament.round_set.exists(),
+        "can_seat": _can_seat(tournament),
+        "knockout": is_knockout(tournament),
+    }
+
+
+def _team_form(tournament: Tournament, entries: list[Entry], data: Any = None) -> TeamForm:
+    free = [e for e in entries if e.team is None and e.withdrawn_after is None]
+    taken = set(tournament.teams.values_list("name", flat=True))
+    return TeamForm(data, entries=free, taken=taken)
+
+
+@require_http_methods(["GET", "POST"])
+def registration(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """Organisers: who plays. Tick club players or type new names, then check them in."""
+    here = reverse("tournaments:registration", args=[tournament_id])
+    if not request.user.is_authenticated:
+        return login_first(request, here)
+    tournament = managed(request, tournament_id)
+    if request.method == "GET":
+        query = request.GET.get("q", "").strip()[:60]
+        keep = request.GET.getlist("players")
+        form = EntryAddForm(
+            initial={"players": keep, "checked_in": True},
+            candidates=_candidates(tournament, query, keep),
+        )
+        context = _registration_context(request, tournament, add_form=form, query=query)
+        if request.htmx and request.htmx.target == "player-picker":
+            return render(request, TEMPLATES + "registration.html#player-picker", context)
+        return render(request, TEMPLATES + "registration.html", context)
+
+    form = EntryAddForm(request.POST, candidates=_candidates(tournament, "", []))
+    if not form.is_valid():
+        context = _registration_context(request, tournament, add_form=form)
+        return render(request, TEMPLATES + "registration.html", context, status=400)
+    checked_in = form.cleaned_data["checked_in"]
+    added: list[str] = []
+    for player in form.chosen_players():
+        try:
+            entry = services.entry_add(tournament=tournament, player=player, checked_in=checked_in)
+        except services.TournamentError as error:
+            messages.error(request, str(error))
+        else:
+            added.append(entry.player.label)
+    for name in form.cleaned_data["new_names"]:
+        try:
+            entry = services.entry_add(tournament=tournament, name=name, checked_in=checked_in)
+        except services.TournamentError as error:
+            messages.error(request, str(error))
+        else:
+            added.append(entry.player.label)
+    if added:
+        messages.success(request, _("Registered: %(names)s.") % {"names": ", ".join(added)})
+    return redirect(here)
+
+
+def _entry_or_404(tournament: Tournament, entry_id: int) -> Entry:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "team"), pk=entry_id, tournament=tournament
+    )
+    entry.tournament = tournament
+    return entry
+
+
+def _entry_changed(request: HtmxHttpRequest, tournament: Tournament, entry: Entry) -> HttpResponse:
+    """With htmx, the entry's row and the table plan; otherwise back to the registration page."""
+    if not request.htmx:
+        return redirect("tournaments:registration", tournament_id=tournament.pk)
+    entries = _entries(tournament)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "plan": _plan(tournament, entries),
+        "checked_in": sum(1 for e in entries if e.checked_in),
+        "next_round": services.next_round_number(tournament),
+        "can_seat": _can_seat(tournament),
+        "knockout": is_knockout(tournament),
+        "oob": True,
+    }
+    return render(request, TEMPLATES + "registration.html#entry-changed", context)
+
+
+@require_POST
+def entry_check_in(request: HtmxHttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """One tap: checked in, or not any more (``checked_in`` = 1 or 0)."""
+    if not request.user.is_authenticated:
+        return login_first(request, reverse("tournaments:registration", args=[tournament_id]))
+    tournament = managed(request, tournament_id)
+    entry = _entry_or_404(tournament, entry_id)
+    services.entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+    return _entry_changed(request, tournament, entry)
+
+
+@require_POST
+def entry_withdraw(request: HtmxHttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """The player leaves: not seated from the next round on, keeping the points scored."""
+    if not request.user.is_authenticated:
+        return login_first(request, reverse("tournaments:registration", args=[tournament_id]))
+    tournament = managed(request, tournament_id)
+    entry = _entry_or_404(tournament, entry_id)
+    if entry.withdrawn_after is None:
+        services.entry_withdraw(entry=entry)
+        if not request.htmx:
+            messages.success(request, _("%(name)s withdrew.") % {"name": entry.player.label})
+    return _entry_changed(request, tournament, entry)
+
+
+@require_POST
+def team_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    here = reverse("tournaments:registration", args=[tournament_id])
+    if not request.user.is_authenticated:
+        return login_first(request, here)
+    tournament = managed(request, tournament_id)
+    form = _team_form(tournament, _entries(tournament), request.POST)
+    if form.is_valid():
+        try:
+            team = services.team_create(
+                tournament=tournament,
+                name=form.cleaned_data["name"],
+                entries=form.chosen_entries(),
+            )
+        except services.TournamentError as error:
+            form.add_error("members", str(error))
+        else:
+            messages.success(request, _("Team %(name)s created.") % {"name": team.name})
+            return redirect(here)
+    context = _registration_context(request, tournament, team_form=form)
+    return render(request, TEMPLATES + "registration.html", context, status=400)

@@ -1,0 +1,139 @@
+"""Results: the standings (with team standings and the tie-breaks explained), the projector view
+that refreshes itself, the knockout bracket, and their CSV and PDF exports. Each page reads a
+fixed number of queries, whatever the number of deals."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tarot_scores import permissions
+from tournaments import exports, pdf, selectors
+from tournaments.models import Round, Tournament
+from tournaments.views.access import (
+    HtmxHttpRequest,
+    countdown,
+    is_knockout,
+    readable,
+    round_name,
+)
+
+TEMPLATES = "tournaments/"
+PROJECTOR_SECONDS = 10
+
+
+def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
+    rows = selectors.standings_for(tournament=tournament)
+    numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
+    has_teams = any(r.team for r in rows)
+    return {
+        "tournament": tournament,
+        "rows": rows,
+        "round_numbers": numbers,
+        "round_names": [round_name(tournament, n) for n in numbers],
+        "round_headers": [(round_name(tournament, n), _("R%(n)s") % {"n": n}) for n in numbers],
+        "teams": selectors.team_standings_for(tournament=tournament) if has_teams else [],
+        "has_teams": has_teams,
+        "knockout": is_knockout(tournament),
+        "finished": tournament.status == Tournament.Status.FINISHED,
+        "is_organiser": permissions.is_organiser(user, tournament.club),
+    }
+
+
+@require_GET
+def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = readable(request, tournament_id)
+    return render(request, TEMPLATES + "standings.html", _results(tournament, request.user))
+
+
+@require_GET
+def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = readable(request, tournament_id)
+    results = _results(tournament)
+    return exports.StandingsCsv(
+        tournament, results["rows"], results["round_names"], results["teams"]
+    ).response()
+
+
+@require_GET
+def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
+    tournament = readable(request, tournament_id)
+    results = _results(tournament)
+    data = pdf.render_standings(
+        tournament=tournament,
+        rows=results["rows"],
+        round_names=results["round_names"],
+        teams=results["teams"],
+    )
+    return FileResponse(
+        io.BytesIO(data),
+        as_attachment=True,
+        filename=f"tournament-{tournament.pk}-standings.pdf",
+        content_type="application/pdf",
+    )
+
+
+@require_GET
+def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """Big type for a wall: standings, the tables still playing and the round's countdown.
+    htmx fetches the board every 10 s; without JavaScript the page reloads itself."""
+    tournament = readable(request, tournament_id)
+    context = _results(tournament)
+    current = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    playing: list[selectors.TableState] = []
+    if current is not None:
+        current.tournament = tournament
+        if current.status != Round.Status.CLOSED:
+            playing = [s for s in selectors.round_tables(round_=current) if not s.complete]
+    context.update(
+        current=current,
+        current_name=round_name(tournament, current.number) if current else "",
+        playing=playing,
+        countdown=countdown(tournament, current),
+        refresh_seconds=PROJECTOR_SECONDS,
+    )
+    template = "projector.html#board" if request.htmx else "projector.html"
+    return render(request, TEMPLATES + template, context)
+
+
+def _bracket_or_404(tournament: Tournament) -> selectors.Bracket:
+    if not is_knockout(tournament):
+        raise Http404
+    return selectors.bracket(tournament=tournament)
+
+
+@require_GET
+def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """Every knockout stage: its tables, each player's score there, who went through."""
+    tournament = readable(request, tournament_id)
+    result = _bracket_or_404(tournament)
+    stages = [(round_name(tournament, s.number), s) for s in result.stages]
+    context = {
+        "tournament": tournament,
+        "bracket": result,
+        "stages": stages,
+        "is_organiser": permissions.is_organiser(request.user, tournament.club),
+    }
+    return render(request, TEMPLATES + "bracket.html", context)
+
+
+@require_GET
+def bracket_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
+    tournament = readable(request, tournament_id)
+    result = _bracket_or_404(tournament)
+    data = pdf.render_bracket(
+        tournament=tournament,
+        bracket=result,
+        stage_names=[round_name(tournament, s.number) for s in result.stages],
+    )
+    return FileResponse(
+        io.BytesIO(data),
+        as_attachment=True,
+        filename=f"tournament-{tournament.pk}-bracket.pdf",
+        content_type="application/pdf",
+    )

@@ -1,0 +1,266 @@
+"""Rounds (séances), or knockout stages: seating the next one, its table plan with the repeated
+meetings the seating could not avoid, swapping two players before the first deal, starting the
+countdown, closing a complete round, and the sheets printed for it."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.http import FileResponse, HttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from tarot_scores import permissions
+from tarot_scores.models import Player
+from tournaments import pdf, selectors, services
+from tournaments.forms import SwapForm
+from tournaments.models import Round, Tournament
+from tournaments.selectors import TableState
+from tournaments.views.access import (
+    HtmxHttpRequest,
+    countdown,
+    entry_url,
+    is_knockout,
+    login_first,
+    managed,
+    qr_svg,
+    readable,
+    round_name,
+    round_of,
+)
+
+TEMPLATES = "tournaments/"
+
+
+def _round_url(tournament_id: int, number: int) -> str:
+    return reverse("tournaments:round", args=[tournament_id, number])
+
+
+@require_POST
+def round_seat(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """Seat the next round (or knockout stage) from the players checked in (or qualified)."""
+    if not request.user.is_authenticated:
+        return login_first(request, reverse("tournaments:detail", args=[tournament_id]))
+    tournament = managed(request, tournament_id)
+    try:
+        round_ = services.round_seat_next(tournament=tournament, by=request.user)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+        return redirect("tournaments:detail", tournament_id=tournament.pk)
+    messages.success(
+        request,
+        _("%(round)s is seated: print the table sheets, then start it.")
+        % {"round": round_name(tournament, round_.number)},
+    )
+    return redirect(_round_url(tournament.pk, round_.number))
+
+
+@dataclass(frozen=True)
+class TableCard:
+    state: TableState
+    seats: list[tuple[int, Player]]  # seat numbers from 1; seat 1 deals first
+    entry_url: str  # organisers only
+    qr: SafeString | str
+
+
+def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[TableCard]:
+    cards = []
+    for state in selectors.round_tables(round_=round_):
+        url = entry_url(request, state.table) if organiser else ""
+        title = _("Table %(n)s: enter the deals") % {"n": state.table.number}
+        cards.append(
+            TableCard(
+                state,
+                list(enumerate(state.players, start=1)),
+                url,
+                qr_svg(url, title) if organiser else "",
+            )
+        )
+    return cards
+
+
+def _swap_form(cards: list[TableCard], data: object = None) -> SwapForm:
+    where = [
+        (player, _("table %(t)s, seat %(s)s") % {"t": card.state.table.number, "s": seat})
+        for card in cards
+        for seat, player in card.seats
+    ]
+    return SwapForm(data, players=sorted(where, key=lambda pw: pw[0].label.casefold()))
+
+
+def _round_context(
+    request: HtmxHttpRequest, tournament: Tournament, round_: Round, swap_form: SwapForm | None
+) -> dict[str, object]:
+    organiser = permissions.is_organiser(request.user, tournament.club)
+    cards = _cards(request, round_, organiser=organiser)
+    started = any(c.state.entered for c in cards)
+    complete = bool(cards) and all(c.state.complete for c in cards)
+    last = services.next_round_number(tournament) == round_.number + 1
+    swappable = organiser and round_.status == Round.Status.SEATED and not started
+    return {
+        "tournament": tournament,
+        "round": round_,
+        "name": round_name(tournament, round_.number),
+        "cards": cards,
+        "repeats": selectors.round_repeats(round_=round_),
+        "is_organiser": organiser,
+        "countdown": countdown(tournament, round_),
+        "complete": complete,
+        "entered": sum(c.state.entered for c in cards),
+        "goal": sum(c.state.goal for c in cards),
+        "swap_form": (swap_form or _swap_form(cards)) if swappable else None,
+        "can_start": organiser and round_.status == Round.Status.SEATED,
+        "can_close": organiser and round_.status != Round.Status.CLOSED and complete,
+        "can_seat_next": organiser
+        and last
+        and complete
+        and tournament.status != Tournament.Status.FINISHED
+        and not (is_knockout(tournament) and len(cards) == 1),
+        "knockout": is_knockout(tournament),
+        "previous": round_.number - 1 if round_.number > 1 else None,
+        "next": None if last else round_.number + 1,
+    }
+
+
+@require_GET
+def round_detail(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """The table plan: players in seat order, each table's progress; for organisers, each
+    table's private entry link and QR code."""
+    tournament = readable(request, tournament_id)
+    round_ = round_of(tournament, number)
+    context = _round_context(request, tournament, round_, None)
+    return render(request, TEMPLATES + "round.html", context)
+
+
+def _round_write(
+    request: HtmxHttpRequest, tournament_id: int, number: int
+) -> tuple[Tournament, Round] | HttpResponse:
+    if not request.user.is_authenticated:
+        return login_first(request, _round_url(tournament_id, number))
+    tournament = managed(request, tournament_id)
+    return tournament, round_of(tournament, number)
+
+
+@require_POST
+def round_swap(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Swap two players' seats, before the round's first deal."""
+    found = _round_write(request, tournament_id, number)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, round_ = found
+    cards = _cards(request, round_, organiser=False)
+    form = _swap_form(cards, request.POST)
+    if form.is_valid():
+        first, second = form.chosen()
+        try:
+            services.round_swap(round_=round_, first=first, second=second)
+        except services.TournamentError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request,
+                _("%(a)s and %(b)s swapped seats.") % {"a": first.label, "b": second.label},
+            )
+        return redirect(_round_url(tournament.pk, round_.number))
+    context = _round_context(request, tournament, round_, form)
+    return render(request, TEMPLATES + "round.html", context, status=400)
+
+
+@require_POST
+def round_start(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Start the round: its countdown runs from now."""
+    found = _round_write(request, tournament_id, number)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, round_ = found
+    if round_.status != Round.Status.SEATED:
+        messages.error(request, _("This round has already started."))
+    else:
+        services.round_start(round_=round_)
+        messages.success(
+            request,
+            ngettext(
+                "%(round)s has started: %(minutes)s minute to play.",
+                "%(round)s has started: %(minutes)s minutes to play.",
+                tournament.round_minutes,
+            )
+            % {"round": round_name(tournament, number), "minutes": tournament.round_minutes},
+        )
+    return redirect(_round_url(tournament.pk, number))
+
+
+@require_POST
+def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Close a complete round: its tables' links take no more deals."""
+    found = _round_write(request, tournament_id, number)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, round_ = found
+    if round_.status == Round.Status.CLOSED:
+        messages.error(request, _("This round is already closed."))
+        return redirect(_round_url(tournament.pk, number))
+    try:
+        services.round_close(round_=round_)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+        return redirect(_round_url(tournament.pk, number))
+    tournament.refresh_from_db(fields=["status"])
+    if tournament.status == Tournament.Status.FINISHED:
+        messages.success(request, _("The last round is closed: here is the final ranking."))
+        return redirect("tournaments:standings", tournament_id=tournament.pk)
+    messages.success(request, _("%(round)s is closed.") % {"round": round_name(tournament, number)})
+    return redirect(_round_url(tournament.pk, number))
+
+
+# --- printed sheets ----------------------------------------------------------------------------
+
+
+def _pdf_response(data: bytes, filename: str) -> FileResponse:
+    return FileResponse(
+        io.BytesIO(data), as_attachment=True, filename=filename, content_type="application/pdf"
+    )
+
+
+@require_GET
+def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponseBase:
+    """One page per table, to fill in by hand; its QR code is the table's private link, so
+    only organisers print it."""
+    if not request.user.is_authenticated:
+        return login_first(request, _round_url(tournament_id, number))
+    tournament = managed(request, tournament_id)
+    round_ = round_of(tournament, number)
+    tables = [
+        pdf.SheetTable(
+            number=state.table.number,
+            players=[p.label for p in state.players],
+            entry_url=entry_url(request, state.table),
+        )
+        for state in selectors.round_tables(round_=round_)
+    ]
+    data = pdf.render_table_sheets(
+        tournament=tournament, round_name=round_name(tournament, number), tables=tables
+    )
+    return _pdf_response(data, f"tournament-{tournament.pk}-round-{number}-tables.pdf")
+
+
+@require_GET
+def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> FileResponse:
+    """The list to pin on the wall: every player, alphabetically, with table and seat."""
+    tournament = readable(request, tournament_id)
+    round_ = round_of(tournament, number)
+    lines = [
+        pdf.SeatingLine(player.label, state.table.number, seat)
+        for state in selectors.round_tables(round_=round_)
+        for seat, player in enumerate(state.players, start=1)
+    ]
+    data = pdf.render_seating_list(
+        tournament=tournament, round_name=round_name(tournament, number), lines=lines
+    )
+    return _pdf_response(data, f"tournament-{tournament.pk}-round-{number}-seating.pdf")

@@ -1,0 +1,258 @@
+"""A table's private link (/tournaments/t/<token>/): whoever sits at the table enters its deals
+from a phone, without an account, with the club's own deal entry screen.
+
+The token opens that table's game and nothing else, and only while its round is not closed:
+entering the next deal (up to the deals per round) and correcting that table's deals. Each
+write is recorded with no user and the label "Table N, link", so the deal's history says where
+it came from. Organisers correct any deal through the game pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tarot_scores import permissions
+from tarot_scores import selectors as club_selectors
+from tarot_scores import services as club_services
+from tarot_scores.forms_deal import DealForm, deal_form_for
+from tarot_scores.models import Deal, Game
+from tarot_scores.scoring import ScoringError
+from tarot_scores.selectors import GameSheet
+from tarot_scores.services import DealConflict, GameClosed
+from tarot_scores.views_games import (
+    deal_card,
+    edit_form,
+    initial_as_data,
+    preview_context,
+    sheet_rows,
+)
+from tournaments.models import Round, Table
+from tournaments.views.access import HtmxHttpRequest, round_name
+
+TEMPLATES = "tournaments/"
+
+
+def _table_or_404(token: str) -> Table:
+    """The table this link opens; any other token does not exist."""
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament__club", "game"), token=token
+    )
+
+
+def _by_label(table: Table) -> str:
+    return _("Table %(n)s, link") % {"n": table.number}
+
+
+def _closed(request: HtmxHttpRequest, table: Table) -> HttpResponse:
+    """The round is closed: the link takes no more deals or corrections."""
+    context = _table_context(request, table)
+    return render(request, TEMPLATES + "table_closed.html", context, status=403)
+
+
+def _table_context(request: HtmxHttpRequest, table: Table) -> dict[str, Any]:
+    tournament = table.round.tournament
+    return {
+        "tournament": tournament,
+        "round": table.round,
+        "round_name": round_name(tournament, table.round.number),
+        "table": table,
+        "goal": tournament.deals_per_round,
+        # A private club's game page is for its members; the link holder may not read it.
+        "show_game_link": permissions.can_view_club(request.user, tournament.club),
+        "token": table.token,
+    }
+
+
+def _entry_context(
+    request: HtmxHttpRequest,
+    table: Table,
+    sheet: GameSheet,
+    form: DealForm,
+    *,
+    status_note: str = "",
+    **extra: Any,
+) -> dict[str, Any]:
+    context = _table_context(request, table)
+    game = sheet.game
+    goal = context["goal"]
+    context.update(
+        sheet=sheet,
+        game=game,
+        names=[sheet.table.labels[p.pk] for p in sheet.players],
+        live_rows=[r for r in sheet_rows(sheet) if not r.deal.is_deleted],
+        entered=sheet.live_deals,
+        is_full=sheet.live_deals >= goal,
+        is_open=game.status == Game.Status.OPEN,
+        form=form,
+        slots=form.slot_errors(),
+        post_url=reverse("tournaments:table_entry", args=[table.token]),
+        preview_url=reverse("tournaments:table_preview", args=[table.token]),
+        htmx_save=True,
+        dealer_label=sheet.table.labels[form.dealer.pk],
+        sitting_label=sheet.table.labels[form.sitting_out.pk] if form.sitting_out else "",
+        submit_label=_("Save the deal"),
+        status_note=status_note,
+        preview={"incomplete": True},
+    )
+    context.update(extra)
+    return context
+
+
+def _blank_form(sheet: GameSheet) -> DealForm:
+    return deal_form_for(sheet.game)(game=sheet.game, table=sheet.table, number=sheet.next_number)
+
+
+def _sheet(table: Table) -> GameSheet:
+    return club_selectors.game_sheet(game_id=table.game_id)
+
+
+@require_http_methods(["GET", "POST"])
+def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The table's entry screen: the next deal, the live preview, the running totals."""
+    table = _table_or_404(token)
+    if table.round.status == Round.Status.CLOSED:
+        return _closed(request, table)
+    sheet = _sheet(table)
+    if request.method == "POST":
+        return _deal_save(request, table, sheet)
+    context = _entry_context(request, table, sheet, _blank_form(sheet))
+    return render(request, TEMPLATES + "table_entry.html", context)
+
+
+def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> HttpResponse:
+    game = sheet.game
+    form = deal_form_for(game)(request.POST, game=game, table=sheet.table, number=sheet.next_number)
+    page = "table_entry.html#entry-response" if request.htmx else "table_entry.html"
+    if not form.is_valid():
+        context = _entry_context(request, table, sheet, form)
+        return render(request, TEMPLATES + page, context, status=400)
+    try:
+        deal = club_services.deal_record(
+            game=game,
+            payload=form.payload(),
+            by=None,
+            number=form.cleaned_data["number"],
+            by_label=_by_label(table),
+        )
+    except ScoringError as error:
+        form.engine_errors(error, get_language())
+        context = _entry_context(request, table, sheet, form)
+        return render(request, TEMPLATES + page, context, status=400)
+    except DealConflict as conflict:
+        # Another phone at the table saved this deal first: show what it saved.
+        fresh = _sheet(table)
+        context = _entry_context(
+            request,
+            table,
+            fresh,
+            _blank_form(fresh),
+            conflict=str(conflict),
+            conflict_deal=deal_card(game, fresh.table, conflict.current),
+        )
+        return render(request, TEMPLATES + page, context, status=409)
+    except GameClosed as closed:
+        context = _entry_context(request, table, sheet, form, status_note=str(closed))
+        return render(request, TEMPLATES + page, context, status=409)
+    if not request.htmx:
+        messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
+        return redirect(reverse("tournaments:table_entry", args=[table.token]))
+    fresh = _sheet(table)
+    context = _entry_context(
+        request, table, fresh, _blank_form(fresh), saved=deal_card(game, fresh.table, deal)
+    )
+    return render(request, TEMPLATES + "table_entry.html#entry-response", context)
+
+
+@require_POST
+def table_preview(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """Score what is typed so far, store nothing."""
+    table = _table_or_404(token)
+    if table.round.status == Round.Status.CLOSED:
+        return _closed(request, table)
+    game = table.game
+    view = club_services.table_of(game)
+    form = deal_form_for(game)(request.POST, game=game, table=view, number=1)
+    return render(request, "tarot_scores/game/deal_preview.html", preview_context(game, view, form))
+
+
+@require_http_methods(["GET", "POST"])
+def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
+    """Correct one of this table's deals of this round (never another table's)."""
+    table = _table_or_404(token)
+    deal = get_object_or_404(
+        Deal.objects.select_related("game__club"),
+        pk=deal_id,
+        game_id=table.game_id,
+        deleted_at__isnull=True,
+    )
+    if table.round.status == Round.Status.CLOSED:
+        return _closed(request, table)
+    game = deal.game
+    view = club_services.table_of(game)
+    base = _table_context(request, table)
+
+    def context_for(form: DealForm, **extra: Any) -> dict[str, Any]:
+        context = dict(base)
+        context.update(
+            game=game,
+            deal=deal,
+            form=form,
+            slots=form.slot_errors(),
+            post_url=reverse("tournaments:table_deal_edit", args=[table.token, deal.pk]),
+            preview_url=reverse("tournaments:table_preview", args=[table.token]),
+            htmx_save=False,
+            dealer_label=view.labels[form.dealer.pk],
+            sitting_label=view.labels[form.sitting_out.pk] if form.sitting_out else "",
+            submit_label=_("Save the correction"),
+            is_open=game.status == Game.Status.OPEN,
+        )
+        context.update(extra)
+        return context
+
+    template = TEMPLATES + "table_deal_edit.html"
+    if request.method == "GET":
+        form = edit_form(deal, view)
+        preview = preview_context(game, view, edit_form(deal, view, initial_as_data(form)))
+        return render(request, template, context_for(form, preview=preview["preview"]))
+
+    form = edit_form(deal, view, request.POST)
+    if form.is_valid() and form.cleaned_data.get("version") is None:
+        form.section_errors.setdefault("all", []).append(
+            _("This page is missing the deal's version: reload it and try again.")
+        )
+    if not form.is_valid() or form.section_errors:
+        return render(request, template, context_for(form), status=400)
+    try:
+        club_services.deal_update(
+            deal=deal,
+            payload=form.payload(),
+            version=form.cleaned_data["version"],
+            by=None,
+            by_label=_by_label(table),
+        )
+    except ScoringError as error:
+        form.engine_errors(error, get_language())
+        return render(request, template, context_for(form), status=400)
+    except DealConflict as conflict:
+        current = conflict.current
+        current.game = game
+        fresh = edit_form(current, view)
+        context = context_for(
+            fresh,
+            conflict=str(conflict),
+            conflict_deal=deal_card(game, view, current),
+            deal=current,
+        )
+        return render(request, template, context, status=409)
+    except GameClosed as closed:
+        return render(request, template, context_for(form, status_note=str(closed)), status=409)
+    messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
+    return redirect(reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}")
