@@ -197,6 +197,8 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
     previous = tournament.round_set.filter(number=number - 1).first()
     if previous is not None and not round_complete(previous):
         raise TournamentError(_("Round %(n)s is still being played.") % {"n": previous.number})
+    if previous is not None and previous.status != Round.Status.CLOSED:
+        round_close(round_=previous)
     if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
         raise TournamentError(_("All %(n)s rounds have been played.") % {"n": tournament.rounds})
     if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
@@ -285,6 +287,20 @@ def round_start(*, round_: Round) -> Round:
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
     return round_
+
+
+@transaction.atomic
+def close_if_complete(*, round_: Round) -> bool:
+    """Close the round as soon as every table has all its deals; True if it closed now.
+
+    Called after each deal a table enters through its link: the links stop taking deals and
+    corrections, and organisers correct what is left through the game pages (history kept).
+    """
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status == Round.Status.CLOSED or not round_complete(round_):
+        return False
+    round_close(round_=round_)
+    return True
 
 
 @transaction.atomic

@@ -23,7 +23,9 @@ def detail_url(table: Table) -> str:
 
 def test_the_sheet_shows_deals_totals_ranking_and_next_dealer(table: Table) -> None:
     a, b, c, d = table.ids
-    table.record(garde(c, petit_au_bout="attack", handfuls=[{"player": c, "size": "simple"}]))
+    first = table.record(
+        garde(c, petit_au_bout="attack", handfuls=[{"player": c, "size": "simple"}])
+    )
     table.record(garde(a, points=30))
 
     response = table.client("seated").get(detail_url(table), headers={"Accept-Language": "en"})
@@ -44,8 +46,8 @@ def test_the_sheet_shows_deals_totals_ranking_and_next_dealer(table: Table) -> N
     assert 'data-testid="total-2">390<' in content  # 318 + 72
     assert "Next: deal 3, dealt by Chloé." in text
     assert reverse("games:deal_new", args=[table.game.pk]) in content
-    assert reverse("games:deal_edit", args=[1]) in content
-    assert reverse("games:deal_history", args=[1]) in content
+    assert reverse("games:deal_edit", args=[first.pk]) in content
+    assert reverse("games:deal_history", args=[first.pk]) in content
     assert reverse("games:csv", args=[table.game.pk]) in content
     assert reverse("games:pdf", args=[table.game.pk]) in content
     ranking = content[content.index('class="ranking"') :]

@@ -215,3 +215,35 @@ def test_games_of_a_tournament_are_ordinary_games(club: Club) -> None:
     game = round_.tables.get().game
     assert isinstance(game, Game) and game.club == club and game.max_deals == 4
     assert "Open de printemps" in game.label
+
+
+def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
+    tournament = make(club, rounds=2)
+    register(tournament, 8)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    first, second = selectors.round_tables(round_=round_)
+    rng = random.Random(4)
+    for number in range(1, 5):
+        payload = random_tarot_payload(rng, [p.pk for p in first.players], number)
+        club_services.deal_record(game=first.table.game, payload=payload, by=None)
+    assert services.close_if_complete(round_=round_) is False  # the second table still plays
+    for number in range(1, 5):
+        payload = random_tarot_payload(rng, [p.pk for p in second.players], number)
+        club_services.deal_record(game=second.table.game, payload=payload, by=None)
+    assert services.close_if_complete(round_=round_) is True
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
+    assert all(
+        s.table.game.status == Game.Status.FINISHED for s in selectors.round_tables(round_=round_)
+    )
+    assert services.close_if_complete(round_=round_) is False  # already closed
+
+
+def test_seating_the_next_round_closes_a_complete_one(club: Club) -> None:
+    tournament = make(club, rounds=2)
+    register(tournament, 4)
+    round_one = services.round_seat_next(tournament=tournament, by=None)
+    play_round(round_one, random.Random(6))
+    assert Round.objects.get(pk=round_one.pk).status != Round.Status.CLOSED
+    services.round_seat_next(tournament=tournament, by=None)
+    assert Round.objects.get(pk=round_one.pk).status == Round.Status.CLOSED

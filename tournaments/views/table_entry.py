@@ -34,6 +34,7 @@ from tarot_scores.views_games import (
     preview_context,
     sheet_rows,
 )
+from tournaments import services
 from tournaments.models import Round, Table
 from tournaments.views.access import HtmxHttpRequest, round_name
 
@@ -161,6 +162,8 @@ def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> Http
     except GameClosed as closed:
         context = _entry_context(request, table, sheet, form, status_note=str(closed))
         return render(request, TEMPLATES + page, context, status=409)
+    if services.close_if_complete(round_=table.round):
+        messages.success(request, _("Every table has entered its deals: the round is closed."))
     if not request.htmx:
         messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
         return redirect(reverse("tournaments:table_entry", args=[table.token]))
