@@ -161,13 +161,17 @@ def serving(database_url: str, **kw: Any) -> Iterator[Server]:
 
 def session_for(username: str) -> str:
     """A logged-in session key for this user, written where the server reads sessions."""
+    from importlib import import_module
+
+    from django.conf import settings
     from django.contrib.auth import (
         BACKEND_SESSION_KEY,
         HASH_SESSION_KEY,
         SESSION_KEY,
         get_user_model,
     )
-    from django.contrib.sessions.backends.db import SessionStore
+
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
     user = get_user_model().objects.get(username=username)
     store = SessionStore()

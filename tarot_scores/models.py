@@ -33,8 +33,9 @@ class Club(models.Model):
         help_text=_("1 to 12; a season runs for twelve months from the first of this month."),
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
-    # Bumped by every deal written, in the same transaction: pages drawn from the statistics
-    # (the leaderboard) are cached under it, so no worker ever serves a stale one.
+    # Bumped in the same transaction by every write that changes a results page (a deal, a
+    # tournament round, a registration): those pages (leaderboard, tournament standings and
+    # projector) are cached under it, so no worker ever serves a stale one.
     stats_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:

@@ -342,6 +342,12 @@ def deal_score(
     return result, table
 
 
+def results_changed(*, club_id: int) -> None:
+    """Something the club's results pages show has changed (a deal, a round, a registration):
+    bump the version they are cached under, in the caller's transaction."""
+    Club.objects.filter(pk=club_id).update(stats_version=F("stats_version") + 1)
+
+
 def _stats_key(game: Game, table_size: int) -> dict[str, Any]:
     return {
         "club_id": game.club_id,
@@ -397,7 +403,7 @@ def _apply_stats(
     updates rows that exist, since the check constraints forbid a negative row even briefly.
     """
     rows = _stats_rows(game, deal, scores, table_size)
-    Club.objects.filter(pk=game.club_id).update(stats_version=F("stats_version") + 1)
+    results_changed(club_id=game.club_id)
     if not rows:
         return
     if sign > 0:
@@ -607,7 +613,7 @@ def stats_rebuild(*, club: Club | None = None) -> int:
         deals = deals.filter(game__club=club)
         clubs = clubs.filter(pk=club.pk)
     rows.delete()
-    clubs.update(stats_version=F("stats_version") + 1)
+    clubs.update(stats_version=F("stats_version") + 1)  # what results_changed does, for many
     totals: dict[tuple[Any, ...], list[int]] = {}
     sizes: dict[int, int] = {}
     for deal in deals.prefetch_related("lines"):

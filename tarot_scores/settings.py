@@ -125,6 +125,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Sessions are read from the cache and written through to the database: a signed-in page
+# skips the session query, and a worker whose cache lacks a session falls back to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "clubs:list"
 LOGOUT_REDIRECT_URL = "home"

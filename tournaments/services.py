@@ -93,6 +93,7 @@ def entry_add(
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise TournamentError(_("%(name)s is already registered.") % {"name": player.label})
     first_round = next_round_number(tournament) if tournament.round_set.exists() else 1
+    club_services.results_changed(club_id=tournament.club_id)
     return Entry.objects.create(
         tournament=tournament,
         player=player,
@@ -106,6 +107,7 @@ def entry_add(
 def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
+    club_services.results_changed(club_id=entry.tournament.club_id)
     return entry
 
 
@@ -114,6 +116,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     """The player leaves after the last round seated; they keep the points they scored."""
     entry.withdrawn_after = next_round_number(entry.tournament) - 1
     entry.save(update_fields=["withdrawn_after"])
+    club_services.results_changed(club_id=entry.tournament.club_id)
     return entry
 
 
@@ -123,6 +126,7 @@ def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) 
         raise TournamentError(_("A team has %(size)s players.") % {"size": tournament.team_size})
     team = Team.objects.create(tournament=tournament, name=name.strip())
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
+    club_services.results_changed(club_id=tournament.club_id)
     return team
 
 
@@ -254,6 +258,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
+    club_services.results_changed(club_id=tournament.club_id)
     return round_
 
 
@@ -279,6 +284,7 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     Seat.objects.filter(pk=a.pk).update(position=1000 + a.position)
     Seat.objects.filter(pk=b.pk).update(game_id=a.game_id, position=a.position)
     Seat.objects.filter(pk=a.pk).update(game_id=b.game_id, position=b.position)
+    club_services.results_changed(club_id=round_.tournament.club_id)
 
 
 @transaction.atomic
@@ -286,6 +292,7 @@ def round_start(*, round_: Round) -> Round:
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
+    club_services.results_changed(club_id=round_.tournament.club_id)
     return round_
 
 
@@ -320,4 +327,5 @@ def round_close(*, round_: Round) -> Round:
     if over:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+    club_services.results_changed(club_id=round_.tournament.club_id)
     return round_

@@ -9,32 +9,32 @@ import csv
 import datetime
 import io
 import re
-from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores import services as club_services
 from tarot_scores.models import Club, HouseRules, Player, ScoreLine
 from tests.factories import ClubFactory, UserFactory
-from tests.tournaments.test_pages_world import World, build_world, make_tournament, play, text_of
+from tests.tournaments.test_pages_world import (
+    World,
+    build_world,
+    deal_post,
+    live_deals,
+    make_tournament,
+    play,
+    text_of,
+)
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _site_language_afterwards() -> Iterator[None]:
-    # LocaleMiddleware leaves the last request's language active in the thread.
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
@@ -423,6 +423,8 @@ def test_the_countdown_runs_from_the_start_of_the_round(world: World) -> None:
     Round.objects.filter(pk=world.round.pk).update(
         started_at=timezone.now() - datetime.timedelta(minutes=world.tournament.round_minutes + 3)
     )
+    # Thirteen minutes later the projector asks in another 10-second period: not the cached one.
+    cache.clear()
     page = Client().get(reverse("tournaments:projector", args=[world.tournament.pk]))
     assert "countdown-over" in page.content.decode()
 
@@ -498,3 +500,35 @@ def test_the_projector_poll_is_bounded(
     with django_assert_max_num_queries(12):
         Client().get(url, headers={"HX-Request": "true"})
     assert club_services  # the deals above went through the club's services
+
+
+def test_cached_results_follow_every_change_at_once(world: World) -> None:
+    """Standings and projector are cached under the club's results version: a deal entered
+    through a table link, a correction and a round starting each show on the next request."""
+    standings_url = reverse("tournaments:standings", args=[world.tournament.pk])
+    projector_url = reverse("tournaments:projector", args=[world.tournament.pk])
+    viewer = Client()
+
+    def totals() -> dict[str, str]:
+        content = viewer.get(standings_url).content.decode()
+        return dict(re.findall(r'data-player="(\d+)" data-total="(-?\d+)"', content))
+
+    assert set(totals().values()) == {"0"}
+    state = selectors.round_tables(round_=world.round)[0]
+    taker = state.players[0]
+    phone = Client()
+    saved = phone.post(
+        reverse("tournaments:table_entry", args=[state.table.token]),
+        deal_post(taker.pk, 1),
+        headers={"HX-Request": "true"},
+    )
+    assert saved.status_code == 200
+    assert totals()[str(taker.pk)] == "198"  # garde, 49 points, 2 bouts: 3 x 66
+    deal = live_deals(world.round)[0]
+    club_services.deal_update(
+        deal=deal, payload={**deal.payload, "points": 30}, version=deal.version, by=None
+    )
+    assert totals()[str(taker.pk)] == "-216"  # lost by 11: 3 x -(25 + 11) x 2
+    assert 'data-testid="countdown"' not in viewer.get(projector_url).content.decode()
+    services.round_start(round_=world.round)
+    assert 'data-testid="countdown"' in viewer.get(projector_url).content.decode()

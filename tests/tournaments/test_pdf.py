@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
@@ -21,12 +18,6 @@ from tournaments import pdf, selectors, services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _site_language_afterwards() -> Iterator[None]:
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
 
 
 def read(content: bytes) -> tuple[int, list[str]]:

@@ -5,10 +5,15 @@ fixed number of queries, whatever the number of deals."""
 from __future__ import annotations
 
 import io
+import time
 from typing import Any
 
-from django.http import FileResponse, Http404, HttpResponse
+from django.core.cache import cache
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -45,10 +50,35 @@ def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
     }
 
 
+RESULTS_SECONDS = 600
+
+
+def _results_key(request: HttpRequest, tournament: Tournament, page: str, slot: int = 0) -> str:
+    """Results pages change only with the club's results version, which every deal, round and
+    registration write bumps in its transaction: a key that names it is never stale."""
+    club = tournament.club
+    return (
+        f"results:{page}:{tournament.pk}:{club.created_at.timestamp()}:{club.stats_version}:"
+        f"{get_language()}:{bool(getattr(request, 'htmx', False))}:{slot}"
+    )
+
+
 @require_GET
 def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = readable(request, tournament_id)
-    return render(request, TEMPLATES + "standings.html", _results(tournament, request.user))
+    key = _results_key(request, tournament, "standings")
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(TEMPLATES + "_standings_block.html", _results(tournament))
+        cache.set(key, html, RESULTS_SECONDS)
+    context = {
+        "tournament": tournament,
+        "standings_html": mark_safe(html),
+        "knockout": is_knockout(tournament),
+        "finished": tournament.status == Tournament.Status.FINISHED,
+        "is_organiser": permissions.is_organiser(request.user, tournament.club),
+    }
+    return render(request, TEMPLATES + "standings.html", context)
 
 
 @require_GET
@@ -83,6 +113,16 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Big type for a wall: standings, the tables still playing and the round's countdown.
     htmx fetches the board every 10 s; without JavaScript the page reloads itself."""
     tournament = readable(request, tournament_id)
+    # A standalone page with no form: cached whole, per refresh period for the countdown.
+    key = _results_key(request, tournament, "projector", int(time.time() // PROJECTOR_SECONDS))
+    page = cache.get(key)
+    if page is None:
+        page = _projector(request, tournament).content
+        cache.set(key, page, RESULTS_SECONDS)
+    return HttpResponse(page)
+
+
+def _projector(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     context = _results(tournament)
     current = Round.objects.filter(tournament=tournament).order_by("-number").first()
     playing: list[selectors.TableState] = []
