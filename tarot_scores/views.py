@@ -3,6 +3,13 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
+from django_htmx.middleware import HtmxDetails
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``request.htmx`` says if htmx sent it."""
+
+    htmx: HtmxDetails
 
 
 @require_GET

@@ -8,21 +8,17 @@ POST while someone types (only the result area, plus each field's message box ou
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
-from django_htmx.middleware import HtmxDetails
 
 from tarot_scores.forms_calculator import PLAYER_COUNTS, CalculatorForm, player_count
 from tarot_scores.scoring import Result, ScoringError, score
+from tarot_scores.views import HtmxHttpRequest
 
 TEMPLATE = "tarot_scores/calculator.html"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 @dataclass(frozen=True)

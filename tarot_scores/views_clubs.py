@@ -32,7 +32,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.middleware import HtmxDetails
 
 from tarot_scores import charts, permissions, selectors, services
 from tarot_scores.forms_clubs import (
@@ -49,12 +48,9 @@ from tarot_scores.forms_clubs import (
 )
 from tarot_scores.models import Club, Game, HouseRules, Membership
 from tarot_scores.scoring import PRESETS
+from tarot_scores.views import HtmxHttpRequest
 
 GAMES_PER_PAGE = 30
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _club_for(request: HttpRequest, slug: str) -> Club:

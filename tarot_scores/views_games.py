@@ -9,6 +9,7 @@ same URLs answer whole pages and redirect after a successful POST.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,6 @@ from django.db.models import QuerySet
 from django.http import (
     FileResponse,
     Http404,
-    HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
     QueryDict,
@@ -30,7 +30,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
-from django_htmx.middleware import HtmxDetails
 
 from tarot_scores import exports, permissions, selectors, services
 from tarot_scores.forms_deal import DealForm, DealWords, deal_form_for, deal_words, rules_label
@@ -38,14 +37,9 @@ from tarot_scores.models import Deal, DealRevision, Game
 from tarot_scores.scoring import Result, ScoringError
 from tarot_scores.selectors import GameSheet
 from tarot_scores.services import DealConflict, GameClosed, TableView
+from tarot_scores.views import HtmxHttpRequest
 
 TEMPLATES = "tarot_scores/game/"
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's middleware leaves it: ``request.htmx`` says if htmx sent it."""
-
-    htmx: HtmxDetails
 
 
 # --- access ------------------------------------------------------------------------------------
@@ -193,8 +187,64 @@ def _entry_context(
     return context
 
 
-def _blank_form(sheet: GameSheet) -> DealForm:
+def blank_form(sheet: GameSheet) -> DealForm:
+    """The entry form for the sheet's next deal."""
     return deal_form_for(sheet.game)(game=sheet.game, table=sheet.table, number=sheet.next_number)
+
+
+@dataclass(frozen=True)
+class EntryScreen:
+    """Where a deal is entered: a club game's page or a tournament table's link. Saving is the
+    same for both (``deal_save``); this says what differs."""
+
+    template: str  # the full page; its "entry-response" partial answers htmx
+    context: Callable[..., dict[str, Any]]  # (sheet, form, **extra) -> the page's context
+    reload: Callable[[], GameSheet]
+    done: Callable[[Deal], str]  # where a save without JavaScript goes next
+    by: Any = None
+    by_label: str = ""
+    after_save: Callable[[HtmxHttpRequest], None] | None = None
+
+
+def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -> HttpResponse:
+    """Save the posted deal, or say beside each field why not; nothing is stored on refusal."""
+    game = sheet.game
+    form = deal_form_for(game)(request.POST, game=game, table=sheet.table, number=sheet.next_number)
+    page = screen.template + "#entry-response" if request.htmx else screen.template
+    if not form.is_valid():
+        return render(request, page, screen.context(sheet, form), status=400)
+    try:
+        deal = services.deal_record(
+            game=game,
+            payload=form.payload(),
+            by=screen.by,
+            number=form.cleaned_data["number"],
+            by_label=screen.by_label,
+        )
+    except ScoringError as error:
+        form.engine_errors(error, get_language())
+        return render(request, page, screen.context(sheet, form), status=400)
+    except DealConflict as conflict:
+        # Another phone saved this deal first: show what it saved, keep nothing of this one.
+        fresh = screen.reload()
+        context = screen.context(
+            fresh,
+            blank_form(fresh),
+            conflict=str(conflict),
+            conflict_deal=deal_card(game, fresh.table, conflict.current),
+        )
+        return render(request, page, context, status=409)
+    except GameClosed as closed:
+        context = screen.context(sheet, form, status_note=str(closed))
+        return render(request, page, context, status=409)
+    if screen.after_save is not None:
+        screen.after_save(request)
+    if not request.htmx:
+        messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
+        return redirect(screen.done(deal))
+    fresh = screen.reload()
+    context = screen.context(fresh, blank_form(fresh), saved=deal_card(game, fresh.table, deal))
+    return render(request, screen.template + "#entry-response", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -209,47 +259,17 @@ def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not permissions.can_enter_deals(request.user, game):
         raise PermissionDenied
     if request.method == "POST":
-        return _deal_save(request, sheet)
+        screen = EntryScreen(
+            template=TEMPLATES + "deal_new.html",
+            context=lambda sheet, form, **extra: _entry_context(request, sheet, form, **extra),
+            reload=lambda: _sheet_or_404(game.pk),
+            done=lambda deal: reverse("games:detail", args=[game.pk]) + f"#deal-{deal.number}",
+            by=request.user,
+        )
+        return deal_save(request, sheet, screen)
     return render(
-        request, TEMPLATES + "deal_new.html", _entry_context(request, sheet, _blank_form(sheet))
+        request, TEMPLATES + "deal_new.html", _entry_context(request, sheet, blank_form(sheet))
     )
-
-
-def _deal_save(request: HtmxHttpRequest, sheet: GameSheet) -> HttpResponse:
-    game = sheet.game
-    form = deal_form_for(game)(request.POST, game=game, table=sheet.table, number=sheet.next_number)
-    page = "deal_new.html#entry-response" if request.htmx else "deal_new.html"
-    if not form.is_valid():
-        return render(request, TEMPLATES + page, _entry_context(request, sheet, form), status=400)
-    try:
-        deal = services.deal_record(
-            game=game, payload=form.payload(), by=request.user, number=form.cleaned_data["number"]
-        )
-    except ScoringError as error:
-        form.engine_errors(error, get_language())
-        return render(request, TEMPLATES + page, _entry_context(request, sheet, form), status=400)
-    except DealConflict as conflict:
-        # Another phone saved this deal first: show what it saved, keep nothing of this one.
-        fresh = _sheet_or_404(game.pk)
-        context = _entry_context(
-            request,
-            fresh,
-            _blank_form(fresh),
-            conflict=str(conflict),
-            conflict_deal=deal_card(game, fresh.table, conflict.current),
-        )
-        return render(request, TEMPLATES + page, context, status=409)
-    except GameClosed as closed:
-        context = _entry_context(request, sheet, form, status_note=str(closed))
-        return render(request, TEMPLATES + page, context, status=409)
-    if not request.htmx:
-        messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
-        return redirect(reverse("games:detail", args=[game.pk]) + f"#deal-{deal.number}")
-    fresh = _sheet_or_404(game.pk)
-    context = _entry_context(
-        request, fresh, _blank_form(fresh), saved=deal_card(game, fresh.table, deal)
-    )
-    return render(request, TEMPLATES + "deal_new.html#entry-response", context)
 
 
 @require_POST

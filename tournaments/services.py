@@ -114,6 +114,8 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
 @transaction.atomic
 def entry_withdraw(*, entry: Entry) -> Entry:
     """The player leaves after the last round seated; they keep the points they scored."""
+    if entry.withdrawn_after is not None:
+        raise TournamentError(_("This player has already withdrawn."))
     entry.withdrawn_after = next_round_number(entry.tournament) - 1
     entry.save(update_fields=["withdrawn_after"])
     club_services.results_changed(club_id=entry.tournament.club_id)
@@ -193,25 +195,39 @@ def _players_for(tournament: Tournament, number: int) -> list[int]:
     return list(entries.order_by("player_id").values_list("player_id", flat=True))
 
 
+def next_round_refusal(tournament: Tournament) -> str | None:
+    """Why the next round (or knockout stage) cannot be seated now, or None if it can: the
+    pages show the button, and ``round_seat_next`` refuses, on this one answer."""
+    number = next_round_number(tournament)
+    previous = tournament.round_set.filter(number=number - 1).first()
+    if previous is not None:
+        previous.tournament = tournament
+        if not round_complete(previous):
+            return _("Round %(n)s is still being played.") % {"n": previous.number}
+    if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
+        return _("All %(n)s rounds have been played.") % {"n": tournament.rounds}
+    if previous is None:
+        return None
+    if tournament.format == Tournament.Format.KNOCKOUT and previous.tables.count() == 1:
+        return _("The final table has been played.")
+    return None
+
+
 @transaction.atomic
 def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
     """Seat the next round (or knockout stage) and create its tables."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    refusal = next_round_refusal(tournament)
+    if refusal is not None:
+        raise TournamentError(refusal)
     number = next_round_number(tournament)
     previous = tournament.round_set.filter(number=number - 1).first()
-    if previous is not None and not round_complete(previous):
-        raise TournamentError(_("Round %(n)s is still being played.") % {"n": previous.number})
     if previous is not None and previous.status != Round.Status.CLOSED:
         round_close(round_=previous)
-    if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
-        raise TournamentError(_("All %(n)s rounds have been played.") % {"n": tournament.rounds})
     if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
         from tournaments.selectors import bracket  # a read, kept with the other reads
 
-        stage = bracket(tournament=tournament).stages[-1]
-        if stage.final:
-            raise TournamentError(_("The final table has been played."))
-        players = stage.qualified
+        players = bracket(tournament=tournament).stages[-1].qualified
     else:
         players = _players_for(tournament, number)
     teams = dict(tournament.entries.filter(team__isnull=False).values_list("player_id", "team_id"))
@@ -289,6 +305,9 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
 
 @transaction.atomic
 def round_start(*, round_: Round) -> Round:
+    """Start the round's countdown, once: a round that has started keeps its start time."""
+    if round_.status != Round.Status.SEATED:
+        raise TournamentError(_("This round has already started."))
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
@@ -313,6 +332,8 @@ def close_if_complete(*, round_: Round) -> bool:
 @transaction.atomic
 def round_close(*, round_: Round) -> Round:
     """Close a complete round: its tables take no more deals (organisers may reopen a game)."""
+    if round_.status == Round.Status.CLOSED:
+        raise TournamentError(_("This round is already closed."))
     if not round_complete(round_):
         raise TournamentError(_("Some tables have not entered all their deals yet."))
     Game.objects.filter(tournament_table__round=round_).update(status=Game.Status.FINISHED)

@@ -83,8 +83,6 @@ def test_thirteen_players_three_rounds(club: Club) -> None:
         assert row.total == sum(lines.values_list("points", flat=True))
         assert row.total == sum(r for r in row.rounds if r is not None)
     assert sum(r.total for r in standings) == 0
-    keys = [selectors.tie_break_key(r.total, r.rounds, r.player.label) for r in standings]
-    assert keys == sorted(keys)
     assert [r.rank for r in standings][0] == 1
 
 
@@ -247,3 +245,71 @@ def test_seating_the_next_round_closes_a_complete_one(club: Club) -> None:
     assert Round.objects.get(pk=round_one.pk).status != Round.Status.CLOSED
     services.round_seat_next(tournament=tournament, by=None)
     assert Round.objects.get(pk=round_one.pk).status == Round.Status.CLOSED
+
+
+def test_a_round_starts_once_and_closes_once(club: Club) -> None:
+    tournament = make(club, rounds=1)
+    register(tournament, 4)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    services.round_start(round_=round_)
+    started = Round.objects.get(pk=round_.pk).started_at
+    with pytest.raises(services.TournamentError):
+        services.round_start(round_=round_)
+    assert Round.objects.get(pk=round_.pk).started_at == started  # the countdown keeps running
+    play_round(round_, random.Random(2))
+    services.round_close(round_=round_)
+    with pytest.raises(services.TournamentError):
+        services.round_close(round_=round_)
+
+
+def test_a_player_withdraws_once(club: Club) -> None:
+    tournament = make(club)
+    register(tournament, 4)
+    entry = tournament.entries.first()
+    assert entry is not None
+    services.entry_withdraw(entry=entry)
+    with pytest.raises(services.TournamentError):
+        services.entry_withdraw(entry=entry)
+
+
+def test_no_round_after_the_last_one_even_before_it_is_closed(club: Club) -> None:
+    tournament = make(club, rounds=1)
+    register(tournament, 4)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    assert services.next_round_refusal(tournament) is not None  # still being played
+    play_round(round_, random.Random(3))
+    refusal = services.next_round_refusal(tournament)
+    assert refusal is not None and "1" in refusal
+    with pytest.raises(services.TournamentError):
+        services.round_seat_next(tournament=tournament, by=None)
+    assert not tournament.round_set.filter(number=2).exists()
+
+
+@pytest.mark.parametrize(
+    ("better", "worse"),
+    [
+        ((50, [20, 30], "Zoé"), (40, [40, 0], "Anne")),  # the higher total first
+        ((50, [100, -50], "Zoé"), (50, [25, 25], "Anne")),  # equal totals: the best round
+        ((50, [0, 50], "Zoé"), (50, [50, 0], "Anne")),  # equal best: the better last round
+        ((50, [25, 25], "Anne"), (50, [25, 25], "Zoé")),  # equal in all three: the name
+        ((0, [None, 0], "Bea"), (0, [0, None], "Célia")),  # rounds not played are left out
+    ],
+)
+def test_tie_breaks(
+    better: tuple[int, list[int | None], str], worse: tuple[int, list[int | None], str]
+) -> None:
+    assert selectors.tie_break_key(*better) < selectors.tie_break_key(*worse)
+
+
+def test_players_level_on_every_tie_break_share_a_rank(club: Club) -> None:
+    tournament = make(club, rounds=1, deals_per_round=1)
+    players = register(tournament, 4)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    table = selectors.round_tables(round_=round_)[0]
+    club_services.deal_record(
+        game=table.table.game,
+        payload={"taker": players[0].pk, "contract": "garde", "points": 49, "oudlers": 2},
+        by=None,
+    )
+    standings = selectors.standings_for(tournament=tournament)
+    assert [(r.rank, r.total) for r in standings] == [(1, 198), (2, -66), (2, -66), (2, -66)]

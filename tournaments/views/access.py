@@ -23,17 +23,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
-from django_htmx.middleware import HtmxDetails
 
 from tarot_scores import permissions
 from tarot_scores.models import Club
+from tarot_scores.views import HtmxHttpRequest
 from tournaments.models import Round, Table, Tournament
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's middleware leaves it: ``request.htmx`` says if htmx sent it."""
-
-    htmx: HtmxDetails
 
 
 def lang() -> Literal["fr", "en"]:

@@ -18,12 +18,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tarot_scores import permissions
 from tarot_scores.models import HouseRules, Player
+from tarot_scores.views import HtmxHttpRequest
 from tournaments import seating, services
 from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pdf import collation_key
 from tournaments.views.access import (
-    HtmxHttpRequest,
     club_for,
     countdown,
     is_knockout,
@@ -150,11 +150,7 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "knockout": is_knockout(tournament),
         "next_round": services.next_round_number(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
-        # The next round is seated once the last one has all its deals.
-        "can_seat": is_organiser
-        and tournament.status != Tournament.Status.FINISHED
-        and (not lines or lines[-1].entered >= lines[-1].goal)
-        and not (is_knockout(tournament) and lines and lines[-1].tables == 1),
+        "can_seat": is_organiser and services.next_round_refusal(tournament) is None,
     }
     return render(request, TEMPLATES + "detail.html", context)
 
@@ -187,16 +183,7 @@ def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None
 
 
 def _can_seat(tournament: Tournament) -> bool:
-    """Whether the next round can be seated: the last one has all its deals (or none yet)."""
-    if tournament.status == Tournament.Status.FINISHED:
-        return False
-    last = tournament.round_set.order_by("-number").first()
-    if last is None:
-        return True
-    last.tournament = tournament
-    if is_knockout(tournament) and last.tables.count() == 1:
-        return False  # the final table has been played, or is being played
-    return services.round_complete(last)
+    return services.next_round_refusal(tournament) is None
 
 
 def _entries(tournament: Tournament) -> list[Entry]:

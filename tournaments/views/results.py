@@ -18,15 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tarot_scores import permissions
+from tarot_scores.views import HtmxHttpRequest
 from tournaments import exports, pdf, selectors
 from tournaments.models import Round, Tournament
-from tournaments.views.access import (
-    HtmxHttpRequest,
-    countdown,
-    is_knockout,
-    readable,
-    round_name,
-)
+from tournaments.views.access import countdown, is_knockout, readable, round_name
 
 TEMPLATES = "tournaments/"
 PROJECTOR_SECONDS = 10

@@ -19,12 +19,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tarot_scores import permissions
 from tarot_scores.models import Player
+from tarot_scores.views import HtmxHttpRequest
 from tournaments import pdf, selectors, services
 from tournaments.forms import SwapForm
 from tournaments.models import Round, Tournament
 from tournaments.selectors import TableState
 from tournaments.views.access import (
-    HtmxHttpRequest,
     countdown,
     entry_url,
     is_knockout,
@@ -118,11 +118,7 @@ def _round_context(
         "swap_form": (swap_form or _swap_form(cards)) if swappable else None,
         "can_start": organiser and round_.status == Round.Status.SEATED,
         "can_close": organiser and round_.status != Round.Status.CLOSED and complete,
-        "can_seat_next": organiser
-        and last
-        and complete
-        and tournament.status != Tournament.Status.FINISHED
-        and not (is_knockout(tournament) and len(cards) == 1),
+        "can_seat_next": organiser and last and services.next_round_refusal(tournament) is None,
         "knockout": is_knockout(tournament),
         "previous": round_.number - 1 if round_.number > 1 else None,
         "next": None if last else round_.number + 1,
@@ -180,10 +176,11 @@ def round_start(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
     if isinstance(found, HttpResponse):
         return found
     tournament, round_ = found
-    if round_.status != Round.Status.SEATED:
-        messages.error(request, _("This round has already started."))
-    else:
+    try:
         services.round_start(round_=round_)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
         messages.success(
             request,
             ngettext(
@@ -203,9 +200,6 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
     if isinstance(found, HttpResponse):
         return found
     tournament, round_ = found
-    if round_.status == Round.Status.CLOSED:
-        messages.error(request, _("This round is already closed."))
-        return redirect(_round_url(tournament.pk, number))
     try:
         services.round_close(round_=round_)
     except services.TournamentError as error:

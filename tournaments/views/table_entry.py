@@ -27,8 +27,12 @@ from tarot_scores.models import Deal, Game
 from tarot_scores.scoring import ScoringError
 from tarot_scores.selectors import GameSheet
 from tarot_scores.services import DealConflict, GameClosed
+from tarot_scores.views import HtmxHttpRequest
 from tarot_scores.views_games import (
+    EntryScreen,
+    blank_form,
     deal_card,
+    deal_save,
     edit_form,
     initial_as_data,
     preview_context,
@@ -36,7 +40,7 @@ from tarot_scores.views_games import (
 )
 from tournaments import services
 from tournaments.models import Round, Table
-from tournaments.views.access import HtmxHttpRequest, round_name
+from tournaments.views.access import round_name
 
 TEMPLATES = "tournaments/"
 
@@ -107,10 +111,6 @@ def _entry_context(
     return context
 
 
-def _blank_form(sheet: GameSheet) -> DealForm:
-    return deal_form_for(sheet.game)(game=sheet.game, table=sheet.table, number=sheet.next_number)
-
-
 def _sheet(table: Table) -> GameSheet:
     return club_selectors.game_sheet(game_id=table.game_id)
 
@@ -124,54 +124,24 @@ def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(table)
     if request.method == "POST":
         return _deal_save(request, table, sheet)
-    context = _entry_context(request, table, sheet, _blank_form(sheet))
+    context = _entry_context(request, table, sheet, blank_form(sheet))
     return render(request, TEMPLATES + "table_entry.html", context)
 
 
 def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> HttpResponse:
-    game = sheet.game
-    form = deal_form_for(game)(request.POST, game=game, table=sheet.table, number=sheet.next_number)
-    page = "table_entry.html#entry-response" if request.htmx else "table_entry.html"
-    if not form.is_valid():
-        context = _entry_context(request, table, sheet, form)
-        return render(request, TEMPLATES + page, context, status=400)
-    try:
-        deal = club_services.deal_record(
-            game=game,
-            payload=form.payload(),
-            by=None,
-            number=form.cleaned_data["number"],
-            by_label=_by_label(table),
-        )
-    except ScoringError as error:
-        form.engine_errors(error, get_language())
-        context = _entry_context(request, table, sheet, form)
-        return render(request, TEMPLATES + page, context, status=400)
-    except DealConflict as conflict:
-        # Another phone at the table saved this deal first: show what it saved.
-        fresh = _sheet(table)
-        context = _entry_context(
-            request,
-            table,
-            fresh,
-            _blank_form(fresh),
-            conflict=str(conflict),
-            conflict_deal=deal_card(game, fresh.table, conflict.current),
-        )
-        return render(request, TEMPLATES + page, context, status=409)
-    except GameClosed as closed:
-        context = _entry_context(request, table, sheet, form, status_note=str(closed))
-        return render(request, TEMPLATES + page, context, status=409)
-    if services.close_if_complete(round_=table.round):
-        messages.success(request, _("Every table has entered its deals: the round is closed."))
-    if not request.htmx:
-        messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
-        return redirect(reverse("tournaments:table_entry", args=[table.token]))
-    fresh = _sheet(table)
-    context = _entry_context(
-        request, table, fresh, _blank_form(fresh), saved=deal_card(game, fresh.table, deal)
+    def round_may_close(request: HtmxHttpRequest) -> None:
+        if services.close_if_complete(round_=table.round):
+            messages.success(request, _("Every table has entered its deals: the round is closed."))
+
+    screen = EntryScreen(
+        template=TEMPLATES + "table_entry.html",
+        context=lambda sheet, form, **extra: _entry_context(request, table, sheet, form, **extra),
+        reload=lambda: _sheet(table),
+        done=lambda deal: reverse("tournaments:table_entry", args=[table.token]),
+        by_label=_by_label(table),
+        after_save=round_may_close,
     )
-    return render(request, TEMPLATES + "table_entry.html#entry-response", context)
+    return deal_save(request, sheet, screen)
 
 
 @require_POST
