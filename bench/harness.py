@@ -317,6 +317,7 @@ def seed_club(deals: int, *, seed: int = 1, players: int = 12, per_game: int = 2
                     taker_id=payload["taker"],
                     contract=payload["contract"],
                     won=result.won,
+                    margin=result.margin,
                 )
             )
             results.append(scores)

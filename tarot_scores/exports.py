@@ -20,7 +20,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import cm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from tarot_scores.forms_deal import DealWords, deal_words, rules_label
+from tarot_scores.forms_deal import DealWords, deal_words, outcome, rules_label
 from tarot_scores.selectors import DealRow, GameSheet
 
 
@@ -62,7 +62,7 @@ def sheet_filename(sheet: GameSheet, extension: str) -> str:
 def live_rows(sheet: GameSheet) -> list[tuple[DealRow, DealWords]]:
     game = sheet.game
     return [
-        (row, deal_words(game, sheet.table, row.deal.payload, row.deal.number))
+        (row, deal_words(game, sheet.table, row.deal.payload, row.deal.number, outcome(row.deal)))
         for row in sheet.rows
         if not row.deal.is_deleted
     ]

@@ -21,7 +21,7 @@ from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring, services
-from tarot_scores.models import Game, Player
+from tarot_scores.models import Deal, Game, Player
 from tarot_scores.scoring import ScoringError
 from tarot_scores.services import TableView
 
@@ -588,8 +588,20 @@ class DealWords:
         return "; ".join([line, *self.extras])
 
 
-def deal_words(game: Game, table: TableView, payload: Mapping[str, Any], number: int) -> DealWords:
-    """The short words for one deal's payload (players by id), scored again for its margin."""
+def outcome(deal: Deal) -> tuple[bool | None, int | None]:
+    """A saved deal's result as stored when it was scored."""
+    return deal.won, deal.margin
+
+
+def deal_words(
+    game: Game,
+    table: TableView,
+    payload: Mapping[str, Any],
+    number: int,
+    outcome: tuple[bool | None, int | None] | None = None,
+) -> DealWords:
+    """The short words for one deal's payload (players by id). ``outcome`` is the stored (won,
+    margin) of a saved deal; without it (an old revision) the payload is scored again."""
     label = table.label
     if game.kind == "novatarok":
         melds = [
@@ -642,13 +654,15 @@ def deal_words(game: Game, table: TableView, payload: Mapping[str, Any], number:
                 }
             )
         )
-    won: bool | None = None
-    margin: int | None = None
-    try:
-        result, _table = services.deal_score(game=game, payload=payload, number=number, table=table)
-        won, margin = result.won, result.margin
-    except ScoringError:
-        pass  # a payload stored under older rules still prints, without its margin
+    won, margin = outcome if outcome is not None and outcome[1] is not None else (None, None)
+    if margin is None:
+        try:
+            result, _table = services.deal_score(
+                game=game, payload=payload, number=number, table=table
+            )
+            won, margin = result.won, result.margin
+        except ScoringError:
+            pass  # a payload stored under older rules still prints, without its margin
     partner = payload.get("partner")
     return DealWords(
         taker=str(label(payload.get("taker")) or ""),

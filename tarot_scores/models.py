@@ -211,6 +211,7 @@ class Deal(models.Model):
     )
     contract = models.CharField(max_length=20, blank=True)
     won = models.BooleanField(null=True)
+    margin = models.IntegerField(null=True)  # points over (or under, negative) the contract
     deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)

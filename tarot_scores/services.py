@@ -440,10 +440,12 @@ def _stat_columns(
         deal.taker_id = payload.get("taker")
         deal.contract = str(payload.get("contract") or "")
         deal.won = result.won
+        deal.margin = result.margin
     else:
         deal.taker_id = None
         deal.contract = ""
         deal.won = None
+        deal.margin = None
 
 
 def _revise(deal: Deal, action: str, scores: Mapping[int, int], by: User, by_label: str) -> None:

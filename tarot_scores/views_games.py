@@ -32,7 +32,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores import exports, permissions, selectors, services
-from tarot_scores.forms_deal import DealForm, DealWords, deal_form_for, deal_words, rules_label
+from tarot_scores.forms_deal import (
+    DealForm,
+    DealWords,
+    deal_form_for,
+    deal_words,
+    outcome,
+    rules_label,
+)
 from tarot_scores.models import Deal, DealRevision, Game
 from tarot_scores.scoring import Result, ScoringError
 from tarot_scores.selectors import GameSheet
@@ -95,7 +102,9 @@ def sheet_rows(sheet: GameSheet) -> list[SheetRow]:
     return [
         SheetRow(
             row.deal,
-            deal_words(sheet.game, sheet.table, row.deal.payload, row.deal.number),
+            deal_words(
+                sheet.game, sheet.table, row.deal.payload, row.deal.number, outcome(row.deal)
+            ),
             list(zip(row.scores, row.totals, strict=True)),
             labels.get(row.deal.dealer_id, "") if row.deal.dealer_id else "",
         )
@@ -152,7 +161,7 @@ def deal_card(game: Game, table: TableView, deal: Deal) -> DealCard:
     return DealCard(
         deal.number,
         deal.version,
-        deal_words(game, table, deal.payload, deal.number),
+        deal_words(game, table, deal.payload, deal.number, outcome(deal)),
         [(table.labels[p.pk], scores.get(p.pk)) for p in table.players],
     )
 

@@ -4,12 +4,13 @@ who deals next, in a number of queries that does not grow with the deals."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import services
+from tarot_scores import scoring, services
 from tarot_scores.models import Game
 from tests.games.conftest import ROLES, Table, build_table, garde
 from tests.games.helpers import page_text
@@ -117,3 +118,23 @@ def test_the_sheet_costs_the_same_queries_for_5_or_40_deals(
         assert response.content.decode().count('<tbody id="deal-') == deals
         counts.append(len(captured.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_the_sheet_reads_stored_results_without_scoring_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = table.ids[0]
+    deals = [table.record(garde(a, points=p)) for p in (49, 30, 60)]
+    assert [d.margin for d in deals] == [8, -11, 19]
+    calls: list[object] = []
+    real = scoring.score
+
+    def counted(*args: Any, **kwargs: Any) -> scoring.Result:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scoring, "score", counted)
+    response = table.client("seated").get(detail_url(table), headers={"Accept-Language": "en"})
+    assert response.status_code == 200
+    assert "won by 8" in page_text(response.content) and "lost by 11" in page_text(response.content)
+    assert calls == []
