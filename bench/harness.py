@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -235,16 +235,6 @@ class Client:
 
 def rate(count: int, seconds: float) -> float:
     return count / seconds if seconds else float("inf")
-
-
-def timed(work: Callable[[], Any], *, seconds: float, at_most: int) -> tuple[int, float]:
-    """Run ``work`` until ``seconds`` have passed or ``at_most`` runs; (runs, elapsed)."""
-    start = time.perf_counter()
-    runs = 0
-    while runs < at_most and time.perf_counter() - start < seconds:
-        work()
-        runs += 1
-    return runs, time.perf_counter() - start
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -436,7 +436,6 @@ def describe_rules(
 
 # --- games -----------------------------------------------------------------------------------
 
-GAME_KIND_OF_RULES = {"fft": "tarot", "classic": "tarot", "novatarok": "novatarok"}
 SEATS = 5
 
 
@@ -566,7 +565,6 @@ class GameForm(forms.Form):
 
 KINDS = [("tarot", gettext_lazy("Tarot")), ("novatarok", "Novatarok"), ("buraco", "Buraco")]
 TABLE_SIZES = {"tarot": (3, 4, 5), "novatarok": (2, 3, 4, 5), "buraco": (2, 4)}
-SORTS = ["points", "average", "deals", "taken", "success", "name"]
 
 
 def season_label(club: Club, season: int) -> str:

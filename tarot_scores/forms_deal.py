@@ -21,7 +21,7 @@ from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring, services
-from tarot_scores.models import Deal, Game, Player
+from tarot_scores.models import Deal, Game, Player, variant_label
 from tarot_scores.scoring import ScoringError
 from tarot_scores.services import TableView
 
@@ -520,15 +520,7 @@ FORMS: dict[str, type[DealForm]] = {
 
 def rules_label(game: Game) -> str:
     """The rules a game is played under, as a club member names them."""
-    if game.variant == "house":
-        return str(game.rules.get("name") or _("house rules"))
-    names = {
-        "fft": _("FFT (official rules)"),
-        "classic": _("Classic rules"),
-        "novatarok": _("Novatarok"),
-        "buraco": _("Buraco"),
-    }
-    return str(names.get(game.variant, game.variant))
+    return variant_label(game.variant, game.rules.get("name") if game.variant == "house" else None)
 
 
 def deal_form_for(game: Game) -> type[DealForm]:

@@ -98,6 +98,22 @@ class Player(models.Model):
         return self.nickname or self.name
 
 
+# How players name the rules a game or tournament is played by.
+VARIANT_LABELS = {
+    "fft": _("FFT (official rules)"),
+    "classic": _("Classic rules"),
+    "novatarok": _("Novatarok"),
+    "buraco": _("Buraco"),
+}
+
+
+def variant_label(variant: str, house_name: str | None = None) -> str:
+    """The words for a variant; a club's house rules go by their own name."""
+    if variant == "house" or house_name:
+        return house_name or str(_("house rules"))
+    return str(VARIANT_LABELS.get(variant, variant))
+
+
 class HouseRules(models.Model):
     """A club's own rule set: a preset with some parameters changed."""
 
@@ -107,7 +123,7 @@ class HouseRules(models.Model):
         _("based on"),
         max_length=20,
         default="fft",
-        choices=[(name, name) for name in scoring.PRESETS],
+        choices=[(name, VARIANT_LABELS[name]) for name in scoring.PRESETS],
     )
     parameters = models.JSONField(_("parameters"), default=dict, blank=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)

@@ -53,7 +53,7 @@ class GameSheet:
         return sum(1 for r in self.rows if not r.deal.is_deleted)
 
 
-def game_sheet(*, game_id: int, include_deleted: bool = True) -> GameSheet:
+def game_sheet(*, game_id: int) -> GameSheet:
     """A game's score sheet: every deal in order with each player's score and running totals."""
     game = Game.objects.select_related("club", "house_rules").get(pk=game_id)
     seats = list(Seat.objects.filter(game=game).select_related("player"))
@@ -66,8 +66,6 @@ def game_sheet(*, game_id: int, include_deleted: bool = True) -> GameSheet:
             Prefetch("lines", queryset=ScoreLine.objects.only("deal_id", "player_id", "points"))
         )
     )
-    if not include_deleted:
-        deals = deals.filter(deleted_at__isnull=True)
     position = {p.pk: i for i, p in enumerate(players)}
     totals = [0] * len(players)
     rows: list[DealRow] = []

@@ -46,6 +46,7 @@ from tarot_scores.forms_clubs import (
     describe_rules,
     season_label,
 )
+from tarot_scores.forms_deal import rules_label
 from tarot_scores.models import Club, Game, HouseRules, Membership
 from tarot_scores.scoring import PRESETS
 from tarot_scores.views import HtmxHttpRequest
@@ -59,18 +60,6 @@ def _club_for(request: HttpRequest, slug: str) -> Club:
     if not permissions.can_view_club(request.user, club):
         raise Http404
     return club
-
-
-def rules_label(game: Game) -> str:
-    """What a game is played by, from its frozen rule set (no query)."""
-    if game.kind != "tarot":
-        return game.variant.capitalize()
-    name = str(game.rules.get("name") or "fft")
-    if name == "fft":
-        return _("Tarot, FFT rules")
-    if name == "classic":
-        return _("Tarot, classic rules")
-    return _("Tarot, %(rules)s") % {"rules": name}
 
 
 # --- clubs -----------------------------------------------------------------------------------

@@ -33,7 +33,6 @@ from .rules import (
     RuleSet,
     Side,
     Slam,
-    preset,
 )
 from .tarot import NEEDED, TarotDeal, parse_tarot, possible_half_points, score_tarot
 
@@ -65,7 +64,6 @@ __all__ = [
     "novatarok_winners",
     "parse_tarot",
     "possible_half_points",
-    "preset",
     "score",
     "score_tarot",
 ]

@@ -140,12 +140,6 @@ class RuleSet:
             return -self.slam_announced_failed
         return -self.slam_defense
 
-    def allows_called_king(self) -> bool:
-        return self.five_players in (FivePlayers.CALLED_KING, FivePlayers.EITHER)
-
-    def allows_sitting_out(self) -> bool:
-        return self.five_players in (FivePlayers.SITTING_OUT, FivePlayers.EITHER)
-
     def round_margin(self, margin: int) -> int:
         """Round a margin (>= 0) to the club's step, halves upwards."""
         if self.margin_rounding is MarginRounding.EXACT:
@@ -255,7 +249,3 @@ CLASSIC = RuleSet(
 )
 
 PRESETS: dict[str, RuleSet] = {FFT.name: FFT, CLASSIC.name: CLASSIC}
-
-
-def preset(name: str) -> RuleSet | None:
-    return PRESETS.get(name)

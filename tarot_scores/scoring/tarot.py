@@ -87,10 +87,6 @@ class TarotDeal(NamedTuple):
     def points(self) -> float:
         return self.half_points / 2
 
-    @property
-    def active(self) -> tuple[str, ...]:
-        return tuple(p for p in self.players if p != self.sitting_out)
-
     def in_attack(self, player: str) -> bool:
         return player == self.taker or player == self.partner
 
@@ -456,7 +452,7 @@ def _explain_pack(
         errors.add("oudlers", Msg("bouts_impossible", bouts=oudlers))
         return
     if slam is not None and _slam_shape(slam) is not SlamShape.NONE:
-        low, high = min(possible, default=0) / 2, max(possible, default=0) / 2
+        low, high = min(possible) / 2, max(possible) / 2
         key = "slam_points_attack" if made else "slam_points_defense"
         errors.add("slam", Msg(key, points=points, bouts=oudlers, low=low, high=high))
         return
@@ -469,9 +465,6 @@ def _explain_pack(
         ):
             errors.add("slam", Msg(key, points=points))
             return
-    if not possible:
-        errors.add("oudlers", Msg("bouts_impossible", bouts=oudlers))
-        return
     low, high = min(possible) / 2, max(possible) / 2
     if low <= points <= high and half_points % 2 and active == 4:
         errors.add("points", Msg("points_whole_four"))
@@ -565,13 +558,18 @@ def score_tarot(deal: TarotDeal, rules: RuleSet) -> Result:
         scores[deal.partner] = unit
     scores[deal.taker] = _taker_units(deal) * unit
     return Result(
-        scores, parts.won, parts.margin, partial(explain_tarot, deal, rules), unit, parts.needed
+        scores,
+        parts.won,
+        parts.margin,
+        partial(explain_tarot, deal, rules, parts),
+        unit,
+        parts.needed,
     )
 
 
-def explain_tarot(deal: TarotDeal, rules: RuleSet) -> tuple[Term, ...]:
+def explain_tarot(deal: TarotDeal, rules: RuleSet, parts: _Parts | None = None) -> tuple[Term, ...]:
     """Every term of the deal's score, in the order a player adds them up."""
-    p = _parts(deal, rules)
+    p = parts if parts is not None else _parts(deal, rules)
     terms: list[Term] = [
         Term(
             "contract",

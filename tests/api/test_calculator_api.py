@@ -323,6 +323,27 @@ def test_the_calculator_is_throttled(client: Client, settings: Settings) -> None
     assert int(refused["Retry-After"]) > 0
 
 
+def test_a_made_up_forwarded_for_header_does_not_dodge_the_throttle(
+    client: Client, settings: Settings
+) -> None:
+    settings.REST_FRAMEWORK = {
+        **django_settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"calculator": "2/min"},
+    }
+
+    statuses = [
+        client.post(
+            URL,
+            data=json.dumps(GARDE),
+            content_type="application/json",
+            headers={"x-forwarded-for": f"203.0.113.{i}"},
+        ).status_code
+        for i in range(3)
+    ]
+
+    assert statuses == [200, 200, 429]
+
+
 def test_refusals_count_towards_the_throttle(client: Client, settings: Settings) -> None:
     settings.REST_FRAMEWORK = {
         **django_settings.REST_FRAMEWORK,

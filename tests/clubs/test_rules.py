@@ -193,3 +193,12 @@ def test_anonymous_reads_a_public_clubs_rules(client: Client, club: Club) -> Non
     HouseRules.objects.create(club=club, name="Du jeudi")
     page = client.get(rules_url(club)).content.decode()
     assert "Du jeudi" in page
+
+
+def test_a_rule_set_names_its_preset_in_words(client: Client, club: Club, member: User) -> None:
+    HouseRules.objects.create(club=club, name="Du jeudi", based_on="classic")
+    client.force_login(member)
+    english = client.get(rules_url(club), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    french = client.get(rules_url(club), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Based on: Classic rules." in english
+    assert "D'après : Règles classiques." in french

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tarot_scores import permissions
-from tarot_scores.models import HouseRules, Player
+from tarot_scores.models import HouseRules, Player, variant_label
 from tarot_scores.views import HtmxHttpRequest
 from tournaments import seating, services
 from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
@@ -38,10 +38,8 @@ TEMPLATES = "tournaments/"
 
 
 def rules_label(tournament: Tournament) -> str:
-    if tournament.house_rules is not None:
-        return tournament.house_rules.name
-    names = {"fft": _("FFT (official rules)"), "classic": _("Classic rules")}
-    return str(names.get(tournament.variant, tournament.variant))
+    house = tournament.house_rules.name if tournament.house_rules is not None else None
+    return variant_label(tournament.variant, house)
 
 
 # --- a club's tournaments ----------------------------------------------------------------------
