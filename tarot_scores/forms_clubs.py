@@ -18,17 +18,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tarot_scores import scoring
+from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, HouseRules, Membership, Player
 from tarot_scores.scoring import ScoringError
-
-
-def engine_language() -> str:
-    """The scoring engine speaks French or English: the page's language, French by default."""
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
 
 
 class ClubForm(forms.Form):

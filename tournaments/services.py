@@ -9,16 +9,16 @@ is read from the deals, never stored, so it cannot drift.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tarot_scores import scoring
 from tarot_scores import services as club_services
+from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, Game, HouseRules, Player, Seat
 from tournaments import seating
 from tournaments.models import Entry, Round, Table, Team, Tournament
@@ -254,7 +254,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
             else None,
         )
     except seating.SeatingError as error:
-        raise TournamentError(error.message(_lang())) from None
+        raise TournamentError(error.message(engine_language())) from None
     round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
     by_id = Player.objects.in_bulk(players)
     for index, table_players in enumerate(result.tables, start=1):
@@ -276,10 +276,6 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
         tournament.save(update_fields=["status"])
     club_services.results_changed(club_id=tournament.club_id)
     return round_
-
-
-def _lang() -> Literal["fr", "en"]:
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
 
 
 @transaction.atomic

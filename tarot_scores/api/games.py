@@ -13,10 +13,9 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ParseError
@@ -53,6 +52,7 @@ from tarot_scores.api.serializers import (
     player_reference_errors,
     sheet_json,
 )
+from tarot_scores.i18n import engine_language
 from tarot_scores.models import Deal, DealRevision, Game, Seat
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
@@ -191,10 +191,6 @@ ENGINE_REFUSAL = refusal(
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _lang() -> str:
-    return get_language() or settings.LANGUAGE_CODE
-
-
 def _deal_body(request: Request) -> dict[str, Any]:
     """The body as a deal: a JSON object without NUL characters, players named by id."""
     body = read_deal(request)
@@ -232,7 +228,7 @@ def _closed(error: GameClosed) -> Response:
 
 
 def _refused(error: ScoringError) -> Response:
-    return Response(error.messages(_lang()), status=status.HTTP_400_BAD_REQUEST)
+    return Response(error.messages(engine_language()), status=status.HTTP_400_BAD_REQUEST)
 
 
 # --- games ------------------------------------------------------------------------------------

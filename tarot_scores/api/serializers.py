@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Q
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tarot_scores import scoring
+from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, Deal, DealRevision, Game, HouseRules, Player
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
@@ -505,11 +505,6 @@ def sheet_json(sheet: GameSheet) -> dict[str, Any]:
 PLAYER_FIELDS = ("taker", "partner", "sitting_out", "kings", "trull", "pagat")
 PLAYER_LISTS = ("handfuls", "miseres")
 ID_KEY = re.compile(r"[0-9]{1,18}")
-
-
-def engine_language() -> str:
-    """The scoring engine speaks French or English: the request's language, French by default."""
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
 
 
 def _not_an_id(value: Any) -> bool:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tarot_scores import scoring
+from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, HouseRules, Player
 from tarot_scores.scoring.messages import Msg
 from tarot_scores.selectors import clubs_for
@@ -37,10 +37,6 @@ def does_not_exist(pk: Any) -> str:
     """DRF's own message for an unknown id (translated by DRF's catalogue)."""
     message = serializers.PrimaryKeyRelatedField.default_error_messages["does_not_exist"]
     return str(message).format(pk_value=pk)
-
-
-def engine_language() -> str:
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
 
 
 class BoundedIdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 import math
 from dataclasses import dataclass
-from typing import Literal
 
 import segno
 from django.contrib.auth.views import redirect_to_login
@@ -20,7 +19,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -28,11 +26,6 @@ from tarot_scores import permissions
 from tarot_scores.models import Club
 from tarot_scores.views import HtmxHttpRequest
 from tournaments.models import Round, Table, Tournament
-
-
-def lang() -> Literal["fr", "en"]:
-    """The seating package speaks French or English: the page's language, French by default."""
-    return "en" if (get_language() or "fr").startswith("en") else "fr"
 
 
 def login_first(request: HtmxHttpRequest, next_url: str) -> HttpResponse:

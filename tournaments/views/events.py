@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tarot_scores import permissions
+from tarot_scores.i18n import engine_language
 from tarot_scores.models import HouseRules, Player, variant_label
 from tarot_scores.views import HtmxHttpRequest
 from tournaments import seating, services
@@ -27,7 +28,6 @@ from tournaments.views.access import (
     club_for,
     countdown,
     is_knockout,
-    lang,
     login_first,
     managed,
     readable,
@@ -174,9 +174,11 @@ def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None
         return None
     count = sum(1 for e in entries if e.plays_in(number))
     try:
-        words = seating.plan_tables(count, allow_threes=tournament.allow_threes).describe(lang())
+        words = seating.plan_tables(count, allow_threes=tournament.allow_threes).describe(
+            engine_language()
+        )
     except seating.SeatingError as error:
-        return TablePlanWords(count, number, "", error.message(lang()))
+        return TablePlanWords(count, number, "", error.message(engine_language()))
     return TablePlanWords(count, number, words, "")
 
 
