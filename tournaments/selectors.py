@@ -90,10 +90,13 @@ class TeamRow:
     members: list[str]
 
 
-def team_standings_for(*, tournament: Tournament) -> list[TeamRow]:
-    """A team's total is the sum of its members' totals."""
+def team_standings_for(
+    *, tournament: Tournament, rows: list[StandingRow] | None = None
+) -> list[TeamRow]:
+    """A team's total is the sum of its members' totals. ``rows``: the standings, when the
+    caller has them already."""
     teams: dict[str, list[StandingRow]] = defaultdict(list)
-    for row in standings_for(tournament=tournament):
+    for row in rows if rows is not None else standings_for(tournament=tournament):
         if row.team:
             teams[row.team].append(row)
     ordered = sorted(teams.items(), key=lambda t: (-sum(r.total for r in t[1]), t[0].casefold()))

@@ -74,6 +74,14 @@ def tournament_create(
     )
 
 
+def _club_player_named(club: Club, name: str) -> Player | None:
+    wanted = name.strip().casefold()
+    for candidate in club.players.all():
+        if wanted in (candidate.name.casefold(), candidate.label.casefold()):
+            return candidate
+    return None
+
+
 @transaction.atomic
 def entry_add(
     *,
@@ -83,16 +91,19 @@ def entry_add(
     team: Team | None = None,
     checked_in: bool = False,
 ) -> Entry:
-    """Register a club player, or a newcomer by name (who becomes a player of the club)."""
+    """Register a club player, or someone by name: the club's player of that name if there is
+    one (so typing "Chloé" twice never makes two Chloés), else a newcomer joins the club."""
     if player is None:
         if not name.strip():
             raise TournamentError(_("Choose a player or type a name."))
-        player = club_services.player_create(club=tournament.club, name=name)
+        player = _club_player_named(tournament.club, name) or club_services.player_create(
+            club=tournament.club, name=name
+        )
     elif not player.clubs.filter(pk=tournament.club_id).exists():
         player.clubs.add(tournament.club)
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise TournamentError(_("%(name)s is already registered.") % {"name": player.label})
-    first_round = next_round_number(tournament) if tournament.round_set.exists() else 1
+    first_round = next_round_number(tournament)
     club_services.results_changed(club_id=tournament.club_id)
     return Entry.objects.create(
         tournament=tournament,

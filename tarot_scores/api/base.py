@@ -5,11 +5,10 @@ calculator's guarded parser, refusals shaped ``{field: [messages]}``, and the co
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import status
@@ -51,27 +50,19 @@ class DatabaseBusy(APIException):
     default_code = "database_busy"
 
 
-def with_sqlite_retry(write: Callable[[], T], *, attempts: int = 5) -> T:
-    """Run a write; on SQLite, answer 503 rather than 500 when the database stays locked.
+def busy_if_locked(write: Callable[[], T]) -> T:
+    """Run a write; a database still locked when its wait runs out answers 503, not 500.
 
-    PostgreSQL makes concurrent writers wait for each other's row locks, and so does SQLite
-    with ``transaction_mode`` IMMEDIATE and a timeout (the settings), after which it says
-    "database is locked": nothing more to wait for, 503. A shared-cache SQLite (in memory)
-    refuses the second writer at once with "database table is locked" instead: trying again
-    lets that writer see what the first one stored, so it gets the same answer as on
-    PostgreSQL (e.g. 409 for a deal number just taken). Each attempt is its own transaction:
-    a refused one stored nothing.
+    PostgreSQL makes concurrent writers wait for each other's row locks, and so does SQLite with
+    ``transaction_mode`` IMMEDIATE and a timeout (the settings), after which it says "database is
+    locked". The write was refused whole, so trying later is safe.
     """
-    for attempt in range(attempts):
-        try:
-            return write()
-        except OperationalError as error:
-            if connection.vendor != "sqlite" or "locked" not in str(error):
-                raise
-            if "table is locked" not in str(error):
-                break
-            time.sleep(0.02 * (attempt + 1))
-    raise DatabaseBusy(gettext("The database is busy: try again in a moment."))
+    try:
+        return write()
+    except OperationalError as error:
+        if "locked" not in str(error):
+            raise
+        raise DatabaseBusy(gettext("The database is busy: try again in a moment.")) from None
 
 
 def refusal(description: str) -> OpenApiResponse:

@@ -32,8 +32,8 @@ from tarot_scores.api.base import (
     UNAUTHENTICATED,
     WRITE_ERRORS,
     ClubAPIView,
+    busy_if_locked,
     refusal,
-    with_sqlite_retry,
 )
 from tarot_scores.api.calculator import DEAL_SCHEMA, read_deal
 from tarot_scores.api.clubs import CLUB_QUERY, club_filter
@@ -370,7 +370,7 @@ class DealCreateView(ClubAPIView):
         try:
             body = _deal_body(request)
             number = _take(body, DealNumberSerializer).get("number")
-            deal = with_sqlite_retry(
+            deal = busy_if_locked(
                 lambda: services.deal_record(
                     game=game, payload=body, by=request.user, number=number
                 )
@@ -443,7 +443,7 @@ class DealDetailView(ClubAPIView):
         try:
             body = _deal_body(request)
             version = _take(body, DealVersionSerializer)["version"]
-            deal = with_sqlite_retry(
+            deal = busy_if_locked(
                 lambda: services.deal_update(
                     deal=deal, payload=body, version=version, by=request.user
                 )
@@ -481,7 +481,7 @@ class DealDetailView(ClubAPIView):
         params.is_valid(raise_exception=True)
         version = params.validated_data["version"]
         try:
-            deal = with_sqlite_retry(
+            deal = busy_if_locked(
                 lambda: services.deal_delete(deal=deal, version=version, by=request.user)
             )
         except DealConflict as conflict:
@@ -516,7 +516,7 @@ class DealRestoreView(ClubAPIView):
         deal = deal_or_404(request.user, pk)
         require(permissions.can_correct_deal(request.user, deal))
         try:
-            deal = with_sqlite_retry(lambda: services.deal_restore(deal=deal, by=request.user))
+            deal = busy_if_locked(lambda: services.deal_restore(deal=deal, by=request.user))
         except ScoringError as error:
             return _refused(error)
         except GameClosed as closed:

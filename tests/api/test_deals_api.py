@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.urls import reverse
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
@@ -343,6 +343,22 @@ def test_a_finished_game_takes_no_deal(table: Table) -> None:
 
     assert assert_field_errors(response, 409) == {
         "non_field_errors": ["This game is finished: reopen it to enter or correct deals."]
+    }
+    assert not Deal.objects.exists()
+
+
+def test_a_database_still_locked_answers_503_and_stores_nothing(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def locked(**kwargs: Any) -> Deal:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(services, "deal_record", locked)
+
+    response = enter(table, garde(table.ids[2]), lang="en")
+
+    assert assert_field_errors(response, 503) == {
+        "non_field_errors": ["The database is busy: try again in a moment."]
     }
     assert not Deal.objects.exists()
 

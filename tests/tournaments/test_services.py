@@ -313,3 +313,14 @@ def test_players_level_on_every_tie_break_share_a_rank(club: Club) -> None:
     )
     standings = selectors.standings_for(tournament=tournament)
     assert [(r.rank, r.total) for r in standings] == [(1, 198), (2, -66), (2, -66), (2, -66)]
+
+
+def test_a_name_typed_again_registers_the_clubs_player(club: Club) -> None:
+    chloe = club_services.player_create(club=club, name="Chloé")
+    first = make(club)
+    entry = services.entry_add(tournament=first, name="  chloé ")
+    assert entry.player == chloe
+    second = make(club)
+    assert services.entry_add(tournament=second, name="Chloé").player == chloe
+    assert club.players.filter(name="Chloé").count() == 1
+    assert services.entry_add(tournament=second, name="Denis").player.name == "Denis"

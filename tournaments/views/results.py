@@ -37,7 +37,9 @@ def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
         "round_numbers": numbers,
         "round_names": [round_name(tournament, n) for n in numbers],
         "round_headers": [(round_name(tournament, n), _("R%(n)s") % {"n": n}) for n in numbers],
-        "teams": selectors.team_standings_for(tournament=tournament) if has_teams else [],
+        "teams": selectors.team_standings_for(tournament=tournament, rows=rows)
+        if has_teams
+        else [],
         "has_teams": has_teams,
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
