@@ -17,7 +17,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tarot_scores.models import Club, HouseRules, Player
-from tournaments.models import Entry, Tournament
+from tournaments.models import (
+    MAX_DEALS_PER_ROUND,
+    MAX_ROUND_MINUTES,
+    MAX_ROUNDS,
+    MAX_SEED,
+    MIN_ROUND_MINUTES,
+    Entry,
+    Tournament,
+)
 
 TEAM_SIZES = [
     (0, gettext_lazy("no teams (individual event)")),
@@ -46,14 +54,16 @@ class TournamentForm(forms.Form):
     rounds = forms.IntegerField(
         label=gettext_lazy("Rounds"),
         min_value=1,
-        max_value=20,
+        max_value=MAX_ROUNDS,
         help_text=gettext_lazy("Rounds format only: a knockout goes on until its final table."),
     )
     deals_per_round = forms.IntegerField(
-        label=gettext_lazy("Deals per round"), min_value=1, max_value=40
+        label=gettext_lazy("Deals per round"), min_value=1, max_value=MAX_DEALS_PER_ROUND
     )
     round_minutes = forms.IntegerField(
-        label=gettext_lazy("Minutes per round"), min_value=5, max_value=600
+        label=gettext_lazy("Minutes per round"),
+        min_value=MIN_ROUND_MINUTES,
+        max_value=MAX_ROUND_MINUTES,
     )
     seating = forms.ChoiceField(
         label=gettext_lazy("Seating method"),
@@ -79,7 +89,7 @@ class TournamentForm(forms.Form):
     seed = forms.IntegerField(
         label=gettext_lazy("Draw seed"),
         min_value=0,
-        max_value=999_999,
+        max_value=MAX_SEED,
         help_text=gettext_lazy("Drawn at random; the same seed gives the same seating."),
     )
 

@@ -21,6 +21,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+# What a tournament's settings may be, the same on the page and in the API.
+MAX_ROUNDS = 20
+MAX_DEALS_PER_ROUND = 40
+MIN_ROUND_MINUTES, MAX_ROUND_MINUTES = 5, 600
+MAX_SEED = 2**31 - 1
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUNDS = "rounds", _("rounds (total of all rounds)")

@@ -459,8 +459,12 @@ def test_french_is_the_default(event: Event) -> None:
         ({"name": "Open\x00"}, {"name": ["Null characters are not allowed."]}),
         ({"name": "Open", "variant": True}, {"variant": ["Unknown rule set “true”. Choose one "
                                                           "of: fft, classic."]}),
-        ({"name": "Open", "rounds": 51}, {"rounds": ["Ensure this value is less than or equal "
-                                                      "to 50."]}),
+        ({"name": "Open", "rounds": 21}, {"rounds": ["Ensure this value is less than or equal "
+                                                      "to 20."]}),
+        ({"name": "Open", "deals_per_round": 41},
+         {"deals_per_round": ["Ensure this value is less than or equal to 40."]}),
+        ({"name": "Open", "round_minutes": 4},
+         {"round_minutes": ["Ensure this value is greater than or equal to 5."]}),
         ({"name": "Open", "rounds": 2.5}, {"rounds": ["A valid integer is required."]}),
         ({"name": "Open", "seed": -1}, {"seed": ["Ensure this value is greater than or equal "
                                                   "to 0."]}),

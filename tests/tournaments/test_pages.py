@@ -32,6 +32,8 @@ from tests.tournaments.test_pages_world import (
     text_of,
 )
 from tournaments import selectors, services
+from tournaments.api.serializers import TournamentCreateSerializer
+from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -532,3 +534,33 @@ def test_cached_results_follow_every_change_at_once(world: World) -> None:
     assert 'data-testid="countdown"' not in viewer.get(projector_url).content.decode()
     services.round_start(round_=world.round)
     assert 'data-testid="countdown"' in viewer.get(projector_url).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("field", "refused", "kept"),
+    [("rounds", 21, 20), ("deals_per_round", 41, 40), ("round_minutes", 4, 5), ("seed", -1, 0)],
+)
+def test_the_page_and_the_api_keep_a_tournament_within_the_same_limits(
+    field: str, refused: int, kept: int
+) -> None:
+    club = ClubFactory.create()
+    base = {
+        "name": "Open",
+        "date": "2026-11-21",
+        "rules": "fft",
+        "format": "rounds",
+        "rounds": 3,
+        "deals_per_round": 8,
+        "round_minutes": 75,
+        "seating": "mixing",
+        "five_mode": "sitting_out",
+        "team_size": 0,
+        "qualifiers_per_table": 2,
+        "seed": 7,
+    }
+    for value, valid in ((refused, False), (kept, True)):
+        form = TournamentForm({**base, field: value}, club=club, house_rules=[])
+        api = TournamentCreateSerializer(data={"name": "Open", "club": club.pk, field: value})
+        api.is_valid()
+        assert form.is_valid() is valid, form.errors
+        assert (field in api.errors) is not valid, api.errors

@@ -22,13 +22,18 @@ from tarot_scores.models import Club, HouseRules, Player
 from tarot_scores.scoring.messages import Msg
 from tarot_scores.selectors import clubs_for
 from tournaments.api.base import MAX_ID
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import (
+    MAX_DEALS_PER_ROUND,
+    MAX_ROUND_MINUTES,
+    MAX_ROUNDS,
+    MAX_SEED,
+    MIN_ROUND_MINUTES,
+    Entry,
+    Round,
+    Tournament,
+)
 
 # Column limits: PositiveIntegerField for the seed, PositiveSmallIntegerField for the rest.
-MAX_SEED = 2**31 - 1
-MAX_ROUNDS = 50
-MAX_DEALS_PER_ROUND = 100
-MAX_ROUND_MINUTES = 600
 TEAM_SIZES = [0, 2, 4]
 TAROT_PRESETS = list(scoring.PRESETS)
 
@@ -174,7 +179,10 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         help_text="Knockout: how many of each table go through.",
     )
     round_minutes = serializers.IntegerField(
-        min_value=1, max_value=MAX_ROUND_MINUTES, default=75, help_text="Length of a round."
+        min_value=MIN_ROUND_MINUTES,
+        max_value=MAX_ROUND_MINUTES,
+        default=75,
+        help_text="Length of a round.",
     )
     date = serializers.DateField(required=False, help_text="Default: today.")
 
