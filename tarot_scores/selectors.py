@@ -52,25 +52,34 @@ class GameSheet:
     def live_deals(self) -> int:
         return sum(1 for r in self.rows if not r.deal.is_deleted)
 
+    def after(self, deal: Deal) -> GameSheet:
+        """This sheet with ``deal`` (just saved, its score lines at hand) added: what a fresh
+        read would give when nothing else changed meanwhile, without reading it again."""
+        return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal])
+
 
 def game_sheet(*, game_id: int) -> GameSheet:
     """A game's score sheet: every deal in order with each player's score and running totals."""
     game = Game.objects.select_related("club", "house_rules").get(pk=game_id)
-    seats = list(Seat.objects.filter(game=game).select_related("player"))
-    table = TableView(seats)
-    players = [s.player for s in seats]
+    table = TableView(list(Seat.objects.filter(game=game).select_related("player")))
     deals = (
         Deal.objects.filter(game=game)
-        .select_related("taker", "dealer")
         .prefetch_related(
             Prefetch("lines", queryset=ScoreLine.objects.only("deal_id", "player_id", "points"))
         )
+        .order_by("number")
     )
+    return _sheet(game, table, list(deals))
+
+
+def _sheet(game: Game, table: TableView, deals: list[Deal]) -> GameSheet:
+    """The sheet of these deals (in number order, each with its score lines)."""
+    players = table.players
     position = {p.pk: i for i, p in enumerate(players)}
     totals = [0] * len(players)
     rows: list[DealRow] = []
     last_number = 0
-    for deal in deals.order_by("number"):
+    for deal in deals:
         last_number = max(last_number, deal.number)
         if deal.is_deleted:
             rows.append(DealRow(deal, [None] * len(players), list(totals)))

@@ -14,7 +14,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -482,18 +483,28 @@ def deal_record(
     by: User,
     number: int | None = None,
     by_label: str = "",
+    table: TableView | None = None,
 ) -> Deal:
-    """Enter the next deal of a game.
+    """Enter the next deal of a game; the returned deal carries its score lines (``lines``).
 
     ``number`` is the deal number the entry page expected; when two phones save the same new
     deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
-    Without a number the game row is locked and the next number is used.
+    Without a number the game row is locked and the next number is used. ``table`` is the
+    game's seats as the caller read them, to save reading them again.
     """
     try:
         with transaction.atomic():
-            locked = Game.objects.select_for_update().select_related("club").get(pk=game.pk)
+            last_number = (
+                Deal.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
+            )
+            locked = (
+                Game.objects.select_for_update(of=("self",))
+                .select_related("club")
+                .annotate(last_number=Coalesce(Subquery(last_number), 0))
+                .get(pk=game.pk)
+            )
             _check_open(locked)
-            last = locked.deals.order_by("-number").values_list("number", flat=True).first() or 0
+            last = locked.last_number
             if number is None:
                 number = last + 1
             elif number != last + 1:
@@ -506,16 +517,17 @@ def deal_record(
                     )
                 number = last + 1
             _check_room(locked)
-            result, table = deal_score(game=locked, payload=payload, number=number)
+            result, table = deal_score(game=locked, payload=payload, number=number, table=table)
             scores = table.scores_by_id(result)
             deal = Deal(
                 game=locked, number=number, payload=dict(payload), dealer=table.dealer(number)
             )
             _stat_columns(deal, locked, payload, result)
             deal.save()
-            ScoreLine.objects.bulk_create(
+            lines = ScoreLine.objects.bulk_create(
                 ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
             )
+            _keep_lines(deal, lines)
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
             _apply_stats(locked, deal, scores, 1, len(table.players))
             return deal
@@ -527,6 +539,15 @@ def deal_record(
             _("Deal %(number)s was just entered from another device.") % {"number": number},
             current=existing,
         ) from None
+
+
+def _keep_lines(deal: Deal, lines: list[ScoreLine]) -> None:
+    """Leave ``deal.lines`` as ``prefetch_related("lines")`` would: the pages and the API answer
+    with a new deal's scores without reading back what was just written."""
+    cached = deal.lines.all()
+    cached._result_cache = lines
+    cached._prefetch_done = True  # type: ignore[attr-defined]  # Django's own prefetch marks
+    deal._prefetched_objects_cache = {"lines": cached}  # type: ignore[attr-defined]
 
 
 def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.contrib import messages
@@ -42,7 +43,7 @@ from tarot_scores.forms_deal import (
 )
 from tarot_scores.models import Deal, DealRevision, Game
 from tarot_scores.scoring import Result, ScoringError
-from tarot_scores.selectors import GameSheet
+from tarot_scores.selectors import DealRow, GameSheet
 from tarot_scores.services import DealConflict, GameClosed, TableView
 from tarot_scores.views import HtmxHttpRequest
 
@@ -89,27 +90,25 @@ def _may_correct(user: Any, game: Game) -> bool:
 # --- the score sheet ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class SheetRow:
-    deal: Deal
-    words: DealWords
-    cells: list[tuple[int | None, int]]  # (score, running total) per seat
-    dealer: str
+    """One deal on the sheet: (score, running total) per seat and who dealt. Its words are
+    worked out only if the page shows them (the entry screen's totals don't)."""
+
+    def __init__(self, sheet: GameSheet, row: DealRow) -> None:
+        self._sheet = sheet
+        self.deal = row.deal
+        self.cells = list(zip(row.scores, row.totals, strict=True))
+        dealer_id = row.deal.dealer_id
+        self.dealer = sheet.table.labels.get(dealer_id, "") if dealer_id else ""
+
+    @cached_property
+    def words(self) -> DealWords:
+        sheet, deal = self._sheet, self.deal
+        return deal_words(sheet.game, sheet.table, deal.payload, deal.number, outcome(deal))
 
 
 def sheet_rows(sheet: GameSheet) -> list[SheetRow]:
-    labels = sheet.table.labels
-    return [
-        SheetRow(
-            row.deal,
-            deal_words(
-                sheet.game, sheet.table, row.deal.payload, row.deal.number, outcome(row.deal)
-            ),
-            list(zip(row.scores, row.totals, strict=True)),
-            labels.get(row.deal.dealer_id, "") if row.deal.dealer_id else "",
-        )
-        for row in sheet.rows
-    ]
+    return [SheetRow(sheet, row) for row in sheet.rows]
 
 
 def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]:
@@ -157,7 +156,8 @@ class DealCard:
 
 
 def deal_card(game: Game, table: TableView, deal: Deal) -> DealCard:
-    scores = dict(deal.lines.values_list("player_id", "points")) if not deal.is_deleted else {}
+    lines = deal.lines.all() if not deal.is_deleted else []
+    scores = {line.player_id: line.points for line in lines}
     return DealCard(
         deal.number,
         deal.version,
@@ -229,6 +229,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
             by=screen.by,
             number=form.cleaned_data["number"],
             by_label=screen.by_label,
+            table=sheet.table,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -251,7 +252,8 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     if not request.htmx:
         messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
         return redirect(screen.done(deal))
-    fresh = screen.reload()
+    # The sheet just read plus the new deal, unless another deal was saved in between.
+    fresh = sheet.after(deal) if deal.number == sheet.next_number else screen.reload()
     context = screen.context(fresh, blank_form(fresh), saved=deal_card(game, fresh.table, deal))
     return render(request, screen.template + "#entry-response", context)
 

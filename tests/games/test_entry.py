@@ -388,3 +388,24 @@ def test_a_table_of_a_set_length_takes_no_deal_beyond_it() -> None:
     assert 'id="new-deal"' not in sheet
     assert refused.status_code == 409 and 'id="deal-full"' in refused.content.decode()
     assert Deal.objects.filter(game=table.game).count() == 1
+
+
+def test_saving_a_deal_costs_the_same_queries_for_5_or_40_deals(
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
+    """The htmx save answers with the sheet it read plus the new deal: no second read, and a
+    number of queries that does not grow with the game."""
+    counts = []
+    for deals, tag in ((5, "a"), (40, "b")):
+        table = build_table(tag=tag)
+        for _n in range(deals):
+            table.record()
+        client = table.client("seated")
+        client.get("/healthz")
+        post = tarot_post(table.ids[0], number=deals + 1)
+        with django_assert_max_num_queries(15) as captured:
+            response = client.post(new_url(table), post, headers=HTMX)
+        assert response.status_code == 200
+        assert f'data-deals="{deals + 1}"' in response.content.decode()
+        counts.append(len(captured.captured_queries))
+    assert counts[0] == counts[1]

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import scoring, services
+from tarot_scores import scoring, selectors, services
 from tarot_scores.models import Game
 from tests.games.conftest import ROLES, Table, build_table, garde
 from tests.games.helpers import page_text
@@ -138,3 +138,54 @@ def test_the_sheet_reads_stored_results_without_scoring_again(
     assert response.status_code == 200
     assert "won by 8" in page_text(response.content) and "lost by 11" in page_text(response.content)
     assert calls == []
+
+
+def _sheet_facts(sheet: selectors.GameSheet) -> dict[str, Any]:
+    return {
+        "rows": [(r.deal.number, r.deal.is_deleted, r.scores, r.totals) for r in sheet.rows],
+        "totals": sheet.totals,
+        "ranking": [(r.rank, r.player.pk, r.total) for r in sheet.ranking],
+        "next": (sheet.next_number, sheet.next_dealer.pk),
+        "winners": [p.pk for p in sheet.winners],
+        "live": sheet.live_deals,
+    }
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_sheet_after_a_save_is_the_sheet_read_again(players: int) -> None:
+    """The entry screens answer a save with the sheet they read plus the new deal; it must be
+    exactly what reading the game again gives, deleted deals and all."""
+    table = build_table(players=players)
+    ids = table.ids
+    for n in range(4):
+        table.record(garde(ids[n % players], points=30 + 7 * n))
+    services.deal_delete(deal=table.game.deals.get(number=2), version=1, by=None)
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+    payload = garde(ids[1], points=61)
+
+    deal = services.deal_record(
+        game=sheet.game, payload=payload, by=None, number=sheet.next_number, table=sheet.table
+    )
+
+    assert deal.number == 5
+    after = _sheet_facts(sheet.after(deal))
+    assert after == _sheet_facts(selectors.game_sheet(game_id=table.game.pk))
+    assert after["live"] == 4 and after["next"][0] == 6
+
+
+def test_the_sheet_after_a_save_names_the_novatarok_winner() -> None:
+    table = build_table(variant="novatarok")
+    a, b, c, d = table.ids
+    cards = {str(a): 60, str(b): 10, str(c): 5, str(d): 5}
+    for _n in range(7):
+        services.deal_record(game=table.game, payload={"card_points": cards, "kings": a}, by=None)
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+    assert sheet.winners == []
+
+    deal = services.deal_record(
+        game=sheet.game, payload={"card_points": cards, "kings": a}, by=None, table=sheet.table
+    )
+
+    after = sheet.after(deal)
+    assert [p.pk for p in after.winners] == [a]
+    assert _sheet_facts(after) == _sheet_facts(selectors.game_sheet(game_id=table.game.pk))
