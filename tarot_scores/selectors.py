@@ -3,6 +3,7 @@ queries. Leaderboards read the per-season statistics rows, never the deals thems
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,25 +56,33 @@ class GameSheet:
     def after(self, deal: Deal) -> GameSheet:
         """This sheet with ``deal`` (just saved, its score lines at hand) added: what a fresh
         read would give when nothing else changed meanwhile, without reading it again."""
-        return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal])
+        lines = {
+            row.deal.pk: {
+                p.pk: s for p, s in zip(self.players, row.scores, strict=True) if s is not None
+            }
+            for row in self.rows
+        }
+        lines[deal.pk] = {line.player_id: line.points for line in deal.lines.all()}
+        return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal], lines)
 
 
 def game_sheet(*, game_id: int) -> GameSheet:
     """A game's score sheet: every deal in order with each player's score and running totals."""
     game = Game.objects.select_related("club", "house_rules").get(pk=game_id)
     table = TableView(list(Seat.objects.filter(game=game).select_related("player")))
-    deals = (
-        Deal.objects.filter(game=game)
-        .prefetch_related(
-            Prefetch("lines", queryset=ScoreLine.objects.only("deal_id", "player_id", "points"))
-        )
-        .order_by("number")
-    )
-    return _sheet(game, table, list(deals))
+    deals = list(Deal.objects.filter(game=game).order_by("number"))
+    lines: dict[int, dict[int, int]] = {deal.pk: {} for deal in deals}
+    rows = ScoreLine.objects.filter(deal_id__in=lines).values_list("deal_id", "player_id", "points")
+    for deal_id, player_id, points in rows:
+        lines[deal_id][player_id] = points
+    return _sheet(game, table, deals, lines)
 
 
-def _sheet(game: Game, table: TableView, deals: list[Deal]) -> GameSheet:
-    """The sheet of these deals (in number order, each with its score lines)."""
+def _sheet(
+    game: Game, table: TableView, deals: list[Deal], lines: Mapping[int, Mapping[int, int]]
+) -> GameSheet:
+    """The sheet of these deals (in number order) and their score lines (deal id -> player id
+    -> points)."""
     players = table.players
     position = {p.pk: i for i, p in enumerate(players)}
     totals = [0] * len(players)
@@ -85,10 +94,10 @@ def _sheet(game: Game, table: TableView, deals: list[Deal]) -> GameSheet:
             rows.append(DealRow(deal, [None] * len(players), list(totals)))
             continue
         scores: list[int | None] = [0] * len(players)
-        for line in deal.lines.all():
-            i = position[line.player_id]
-            scores[i] = line.points
-            totals[i] += line.points
+        for player_id, points in lines[deal.pk].items():
+            i = position[player_id]
+            scores[i] = points
+            totals[i] += points
         rows.append(DealRow(deal, scores, list(totals)))
     ranking = rank_players(list(zip(players, totals, strict=True)))
     winners: list[Player] = []
