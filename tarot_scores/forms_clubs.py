@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from tarot_scores import scoring
+from tarot_scores import scoring, services
 from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, HouseRules, Membership, Player
 from tarot_scores.scoring import ScoringError
@@ -487,10 +487,7 @@ class GameForm(forms.Form):
         return [self[f"seat_{i}"] for i in range(1, SEATS + 1)]
 
     def kind(self) -> str:
-        rules = str(self.cleaned_data.get("rules") or "")
-        if rules in ("novatarok", "buraco"):
-            return rules
-        return "tarot"
+        return services.game_kind(self.variant())
 
     def chosen_house_rules(self) -> HouseRules | None:
         return self.house_rules.get(str(self.cleaned_data.get("rules") or ""))
@@ -501,59 +498,28 @@ class GameForm(forms.Form):
 
     def clean(self) -> dict[str, Any] | None:
         data = super().clean() or {}
-        seated: list[Player] = []
-        seen: dict[int, int] = {}
-        for i in range(1, SEATS + 1):
-            value = data.get(f"seat_{i}")
-            if not value:
-                continue
-            player = self.players_by_id.get(int(value))
-            if player is None:
-                continue
-            if player.pk in seen:
-                self.add_error(
-                    f"seat_{i}",
-                    _("%(player)s already sits at seat %(seat)s.")
-                    % {"player": player.label, "seat": seen[player.pk]},
-                )
-                continue
-            seen[player.pk] = i
-            seated.append(player)
-        self.seated = seated
-        if "rules" not in data:
-            return data
-        kind = self.kind()
-        count = len(seated)
-        counts = {"count": count}
-        if kind == "tarot" and not 3 <= count <= 5:
-            self.add_error(
-                None, _("Tarot is played by 3, 4 or 5 players (here %(count)s).") % counts
-            )
-        elif kind == "novatarok" and not 2 <= count <= 5:
-            self.add_error(
-                None, _("Novatarok is played by 2 to 5 players (here %(count)s).") % counts
-            )
-        elif kind == "buraco" and count not in (2, 4):
-            self.add_error(None, _("Buraco is played by 2 or 4 players (here %(count)s).") % counts)
-        five = data.get("five_players") or None
-        if kind == "tarot" and count == 5:
-            house = self.chosen_house_rules()
-            allowed = (
-                house.rules() if house is not None else scoring.PRESETS[self.variant()]
-            ).five_players
-            if five is None and allowed is scoring.FivePlayers.EITHER:
-                self.add_error("five_players", _("At five players, choose how the table plays."))
-            elif five is None:
-                five = allowed.value
-            elif allowed is not scoring.FivePlayers.EITHER and five != allowed.value:
-                self.add_error(
-                    "five_players",
-                    _("These rules play tables of five with: %(mode)s.")
-                    % {"mode": dict(FIVE_PLAYER_CHOICES)[allowed.value]},
-                )
-        else:
-            five = None
-        data["five_players"] = five
+        known_rules = "rules" in data
+        house = self.chosen_house_rules()
+        seats = [data.get(f"seat_{i}") for i in range(1, SEATS + 1)]
+        setup = services.game_setup_check(
+            kind=self.kind(),
+            seats=[self.players_by_id.get(int(value)) if value else None for value in seats],
+            rules=services.rule_set_for(variant=self.variant(), house_rules=house)
+            if known_rules
+            else None,
+            five_players=data.get("five_players") or None,
+        )
+        self.seated = list(setup.players)
+        for problem in setup.problems:
+            if problem.seat is not None:
+                self.add_error(f"seat_{problem.seat}", problem.message)
+            elif known_rules:
+                # The table's size goes above the seats, not beside one of them; without a
+                # valid game only the seats can be judged.
+                field = None if problem.field == services.PLAYERS else problem.field
+                self.add_error(field, problem.message)
+        if known_rules:
+            data["five_players"] = setup.five_players
         return data
 
 

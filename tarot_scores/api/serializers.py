@@ -1,9 +1,10 @@
 """Shapes of the club API: what clubs, players, games (parties) and deals (donnes) look like in
 JSON, and the checks on what a client sends that are about shape, not rules.
 
-The rules of a deal are the scoring engine's; a game's table (who sits, how many for each game)
-is checked here the way the new-game page checks it, with the same messages. Writes go through
-``tarot_scores.services``; the views call them.
+The rules of a deal are the scoring engine's; a game's table (who sits, how many for each game,
+how a table of five plays) is checked by ``services.game_setup_check``, as on the new-game page,
+and its messages are put on the fields here. Writes go through ``tarot_scores.services``; the
+views call them.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tarot_scores import scoring
+from tarot_scores import scoring, services
 from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, Deal, DealRevision, Game, HouseRules, Player
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
 from tarot_scores.selectors import GameSheet, clubs_for
-from tarot_scores.services import GAME_SIZES, TableView
+from tarot_scores.services import TableView
 
 # Ids and numbers must fit the database's integer columns: a larger one is refused as a value,
 # never sent to the database.
@@ -194,65 +195,34 @@ class GameCreateSerializer(serializers.Serializer[Any]):
             if house_rules is None:
                 errors["variant"] = [does_not_exist(variant)]
             variant = "house"
-        kind = variant if variant in scoring.OTHER_GAMES else "tarot"
-
         ids: list[int] = attrs["players"]
         found = {p.pk: p for p in club.players.filter(pk__in=ids)}
-        seated: list[Player] = []
-        seat_of: dict[int, int] = {}
-        for seat, pk in enumerate(ids, start=1):
-            player = found.get(pk)
-            if player is None:
-                errors.setdefault("players", []).append(does_not_exist(pk))
-            elif pk in seat_of:
-                errors.setdefault("players", []).append(
-                    _("%(player)s already sits at seat %(seat)s.")
-                    % {"player": player.label, "seat": seat_of[pk]}
-                )
-            else:
-                seat_of[pk] = seat
-                seated.append(player)
-        if "players" not in errors:
-            count_error = table_size_error(kind, len(seated))
-            if count_error:
-                errors["players"] = [count_error]
-
-        five = attrs.get("five_players")
-        if kind == "tarot" and len(seated) == 5 and "variant" not in errors:
-            rules = house_rules.rules() if house_rules is not None else scoring.PRESETS[variant]
-            allowed = rules.five_players
-            if five is None and allowed is scoring.FivePlayers.EITHER:
-                errors["five_players"] = [_("At five players, choose how the table plays.")]
-            elif five is None:
-                five = allowed.value
-            elif allowed is not scoring.FivePlayers.EITHER and five != allowed.value:
-                errors["five_players"] = [
-                    _("These rules play tables of five with: %(mode)s.") % {"mode": allowed.value}
-                ]
-        else:
-            five = None
+        setup = services.game_setup_check(
+            kind=services.game_kind(variant),
+            seats=[found.get(pk) for pk in ids],
+            rules=services.rule_set_for(variant=variant, house_rules=house_rules),
+            five_players=attrs.get("five_players"),
+        )
+        # One complaint at a time about the players: the seats in order (an unknown id, a
+        # player twice), and only then the size of the table.
+        twice = {p.seat: p.message for p in setup.problems if p.seat is not None}
+        seat_errors = [
+            does_not_exist(pk) if pk not in found else twice[seat]
+            for seat, pk in enumerate(ids, start=1)
+            if pk not in found or seat in twice
+        ]
+        errors.update(setup.messages())
+        if seat_errors:
+            errors[services.PLAYERS] = seat_errors
         if errors:
             raise serializers.ValidationError(errors)
         return {
             **attrs,
-            "players": seated,
+            "players": list(setup.players),
             "variant": variant,
             "house_rules": house_rules,
-            "five_players": five,
+            "five_players": setup.five_players,
         }
-
-
-def table_size_error(kind: str, count: int) -> str | None:
-    """The new-game page's message when a game cannot be played by this many."""
-    low, high = GAME_SIZES[kind]
-    counts = {"count": count}
-    if kind == "tarot" and not low <= count <= high:
-        return _("Tarot is played by 3, 4 or 5 players (here %(count)s).") % counts
-    if kind == "novatarok" and not low <= count <= high:
-        return _("Novatarok is played by 2 to 5 players (here %(count)s).") % counts
-    if kind == "buraco" and count not in (2, 4):
-        return _("Buraco is played by 2 or 4 players (here %(count)s).") % counts
-    return None
 
 
 class SeatSerializer(serializers.Serializer[Any]):

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
@@ -18,6 +19,7 @@ from rest_framework.test import APIClient
 from tarot_scores import scoring, services
 from tarot_scores.models import Game, HouseRules, Player
 from tests.api.conftest import NAMES, Table, assert_field_errors, garde
+from tests.clubs.helpers import field_errors, non_field_errors
 from tests.factories import ClubFactory, PlayerFactory
 
 GAMES = "/api/v1/games/"
@@ -253,8 +255,77 @@ def test_five_players_must_play_the_way_the_house_rules_say(table: Table) -> Non
     )
 
     assert assert_field_errors(response) == {
-        "five_players": ["These rules play tables of five with: called_king."]
+        "five_players": ["These rules play tables of five with: called king."]
     }
+
+
+def test_the_house_rules_way_to_play_at_five_is_said_in_the_readers_words(table: Table) -> None:
+    rules = scoring.RuleSet.from_mapping({"five_players": "sitting_out"})
+    house = services.house_rules_save(club=table.club, name="Assis", based_on="fft", rules=rules)
+    players = table.ids + [extra_players(table, 1)[0].pk]
+
+    response = new_game(table, players=players, variant=house.pk, five_players="called_king")
+
+    assert assert_field_errors(response) == {
+        "five_players": [
+            "Avec ces règles, une table de cinq se joue ainsi : le donneur passe son tour."
+        ]
+    }
+    assert Game.objects.count() == 1
+
+
+# The same table refused by the new-game page and by the API: where the page shows the message
+# (a seat, above the seats, beside the five-player choice) and the API field that carries it.
+SAME_REFUSALS = [
+    ("twice", "seat_4", "players"),
+    ("two", None, "players"),
+    ("buraco of three", None, "players"),
+    ("five undecided", "five_players", "five_players"),
+    ("five against the house rules", "five_players", "five_players"),
+]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize(("case", "page_field", "api_field"), SAME_REFUSALS)
+def test_the_page_and_the_api_refuse_a_table_with_the_same_message(
+    table: Table, case: str, page_field: str | None, api_field: str, lang: str
+) -> None:
+    ids = table.ids + [extra_players(table, 1)[0].pk]
+    house = services.house_rules_save(
+        club=table.club,
+        name="Roi",
+        based_on="fft",
+        rules=scoring.RuleSet.from_mapping({"five_players": "called_king"}),
+    )
+    players, variant, five = {
+        "twice": ([ids[0], ids[1], ids[2], ids[1]], "fft", None),
+        "two": (ids[:2], "fft", None),
+        "buraco of three": (ids[:3], "buraco", None),
+        "five undecided": (ids, "classic", None),
+        "five against the house rules": (ids, house.pk, "sitting_out"),
+    }[case]
+    member = table.users["member"]
+    assert member is not None
+    page_client = Client()
+    page_client.force_login(member)
+    page = page_client.post(
+        reverse("clubs:game_new", args=[table.club.slug]),
+        {
+            "date": "2026-03-06",
+            "rules": f"house:{variant}" if isinstance(variant, int) else variant,
+            **{f"seat_{i}": str(pk) for i, pk in enumerate(players, start=1)},
+            **({"five_players": five} if five else {}),
+        },
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    body = {"players": players, "variant": variant, **({"five_players": five} if five else {})}
+    api = new_game(table, "member", lang, **body)
+
+    html = page.content.decode()
+    on_page = field_errors(html, f"id_{page_field}") if page_field else non_field_errors(html)
+    assert page.status_code == 400
+    assert on_page and assert_field_errors(api) == {api_field: on_page}
+    assert Game.objects.count() == 1
 
 
 @pytest.mark.parametrize(

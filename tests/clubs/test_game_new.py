@@ -175,6 +175,20 @@ def test_a_player_twice_is_refused_beside_the_seat(
     assert not Game.objects.exists()
 
 
+def test_without_a_valid_game_only_the_seats_are_judged(
+    client: Client, club: Club, member: User, players: list[Player]
+) -> None:
+    client.force_login(member)
+    bruno = players[1]
+    response = post_game(client, club, [bruno, bruno], "house:999999", "en")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert field_errors(html, "id_seat_2") == ["Bruno already sits at seat 1."]
+    assert field_errors(html, "id_rules") != []
+    assert non_field_errors(html) == []  # the size of the table depends on the game
+    assert not Game.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("rules", "count", "language", "message"),
     [

@@ -8,9 +8,19 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from tarot_scores import scoring, selectors, services
-from tarot_scores.models import Club, Deal, DealRevision, Game, Player, PlayerSeason, ScoreLine
+from tarot_scores.models import (
+    Club,
+    Deal,
+    DealRevision,
+    Game,
+    Player,
+    PlayerSeason,
+    ScoreLine,
+    Seat,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -287,3 +297,67 @@ def test_card_points_keys_must_be_seated_ids(club: Club) -> None:
         with pytest.raises(scoring.ScoringError):
             services.deal_record(game=nova, payload=payload, by=None)
     assert not Deal.objects.exists()
+
+
+# --- a game's table ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "count", "errors"),
+    [
+        ("fft", 2, {"players": ["Tarot is played by 3, 4 or 5 players (here 2)."]}),
+        ("novatarok", 1, {"players": ["Novatarok is played by 2 to 5 players (here 1)."]}),
+        ("buraco", 3, {"players": ["Buraco is played by 2 or 4 players (here 3)."]}),
+    ],
+)
+def test_game_create_refuses_a_table_of_the_wrong_size_and_stores_nothing(
+    club: Club, variant: str, count: int, errors: dict[str, list[str]]
+) -> None:
+    seated = players(club, count)
+    with translation.override("en"), pytest.raises(services.GameSetupError) as refused:
+        services.game_create(club=club, players=seated, variant=variant, by=None)
+    assert refused.value.errors == errors
+    assert str(refused.value) == errors["players"][0]
+    assert not Game.objects.exists() and not Seat.objects.exists()
+
+
+def test_game_create_refuses_a_player_twice_in_the_readers_language(club: Club) -> None:
+    a, b, c = players(club, 3)
+    with translation.override("fr"), pytest.raises(services.GameSetupError) as refused:
+        services.game_create(club=club, players=[a, b, c, b], variant="fft", by=None)
+    assert refused.value.errors == {"players": ["Bruno est déjà à la place 2."]}
+    assert not Game.objects.exists() and not Seat.objects.exists()
+
+
+def test_game_create_leaves_an_either_table_of_five_open(club: Club) -> None:
+    # The demo and scripts seat five under FFT without choosing: each deal says whether the
+    # dealer sits out.
+    game = game_of(club, 5)
+    assert game.rules["five_players"] == "either"
+
+
+def test_game_create_takes_a_fixed_mode_from_the_house_rules(club: Club) -> None:
+    rules = club.house_rules.create(name="Roi", parameters={"five_players": "called_king"})
+    game = services.game_create(
+        club=club, players=players(club, 5), variant="fft", by=None, house_rules=rules
+    )
+    assert game.rules["five_players"] == "called_king"
+
+
+def test_game_create_lets_a_tournament_impose_its_mode_on_house_rules(club: Club) -> None:
+    # A tournament's "tables of 5" setting applies to every table, whatever its rule set says.
+    rules = club.house_rules.create(name="Roi", parameters={"five_players": "called_king"})
+    game = services.game_create(
+        club=club,
+        players=players(club, 5),
+        variant="fft",
+        by=None,
+        house_rules=rules,
+        five_players="sitting_out",
+    )
+    assert game.rules["five_players"] == "sitting_out"
+
+
+def test_game_create_ignores_the_mode_below_five(club: Club) -> None:
+    game = game_of(club, 4, five_players="sitting_out")
+    assert game.rules["five_players"] == "either"
