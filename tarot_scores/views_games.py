@@ -387,13 +387,40 @@ def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     gate = _correction_gate(request, deal)
     if gate is not None:
         return gate
+    table = services.table_of(deal.game)
+    screen = EditScreen(
+        template=TEMPLATES + "deal_edit.html",
+        context=lambda deal, form, **extra: _edit_context(request, deal, table, form, **extra),
+        done=reverse("games:detail", args=[deal.game_id]) + f"#deal-{deal.number}",
+        by=request.user,
+    )
+    return deal_correct(request, deal, table, screen)
+
+
+@dataclass(frozen=True)
+class EditScreen:
+    """Where a deal is corrected: a club game's page or a tournament table's link. Correcting
+    is the same for both (``deal_correct``); this says what differs."""
+
+    template: str
+    context: Callable[..., dict[str, Any]]  # (deal, form, **extra) -> the page's context
+    done: str  # where a saved correction goes
+    by: Any = None
+    by_label: str = ""
+
+
+def deal_correct(
+    request: HtmxHttpRequest, deal: Deal, table: TableView, screen: EditScreen
+) -> HttpResponse:
+    """The correction page (GET), or save the posted correction of the version it was read
+    at; nothing is stored on refusal, and a stale version shows the newer one."""
     game = deal.game
-    table = services.table_of(game)
     if request.method == "GET":
         form = edit_form(deal, table)
         preview = preview_context(game, table, edit_form(deal, table, initial_as_data(form)))
-        context = _edit_context(request, deal, table, form, preview=preview["preview"])
-        return render(request, TEMPLATES + "deal_edit.html", context)
+        return render(
+            request, screen.template, screen.context(deal, form, preview=preview["preview"])
+        )
 
     form = edit_form(deal, table, request.POST)
     if form.is_valid() and form.cleaned_data.get("version") is None:
@@ -401,43 +428,34 @@ def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
             _("This page is missing the deal's version: reload it and try again.")
         )
     if not form.is_valid() or form.section_errors:
-        return render(
-            request,
-            TEMPLATES + "deal_edit.html",
-            _edit_context(request, deal, table, form),
-            status=400,
-        )
+        return render(request, screen.template, screen.context(deal, form), status=400)
     try:
         services.deal_update(
-            deal=deal, payload=form.payload(), version=form.cleaned_data["version"], by=request.user
+            deal=deal,
+            payload=form.payload(),
+            version=form.cleaned_data["version"],
+            by=screen.by,
+            by_label=screen.by_label,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
-        return render(
-            request,
-            TEMPLATES + "deal_edit.html",
-            _edit_context(request, deal, table, form),
-            status=400,
-        )
+        return render(request, screen.template, screen.context(deal, form), status=400)
     except DealConflict as conflict:
         # Someone corrected it first: show what it is now, and start again from that.
         current = conflict.current
         current.game = game
-        fresh = edit_form(current, table)
-        context = _edit_context(
-            request,
+        context = screen.context(
             current,
-            table,
-            fresh,
+            edit_form(current, table),
             conflict=str(conflict),
             conflict_deal=deal_card(game, table, current),
         )
-        return render(request, TEMPLATES + "deal_edit.html", context, status=409)
+        return render(request, screen.template, context, status=409)
     except GameClosed as closed:
-        context = _edit_context(request, deal, table, form, status_note=str(closed))
-        return render(request, TEMPLATES + "deal_edit.html", context, status=409)
+        context = screen.context(deal, form, status_note=str(closed))
+        return render(request, screen.template, context, status=409)
     messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
-    return redirect(reverse("games:detail", args=[game.pk]) + f"#deal-{deal.number}")
+    return redirect(screen.done)
 
 
 def initial_as_data(form: DealForm) -> Any:

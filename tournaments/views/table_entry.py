@@ -13,9 +13,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -24,17 +23,14 @@ from tarot_scores import selectors as club_selectors
 from tarot_scores import services as club_services
 from tarot_scores.forms_deal import DealForm, deal_form_for
 from tarot_scores.models import Deal, Game
-from tarot_scores.scoring import ScoringError
 from tarot_scores.selectors import GameSheet
-from tarot_scores.services import DealConflict, GameClosed
 from tarot_scores.views import HtmxHttpRequest
 from tarot_scores.views_games import (
+    EditScreen,
     EntryScreen,
     blank_form,
-    deal_card,
+    deal_correct,
     deal_save,
-    edit_form,
-    initial_as_data,
     preview_context,
     sheet_rows,
 )
@@ -172,7 +168,7 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     view = club_services.table_of(game)
     base = _table_context(request, table)
 
-    def context_for(form: DealForm, **extra: Any) -> dict[str, Any]:
+    def context_for(deal: Deal, form: DealForm, **extra: Any) -> dict[str, Any]:
         context = dict(base)
         context.update(
             game=game,
@@ -190,42 +186,10 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         context.update(extra)
         return context
 
-    template = TEMPLATES + "table_deal_edit.html"
-    if request.method == "GET":
-        form = edit_form(deal, view)
-        preview = preview_context(game, view, edit_form(deal, view, initial_as_data(form)))
-        return render(request, template, context_for(form, preview=preview["preview"]))
-
-    form = edit_form(deal, view, request.POST)
-    if form.is_valid() and form.cleaned_data.get("version") is None:
-        form.section_errors.setdefault("all", []).append(
-            _("This page is missing the deal's version: reload it and try again.")
-        )
-    if not form.is_valid() or form.section_errors:
-        return render(request, template, context_for(form), status=400)
-    try:
-        club_services.deal_update(
-            deal=deal,
-            payload=form.payload(),
-            version=form.cleaned_data["version"],
-            by=None,
-            by_label=_by_label(table),
-        )
-    except ScoringError as error:
-        form.engine_errors(error, get_language())
-        return render(request, template, context_for(form), status=400)
-    except DealConflict as conflict:
-        current = conflict.current
-        current.game = game
-        fresh = edit_form(current, view)
-        context = context_for(
-            fresh,
-            conflict=str(conflict),
-            conflict_deal=deal_card(game, view, current),
-            deal=current,
-        )
-        return render(request, template, context, status=409)
-    except GameClosed as closed:
-        return render(request, template, context_for(form, status_note=str(closed)), status=409)
-    messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
-    return redirect(reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}")
+    screen = EditScreen(
+        template=TEMPLATES + "table_deal_edit.html",
+        context=context_for,
+        done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
+        by_label=_by_label(table),
+    )
+    return deal_correct(request, deal, view, screen)
