@@ -371,19 +371,19 @@ SORT_COLUMNS = [
 @require_GET
 def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = _club_for(request, slug)
-    url = reverse("clubs:leaderboard", kwargs={"slug": club.slug})
     # The table only changes when a deal is written, which bumps the club's stats version:
     # drawn once per version, filters and language, then served from the cache.
     # The creation time too: a club id can be reused after a deletion (SQLite), a version can't.
+    # And the slug, which the table's links carry and the admin may change.
     filters = urlencode(sorted(request.GET.items()))
     key = (
-        f"leaderboard:{club.pk}:{club.created_at.timestamp()}:{club.stats_version}:"
+        f"leaderboard:{club.pk}:{club.slug}:{club.created_at.timestamp()}:{club.stats_version}:"
         f"{get_language()}:{filters}"
     )
     table = cache.get(key)
     if table is None:
         table = render_to_string(
-            "tarot_scores/club/_leaderboard.html", _leaderboard_context(request, club, url)
+            "tarot_scores/club/_leaderboard.html", _leaderboard_context(request, club)
         )
         cache.set(key, table, LEADERBOARD_SECONDS)
     template = "tarot_scores/club/leaderboard.html"
@@ -395,7 +395,8 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 LEADERBOARD_SECONDS = 600
 
 
-def _leaderboard_context(request: HttpRequest, club: Club, url: str) -> dict[str, Any]:
+def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    url = reverse("clubs:leaderboard", kwargs={"slug": club.slug})
     seasons = selectors.seasons_of(club=club)
     filters = LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
     values = filters.values()

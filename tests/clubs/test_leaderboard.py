@@ -82,6 +82,16 @@ def test_players_link_to_their_page(
     assert reverse("clubs:player", args=[club.slug, players[2].pk]) in html
 
 
+def test_the_links_follow_a_new_slug(
+    client: Client, club: Club, four: Game, players: list[Player]
+) -> None:
+    client.get(reverse("clubs:leaderboard", args=[club.slug]))  # cached under the old slug
+    Club.objects.filter(pk=club.pk).update(slug="renamed")
+    html = client.get(reverse("clubs:leaderboard", args=["renamed"])).content.decode()
+    assert reverse("clubs:player", args=["renamed", players[2].pk]) in html
+    assert f"/clubs/{club.slug}/" not in html
+
+
 @pytest.mark.parametrize(
     ("sort", "first_column"),
     [
