@@ -116,7 +116,9 @@ def test_sort_headers_are_links_that_keep_the_filters(
     html = client.get(url, {"size": "4", "season": "2025", "sort": "name"}).content.decode()
     assert f'href="{url}?kind=tarot&amp;season=2025&amp;size=4&amp;sort=taken"' in html
     assert 'aria-sort="ascending"' in html
-    assert '<caption id="leaderboard-caption">' in html
+    # Named by the line above it, which stays on screen when the table scrolls sideways.
+    assert 'class="table-caption" id="leaderboard-caption"' in html
+    assert '<table class="grid leaderboard" aria-labelledby="leaderboard-caption">' in html
     assert 'class="table-scroll"' in html
 
 

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tarot_scores.models import Club, Game
 from tests.factories import UserFactory
+from tests.games.conftest import build_table
 
 PLAYERS = ["Aurélie", "Bruno", "Chloé", "Denis"]
 
@@ -53,3 +54,18 @@ def test_start_a_club_and_a_game_on_a_phone(page: Page) -> None:
     game = Game.objects.get(club=club)
     assert page.url.endswith(f"/games/{game.pk}/")
     assert [s.player.name for s in game.seats.select_related("player")] == PLAYERS
+
+
+def test_the_leaderboard_caption_stays_on_a_phone_screen(page: Page) -> None:
+    """The table scrolls sideways on a phone; the line naming it must wrap within the screen."""
+    table = build_table()
+    table.record()
+    page.goto(f"/clubs/{table.club.slug}/leaderboard/")
+
+    caption = page.locator("#leaderboard-caption")
+    expect(caption).to_be_visible()
+    box = caption.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    scroller = page.locator(".table-scroll")
+    assert scroller.evaluate("el => el.scrollWidth > el.clientWidth")  # the table does scroll
