@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import Count, F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
@@ -778,27 +778,24 @@ def stats_rebuild(*, club: Club | None = None) -> int:
         clubs = clubs.filter(pk=club.pk)
     rows.delete()
     clubs.update(stats_version=F("stats_version") + 1)  # what results_changed does, for many
+    sizes = dict(
+        Seat.objects.filter(game_id__in=deals.values("game_id"))
+        .values_list("game_id")
+        .annotate(n=Count("pk"))
+        .values_list("game_id", "n")
+    )
     totals: dict[tuple[Any, ...], list[int]] = {}
-    sizes: dict[int, int] = {}
-    for deal in deals.prefetch_related("lines"):
-        game = deal.game
-        if game.pk not in sizes:
-            sizes[game.pk] = game.seats.count()
-        sitting = deal.payload.get("sitting_out") if game.kind == "tarot" else None
-        for line in deal.lines.all():
-            key = (
-                game.club_id,
-                game.club.season_of(game.date),
-                game.kind,
-                sizes[game.pk],
-                line.player_id,
-            )
-            row = totals.setdefault(key, [0, 0, 0, 0])
-            taken = 1 if line.player_id == deal.taker_id else 0
-            row[0] += line.points
-            row[1] += 0 if line.player_id == sitting else 1
+    for deal in deals.prefetch_related("lines").iterator(chunk_size=2000):
+        scores = {line.player_id: line.points for line in deal.lines.all()}
+        # The same rows a deal's save adds (_apply_stats), summed.
+        for *key, points, played, taken, won in _stats_rows(
+            deal.game, deal, scores, sizes[deal.game_id]
+        ):
+            row = totals.setdefault(tuple(key), [0, 0, 0, 0])
+            row[0] += points
+            row[1] += played
             row[2] += taken
-            row[3] += taken if deal.won else 0
+            row[3] += won
     PlayerSeason.objects.bulk_create(
         PlayerSeason(
             club_id=k[0],

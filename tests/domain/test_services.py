@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.utils import translation
+from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores import scoring, selectors, services
 from tarot_scores.models import (
@@ -361,3 +362,17 @@ def test_game_create_lets_a_tournament_impose_its_mode_on_house_rules(club: Club
 def test_game_create_ignores_the_mode_below_five(club: Club) -> None:
     game = game_of(club, 4, five_players="sitting_out")
     assert game.rules["five_players"] == "either"
+
+
+def test_a_rebuild_reads_the_same_number_of_queries_for_2_or_6_games(
+    club: Club, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
+    counts = []
+    for new_games in (2, 4):  # 2 games, then 6
+        for _n in range(new_games):
+            game = game_of(club, 4)
+            services.deal_record(game=game, payload=garde(seat_ids(game)[0]), by=None)
+        with django_assert_max_num_queries(8) as captured:
+            services.stats_rebuild(club=club)
+        counts.append(len(captured.captured_queries))
+    assert counts[0] == counts[1]
