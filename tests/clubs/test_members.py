@@ -225,3 +225,50 @@ def test_membership_of_another_club_cannot_be_changed(
 def test_unknown_action_is_refused(client: Client, club: Club, organiser: User) -> None:
     client.force_login(organiser)
     assert client.post(members_url(club), {"action": "drop"}).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        (
+            "fr",
+            "Plusieurs comptes utilisent cette adresse e-mail : saisissez le nom d'utilisateur.",
+        ),
+        ("en", "Several accounts use this e-mail address: enter the user name."),
+    ],
+)
+def test_an_email_shared_by_two_accounts_asks_for_the_user_name(
+    client: Client, club: Club, organiser: User, language: str, message: str
+) -> None:
+    UserFactory.create(username="lea", email="famille@example.org")
+    UserFactory.create(username="leon", email="Famille@example.org")
+    client.force_login(organiser)
+    members_before = club.memberships.count()
+
+    response = add(client, club, "famille@example.org", language)
+
+    assert response.status_code == 400
+    assert field_errors(response.content.decode(), "id_add-identifier") == [message]
+    assert club.memberships.count() == members_before
+    assert add(client, club, "leon", language).status_code == 302  # the user name is enough
+
+
+def test_adding_an_account_that_plays_at_another_club_keeps_its_player(
+    client: Client, club: Club, organiser: User
+) -> None:
+    other = make_club("Autre club", UserFactory.create(), UserFactory.create())
+    elsewhere = other.players.get(name="Bruno")
+    newcomer = UserFactory.create(username="nina")
+    services.player_link_user(player=elsewhere, user=newcomer)
+    client.force_login(organiser)
+    here = club.players.get(name="Chloé")
+
+    response = add(client, club, "nina", "en", **{"add-player": str(here.pk)})
+
+    assert response.status_code == 400
+    assert field_errors(response.content.decode(), "id_add-player") == [
+        "This account already plays as Bruno at another club."
+    ]
+    assert not club.memberships.filter(user=newcomer).exists()
+    elsewhere.refresh_from_db()
+    assert elsewhere.user == newcomer
