@@ -692,8 +692,10 @@ def _keep_lines(deal: Deal, lines: list[ScoreLine]) -> None:
 
 
 def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:
+    # The game first, as deal_record locks it: a correction waits for a game being finished
+    # (and then finds it finished) instead of slipping in before the finish commits.
+    game = Game.objects.select_for_update(of=("self",)).select_related("club").get(pk=deal.game_id)
     current = Deal.objects.select_for_update().get(pk=deal.pk)
-    game = Game.objects.select_related("club").get(pk=current.game_id)
     _check_open(game)  # a finished game's sheet is final: no correction, deletion or restore
     if version is not None and current.version != version:
         raise DealConflict(

@@ -6,10 +6,10 @@ import threading
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from tarot_scores import services
-from tarot_scores.models import Deal, DealRevision, ScoreLine
+from tarot_scores.models import Deal, DealRevision, Game, ScoreLine
 from tests.factories import make_game
 
 
@@ -45,3 +45,50 @@ def test_the_same_deal_number_saved_at_once_is_stored_once() -> None:
     # for the first, then finds the deal taken.
     assert isinstance(refused[0], services.DealConflict), refused
     assert refused[0].current.pk == saved[0].pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_waits_for_a_game_being_finished_then_is_refused() -> None:
+    """Someone finishes the game while a phone saves a correction: the correction waits for
+    the finish and is refused, rather than changing a finished sheet."""
+    game = make_game(players=4)
+    a = game.seats.values_list("player_id", flat=True).first()
+    payload = {"taker": a, "contract": "garde", "points": 49, "oudlers": 2}
+    deal = services.deal_record(game=game, payload=payload, by=None)
+    finishing, release = threading.Event(), threading.Event()
+    outcomes: list[Any] = []
+
+    def finish() -> None:
+        try:
+            with transaction.atomic():
+                services.game_set_status(game=game, status=Game.Status.FINISHED)
+                finishing.set()
+                release.wait(timeout=10)
+        finally:
+            connection.close()
+
+    def correct() -> None:
+        try:
+            outcomes.append(
+                services.deal_update(
+                    deal=deal, payload={**payload, "points": 60}, version=1, by=None
+                )
+            )
+        except Exception as exc:  # the outcome is what the test looks at
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    finisher = threading.Thread(target=finish)
+    finisher.start()
+    assert finishing.wait(timeout=10)
+    corrector = threading.Thread(target=correct)
+    corrector.start()
+    corrector.join(timeout=0.5)  # it must be waiting, not done
+    release.set()
+    finisher.join()
+    corrector.join()
+
+    assert len(outcomes) == 1 and isinstance(outcomes[0], services.GameClosed), outcomes
+    deal.refresh_from_db()
+    assert deal.version == 1 and deal.payload["points"] == 49
