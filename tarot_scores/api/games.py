@@ -1,5 +1,6 @@
 """Games (parties) and their deals (donnes) over the API: start a game at a table, read its
-score sheet, enter deals, correct, delete and restore them, read a deal's history.
+score sheet, finish and reopen it, enter deals, correct, delete and restore them, read a deal's
+history.
 
 A deal is the scoring contract without ``players`` and ``variant`` (the game knows both),
 players named by id. The engine's refusals come back per field in the reader's language;
@@ -346,6 +347,61 @@ class GameDetailView(ClubAPIView):
             raise Http404 from None
         readable_club(request.user, sheet.game.club)
         return Response(sheet_json(sheet))
+
+
+class GameStatusView(ClubAPIView):
+    """Finish a game or reopen it, as the sheet's buttons do: no body, the same rule
+    (``can_manage_game``) and the same service. Asking for the status the game already has
+    changes nothing and answers 200, as the page does."""
+
+    serializer_class = GameSheetSerializer
+    queryset = Game.objects.all()
+    status_wanted: Game.Status
+
+    def set_status(self, request: Request, pk: int) -> Response:
+        game = game_or_404(request.user, pk)
+        require(permissions.can_manage_game(request.user, game))
+        busy_if_locked(lambda: services.game_set_status(game=game, status=self.status_wanted))
+        return Response(sheet_json(selectors.game_sheet(game_id=game.pk)))
+
+
+STATUS_ERRORS: dict[int, Any] = {401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND}
+
+
+class GameFinishView(GameStatusView):
+    status_wanted = Game.Status.FINISHED
+
+    @extend_schema(
+        operation_id="games_finish",
+        summary="Finish a game",
+        description="Whoever may enter the game's deals. No body (anything sent is ignored). "
+        "A finished game's sheet is final: entering, correcting, deleting or restoring its "
+        "deals answers 409 until it is reopened. Finishing a finished game changes nothing. "
+        "The answer is the score sheet, as `GET /api/v1/games/{id}/` returns it, with "
+        '`"status": "finished"`.',
+        tags=["games"],
+        request=None,
+        responses={200: GameSheetSerializer, **STATUS_ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.set_status(request, pk)
+
+
+class GameReopenView(GameStatusView):
+    status_wanted = Game.Status.OPEN
+
+    @extend_schema(
+        operation_id="games_reopen",
+        summary="Reopen a finished game",
+        description="Whoever may enter the game's deals. No body (anything sent is ignored). "
+        "Its deals may be entered and corrected again. Reopening an open game changes "
+        'nothing. The answer is the score sheet, with `"status": "open"`.',
+        tags=["games"],
+        request=None,
+        responses={200: GameSheetSerializer, **STATUS_ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return self.set_status(request, pk)
 
 
 class DealCreateView(ClubAPIView):

@@ -11,7 +11,9 @@ from tarot_scores.api.games import (
     DealHistoryView,
     DealRestoreView,
     GameDetailView,
+    GameFinishView,
     GameListView,
+    GameReopenView,
 )
 
 app_name = "api"
@@ -28,6 +30,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Games (one table each) and their deals.
     path("games/", GameListView.as_view(), name="games"),
     path("games/<int:pk>/", GameDetailView.as_view(), name="game"),
+    path("games/<int:pk>/finish/", GameFinishView.as_view(), name="game-finish"),
+    path("games/<int:pk>/reopen/", GameReopenView.as_view(), name="game-reopen"),
     path("games/<int:pk>/deals/", DealCreateView.as_view(), name="game-deals"),
     path("deals/<int:pk>/", DealDetailView.as_view(), name="deal"),
     path("deals/<int:pk>/restore/", DealRestoreView.as_view(), name="deal-restore"),

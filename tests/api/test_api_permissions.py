@@ -206,6 +206,30 @@ def test_deals_are_written_by_the_seated_the_organisers_and_superusers(
     assert case.happened(any_table, deal) == (role in DEAL_WRITERS)
 
 
+# Finishing and reopening a game: whoever may enter its deals, as on the sheet's page.
+GAME_WRITES = {
+    "finish": (Game.Status.OPEN, Game.Status.FINISHED),
+    "reopen": (Game.Status.FINISHED, Game.Status.OPEN),
+}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", list(GAME_WRITES))
+def test_games_are_finished_and_reopened_by_those_who_enter_their_deals(
+    any_table: Table, action: str, role: str
+) -> None:
+    before, after = GAME_WRITES[action]
+    services.game_set_status(game=any_table.game, status=before)
+
+    response = any_table.client(role).post(f"/api/v1/games/{any_table.game.pk}/{action}/")
+
+    assert response.status_code == deal_write_status(any_table, role, 200), response.content
+    status = Game.objects.get(pk=any_table.game.pk).status
+    assert status == (after if role in DEAL_WRITERS else before)
+    if response.status_code == 404:
+        assert any_table.club.name.encode() not in response.content
+
+
 def test_a_member_seated_at_another_table_cannot_enter_deals_here(table: Table) -> None:
     elsewhere = services.game_create(
         club=table.club,

@@ -389,6 +389,8 @@ def test_the_schema_validates_and_documents_the_club_api(tmp_path: Any) -> None:
         "/api/v1/players/",
         "/api/v1/games/",
         "/api/v1/games/{id}/",
+        "/api/v1/games/{id}/finish/",
+        "/api/v1/games/{id}/reopen/",
         "/api/v1/games/{id}/deals/",
         "/api/v1/deals/{id}/",
         "/api/v1/deals/{id}/restore/",
