@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from tarot_scores import scoring, services
+from tarot_scores import scoring, selectors, services
 from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, HouseRules, Membership, Player
 from tarot_scores.scoring import ScoringError
@@ -38,7 +38,7 @@ class ClubForm(forms.Form):
 
     def clean_name(self) -> str:
         name = str(self.cleaned_data["name"]).strip()
-        if Club.objects.filter(name__iexact=name).exists():
+        if selectors.club_name_taken(name=name):
             raise ValidationError(_("A club with this name already exists."))
         return name
 
@@ -65,12 +65,7 @@ class PlayerForm(forms.Form):
         nickname = str(data.get("nickname") or "").strip()
         label = nickname or name
         # Score sheets name players by their label: two alike at one club would be confusing.
-        if (
-            label
-            and self.club.players.filter(
-                Q(nickname__iexact=label) | Q(nickname="", name__iexact=label)
-            ).exists()
-        ):
+        if label and selectors.player_label_taken(club=self.club, label=label):
             field = "nickname" if nickname else "name"
             self.add_error(
                 field,
@@ -371,10 +366,8 @@ class HouseRulesForm(forms.Form):
 
     def clean_name(self) -> str:
         name = str(self.cleaned_data["name"]).strip()
-        others = HouseRules.objects.filter(club=self.club, name__iexact=name)
-        if self.instance is not None:
-            others = others.exclude(pk=self.instance.pk)
-        if others.exists():
+        other_than = self.instance.pk if self.instance is not None else None
+        if selectors.house_rules_name_taken(club=self.club, name=name, other_than=other_than):
             raise ValidationError(_("The club already has a rule set with this name."))
         return name
 

@@ -14,6 +14,7 @@ from tarot_scores.models import (
     Club,
     Deal,
     Game,
+    HouseRules,
     Membership,
     Player,
     PlayerSeason,
@@ -262,3 +263,30 @@ def player_history(*, club: Club, player: Player) -> list[PlayerGame]:
     by_game: dict[int, dict[str, Any]] = {t["deal__game_id"]: dict(t) for t in totals}
     games = Game.objects.filter(pk__in=by_game).order_by("date", "id")
     return [PlayerGame(g, by_game[g.pk]["total"], by_game[g.pk]["deals"]) for g in games]
+
+
+# --- names taken ---------------------------------------------------------------------------
+# Compared here, casefolded, rather than with ``__iexact``: SQLite folds only ASCII letters, so
+# "CHLOÉ" would not match "Chloé". The lists are a club's players or rule sets, or the clubs.
+
+
+def _taken(names: Any, wanted: str) -> bool:
+    folded = wanted.casefold()
+    return any(name.casefold() == folded for name in names)
+
+
+def club_name_taken(*, name: str) -> bool:
+    return _taken(Club.objects.values_list("name", flat=True).iterator(), name)
+
+
+def player_label_taken(*, club: Club, label: str) -> bool:
+    """Whether one of the club's players is already shown as ``label`` (nickname, or name)."""
+    shown = (nickname or name for name, nickname in club.players.values_list("name", "nickname"))
+    return _taken(shown, label)
+
+
+def house_rules_name_taken(*, club: Club, name: str, other_than: int | None = None) -> bool:
+    rule_sets = HouseRules.objects.filter(club=club)
+    if other_than is not None:
+        rule_sets = rule_sets.exclude(pk=other_than)
+    return _taken(rule_sets.values_list("name", flat=True), name)

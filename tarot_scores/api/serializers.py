@@ -14,13 +14,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Q
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tarot_scores import scoring, services
+from tarot_scores import scoring, selectors, services
 from tarot_scores.i18n import engine_language
 from tarot_scores.models import Club, Deal, DealRevision, Game, HouseRules, Player
 from tarot_scores.scoring import ScoringError
@@ -71,7 +70,7 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
 
     def validate_name(self, value: str) -> str:
         name = value.strip()
-        if Club.objects.filter(name__iexact=name).exists():
+        if selectors.club_name_taken(name=name):
             raise serializers.ValidationError(_("A club with this name already exists."))
         return name
 
@@ -99,8 +98,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         nickname = str(attrs.get("nickname") or "").strip()
         label = nickname or name
         # Score sheets name players by their label: two alike at one club would be confusing.
-        taken = club.players.filter(Q(nickname__iexact=label) | Q(nickname="", name__iexact=label))
-        if label and taken.exists():
+        if label and selectors.player_label_taken(club=club, label=label):
             field = "nickname" if nickname else "name"
             raise serializers.ValidationError(
                 {

@@ -261,7 +261,11 @@ def test_a_player_only_needs_a_name(table: Table) -> None:
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"name": "bruno"}, "name"), ({"name": "Bruno Petit", "nickname": "BRUNO"}, "nickname")],
+    [
+        ({"name": "bruno"}, "name"),
+        ({"name": "Bruno Petit", "nickname": "BRUNO"}, "nickname"),
+        ({"name": "Chloé Petit", "nickname": "CHLOÉ"}, "nickname"),  # case folds past ASCII
+    ],
 )
 def test_two_players_of_a_club_cannot_share_a_label(
     table: Table, body: dict[str, Any], field: str

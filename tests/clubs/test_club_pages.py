@@ -232,3 +232,25 @@ def test_header_shows_login_or_the_user_and_a_logout_form(client: Client, member
     page = client.get(reverse("clubs:list")).content.decode()
     assert "marc" in page
     assert f'action="{reverse("logout")}" method="post"' in page
+
+
+def test_names_that_differ_only_in_accented_capitals_are_taken(
+    client: Client, club: Club, organiser: User
+) -> None:
+    """Case is folded in every alphabet, on SQLite as on PostgreSQL ("CHLOÉ" is "Chloé")."""
+    services.club_create(name="Les Écureuils", by=organiser)
+    client.force_login(organiser)
+    clubs_before = Club.objects.count()
+
+    page = client.post(reverse("clubs:list"), {"name": "LES ÉCUREUILS"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert field_errors(page.content.decode(), "id_name") == [
+        "A club with this name already exists."
+    ]
+    assert Club.objects.count() == clubs_before
+
+    url = reverse("clubs:player_new", args=[club.slug])
+    page = client.post(url, {"name": "Olivier", "nickname": "CHLOÉ"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert field_errors(page.content.decode(), "id_nickname") == [
+        "A player of this club is already called “CHLOÉ”: add a nickname."
+    ]
+    assert not club.players.filter(name="Olivier").exists()

@@ -140,14 +140,16 @@ def test_not_a_number_is_refused(
         ("en", "The club already has a rule set with this name."),
     ],
 )
+@pytest.mark.parametrize(("kept", "typed"), [("Du jeudi", "du JEUDI"), ("Été", "ÉTÉ")])
 def test_names_are_unique_in_a_club(
-    client: Client, club: Club, organiser: User, language: str, message: str
+    client: Client, club: Club, organiser: User, language: str, message: str, kept: str, typed: str
 ) -> None:
-    HouseRules.objects.create(club=club, name="Du jeudi")
+    HouseRules.objects.create(club=club, name=kept)
     client.force_login(organiser)
-    data = rules_post_data("du JEUDI")
+    data = rules_post_data(typed)
     response = client.post(rules_url(club), data, HTTP_ACCEPT_LANGUAGE=language)
     assert field_errors(response.content.decode(), "id_name") == [message]
+    assert HouseRules.objects.filter(club=club).count() == 1
 
 
 def test_edit_changes_the_rule_set_but_not_games_already_begun(
