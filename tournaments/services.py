@@ -289,9 +289,19 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
     return round_
 
 
+def _lock(round_: Round) -> None:
+    """Lock the round's row for the caller's transaction and take its status as it is now: two
+    organisers pressing the same button at once act one after the other, and the second is
+    refused."""
+    round_.status = (
+        Round.objects.select_for_update().values_list("status", flat=True).get(pk=round_.pk)
+    )
+
+
 @transaction.atomic
 def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     """Swap two players' seats before the round's first deal is entered."""
+    _lock(round_)
     if round_.status != Round.Status.SEATED or any(n for _t, n in round_progress(round_)):
         raise TournamentError(_("Players can only be swapped before the round starts."))
     seats = {
@@ -313,6 +323,7 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
 @transaction.atomic
 def round_start(*, round_: Round) -> Round:
     """Start the round's countdown, once: a round that has started keeps its start time."""
+    _lock(round_)
     if round_.status != Round.Status.SEATED:
         raise TournamentError(_("This round has already started."))
     round_.status = Round.Status.PLAYING
@@ -339,6 +350,7 @@ def close_if_complete(*, round_: Round) -> bool:
 @transaction.atomic
 def round_close(*, round_: Round) -> Round:
     """Close a complete round: its tables take no more deals (organisers may reopen a game)."""
+    _lock(round_)
     if round_.status == Round.Status.CLOSED:
         raise TournamentError(_("This round is already closed."))
     if not round_complete(round_):

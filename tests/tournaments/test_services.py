@@ -4,9 +4,11 @@ deal by deal, standings equal to the sum of the deals, swaps, knockout stages.""
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from tarot_scores import services as club_services
 from tarot_scores.demo import random_tarot_payload
@@ -324,3 +326,36 @@ def test_a_name_typed_again_registers_the_clubs_player(club: Club) -> None:
     assert services.entry_add(tournament=second, name="Chloé").player == chloe
     assert club.players.filter(name="Chloé").count() == 1
     assert services.entry_add(tournament=second, name="Denis").player.name == "Denis"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_organisers_starting_a_round_at_once_start_it_once() -> None:
+    """Each holds the round as read before the other's start: the second waits for the first
+    and is refused, and the start time is the first one's."""
+    tournament = make(club_services.club_create(name="Club des Tournois", by=None), rounds=1)
+    register(tournament, 4)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    barrier = threading.Barrier(2)
+    outcomes: list[Any] = []
+
+    def start() -> None:
+        seen = Round.objects.get(pk=round_.pk)  # read while still seated, as a page would be
+        try:
+            barrier.wait(timeout=10)
+            outcomes.append(services.round_start(round_=seen).started_at)
+        except Exception as exc:  # the outcome is what the test looks at
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=start) for _n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    started = [o for o in outcomes if not isinstance(o, Exception)]
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(started) == 1 and len(refused) == 1, outcomes
+    assert isinstance(refused[0], services.TournamentError)
+    assert Round.objects.get(pk=round_.pk).started_at == started[0]
