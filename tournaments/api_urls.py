@@ -6,7 +6,10 @@ from tournaments.api.views import (
     BracketView,
     EntryDetailView,
     EntryListView,
+    RoundCloseView,
     RoundListView,
+    RoundStartView,
+    RoundSwapView,
     StandingsView,
     TeamStandingsView,
     TournamentDetailView,
@@ -21,6 +24,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<int:pk>/entries/", EntryListView.as_view(), name="entries"),
     path("tournaments/<int:pk>/entries/<int:entry_id>/", EntryDetailView.as_view(), name="entry"),
     path("tournaments/<int:pk>/rounds/", RoundListView.as_view(), name="rounds"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/start/",
+        RoundStartView.as_view(),
+        name="round-start",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/close/",
+        RoundCloseView.as_view(),
+        name="round-close",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/swap/",
+        RoundSwapView.as_view(),
+        name="round-swap",
+    ),
     path("tournaments/<int:pk>/standings/", StandingsView.as_view(), name="standings"),
     path(
         "tournaments/<int:pk>/teams/standings/",

@@ -1,7 +1,8 @@
 """The tournament API: a whole tournament played through it (created, 13 players registered and
-checked in, three rounds seated and their deals entered table by table), standings equal to
-the sum of the score lines, knockout brackets, teams, refusals per field in French and English,
-bounded queries, and random bodies that are never a 500."""
+checked in, three rounds seated, started and their deals entered table by table, the last one
+closed), standings equal to the sum of the score lines, knockout brackets, teams, swapping,
+starting and closing a round, refusals per field in French and English, bounded queries, and
+random bodies that are never a 500."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db.models import Sum
-from django.utils import translation
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -24,7 +25,7 @@ from rest_framework.test import APIClient
 
 from tarot_scores import services as club_services
 from tarot_scores.demo import random_tarot_payload
-from tarot_scores.models import Club, HouseRules, Membership, ScoreLine
+from tarot_scores.models import Club, Game, HouseRules, Membership, ScoreLine, Seat
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
@@ -190,6 +191,8 @@ def test_a_whole_tournament_through_the_api(event: Event) -> None:
         assert all(t["entered"] == 0 and t["goal"] == 3 for t in round_["tables"])
         refused = assert_refusal(send(client, "post", base + "rounds/"), 409)
         assert refused == {"non_field_errors": [f"Round {number} is still being played."]}
+        started = send(client, "post", f"{base}rounds/{number}/start/")
+        assert started.status_code == 200 and started.json()["status"] == "playing"
 
         play_round_via_api(client, round_, rng)
 
@@ -200,6 +203,15 @@ def test_a_whole_tournament_through_the_api(event: Event) -> None:
     refused = assert_refusal(send(client, "post", base + "rounds/"), 409)
     assert refused == {"non_field_errors": ["All 3 rounds have been played."]}
     assert client.get(base).json()["status"] == "running"
+    # Seating a round closed the one before; the last is closed by hand, and that is the end.
+    assert [r["status"] for r in client.get(base + "rounds/").json()] == [
+        "closed",
+        "closed",
+        "playing",
+    ]
+    closed = send(client, "post", base + "rounds/3/close/")
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    assert client.get(base).json()["status"] == "finished"
 
     standings = client.get(base + "standings/").json()
     assert len(standings) == 13
@@ -255,6 +267,9 @@ def test_a_knockout_goes_down_to_a_final_table_and_its_bracket(db: None) -> None
     } - set(qualified)
     refused = assert_refusal(send(client, "post", event.url("rounds/")), 409)
     assert refused == {"non_field_errors": ["The final table has been played."]}
+    assert client.get(event.url()).json()["status"] == "running"
+    assert send(client, "post", event.url("rounds/2/close/")).status_code == 200
+    assert client.get(event.url()).json()["status"] == "finished"
 
 
 def test_teams_are_made_at_registration_and_ranked_by_their_members(db: None) -> None:
@@ -397,6 +412,301 @@ def test_the_list_is_paginated_and_filtered_by_club(event: Event) -> None:
     assert assert_refusal(client.get(API, {"club": "abc"})).keys() == {"club"}
     assert client.get(API, {"club": 10**30}).status_code == 400
     assert client.get(API, {"club": 999_999}).status_code == 404
+
+
+# --- running a round: swapping seats, starting the countdown, closing ---------------------------
+
+
+@pytest.fixture
+def seated(db: None) -> Event:
+    """Eight players checked in and round 1 seated at two tables of four, nothing played."""
+    event = build_event(players=8)
+    services.round_seat_next(tournament=event.tournament, by=None)
+    return event
+
+
+def round_one(event: Event) -> Round:
+    return event.tournament.round_set.get(number=1)
+
+
+def seat_map(round_: Round) -> dict[int, tuple[int, int]]:
+    """Where each player of the round sits: player id -> (game id, seat position)."""
+    seats = Seat.objects.filter(game__tournament_table__round=round_)
+    return {s.player_id: (s.game_id, s.position) for s in seats}
+
+
+def test_a_swap_gives_each_player_the_others_table_and_seat(seated: Event) -> None:
+    client = seated.client("organiser", lang="en")
+    before = seat_map(round_one(seated))
+    first, second = client.get(seated.url("rounds/")).json()[0]["tables"]
+    a, b = first["players"][0], second["players"][2]
+
+    response = send(client, "post", seated.url("rounds/1/swap/"), {"first": a, "second": b})
+
+    assert response.status_code == 200, response.content
+    answer = response.json()
+    assert answer == client.get(seated.url("rounds/")).json()[0]  # the round as listed
+    assert answer["status"] == "seated"
+    one, two = answer["tables"]
+    assert one["players"] == [b, *first["players"][1:]]
+    assert two["players"] == [*second["players"][:2], a, second["players"][3]]
+    assert (one["names"][0], two["names"][2]) == (second["names"][2], first["names"][0])
+    after = seat_map(round_one(seated))
+    assert (after[a], after[b]) == (before[b], before[a])
+    others = {p: seat for p, seat in after.items() if p not in (a, b)}
+    assert others == {p: seat for p, seat in before.items() if p not in (a, b)}
+    # The tables' games, which take the deals, have the new seats too.
+    assert [p["id"] for p in client.get(f"/api/v1/games/{one['game']}/").json()["players"]] == (
+        one["players"]
+    )
+    round_ = round_one(seated)
+    assert round_.started_at is None and round_.status == Round.Status.SEATED
+
+
+def test_two_players_of_the_same_table_swap_seats(seated: Event) -> None:
+    client = seated.client("organiser")
+    a, b, c, d = client.get(seated.url("rounds/")).json()[0]["tables"][0]["players"]
+
+    response = send(client, "post", seated.url("rounds/1/swap/"), {"first": d, "second": a})
+
+    assert response.status_code == 200, response.content
+    assert response.json()["tables"][0]["players"] == [d, b, c, a]  # d deals first now
+
+
+def test_starting_a_round_runs_its_countdown_once(seated: Event) -> None:
+    client = seated.client("organiser", lang="en")
+    url = seated.url("rounds/1/start/")
+    earliest = timezone.now()
+
+    response = send(client, "post", url)
+
+    assert response.status_code == 200, response.content
+    assert response.json() == client.get(seated.url("rounds/")).json()[0]
+    assert response.json()["status"] == "playing"
+    round_ = round_one(seated)
+    assert round_.status == Round.Status.PLAYING and round_.closed_at is None
+    assert round_.started_at is not None and earliest <= round_.started_at <= timezone.now()
+    again = send(client, "post", url, {"anything": "ignored"})
+    assert assert_refusal(again, 409) == {"non_field_errors": ["This round has already started."]}
+    assert round_one(seated).started_at == round_.started_at  # the countdown keeps running
+
+
+@pytest.mark.parametrize("since", ["started", "first_deal"])
+def test_no_swap_once_the_round_has_started_or_its_first_deal_is_in(
+    seated: Event, since: str
+) -> None:
+    round_ = round_one(seated)
+    if since == "started":
+        services.round_start(round_=round_)
+    else:  # not started, but a table has entered its first deal
+        state = selectors.round_tables(round_=round_)[1]
+        payload = random_tarot_payload(random.Random(1), [p.pk for p in state.players], 1)
+        club_services.deal_record(game=state.table.game, payload=payload, by=None)
+    before = seat_map(round_)
+    a, b = list(before)[:2]
+
+    response = send(
+        seated.client("organiser", lang="en"),
+        "post",
+        seated.url("rounds/1/swap/"),
+        {"first": a, "second": b},
+    )
+
+    assert assert_refusal(response, 409) == {
+        "non_field_errors": ["Players can only be swapped before the round starts."]
+    }
+    assert seat_map(round_) == before
+
+
+def test_a_player_not_seated_in_the_round_cannot_be_swapped(seated: Event) -> None:
+    client = seated.client("organiser", lang="en")
+    round_ = round_one(seated)
+    before = seat_map(round_)
+    seated_player = next(iter(before))
+    late = services.entry_add(tournament=seated.tournament, name="En retard", checked_in=True)
+    onlooker = club_services.player_create(club=seated.club, name="Spectateur")
+
+    for outside in (late.player_id, onlooker.pk):  # registered for round 2; not registered
+        body = {"first": seated_player, "second": outside}
+        response = send(client, "post", seated.url("rounds/1/swap/"), body)
+        assert assert_refusal(response, 409) == {
+            "non_field_errors": ["Both players must be seated in this round."]
+        }
+    assert seat_map(round_) == before
+
+
+def test_closing_a_round_finishes_its_games_once_every_deal_is_in(seated: Event) -> None:
+    client = seated.client("organiser", lang="en")
+    url = seated.url("rounds/1/close/")
+    services.round_start(round_=round_one(seated))
+
+    early = send(client, "post", url)
+
+    assert assert_refusal(early, 409) == {
+        "non_field_errors": ["Some tables have not entered all their deals yet."]
+    }
+    assert round_one(seated).status == Round.Status.PLAYING
+    play_round_via_api(client, client.get(seated.url("rounds/")).json()[0], random.Random(5))
+    earliest = timezone.now()
+
+    response = send(client, "post", url, {"anything": "ignored"})
+
+    assert response.status_code == 200, response.content
+    answer = response.json()
+    assert answer == client.get(seated.url("rounds/")).json()[0]
+    assert answer["status"] == "closed" and answer["complete"] is True
+    assert all(t["entered"] == t["goal"] == 2 for t in answer["tables"])
+    round_ = round_one(seated)
+    assert round_.closed_at is not None and earliest <= round_.closed_at <= timezone.now()
+    games = Game.objects.filter(tournament_table__round=round_)
+    assert [g.status for g in games] == [Game.Status.FINISHED] * 2
+    assert client.get(seated.url()).json()["status"] == "running"  # two rounds to go
+
+    again = send(client, "post", url)
+    restart = send(client, "post", seated.url("rounds/1/start/"))
+    a, b = answer["tables"][0]["players"][:2]
+    swap = send(client, "post", seated.url("rounds/1/swap/"), {"first": a, "second": b})
+
+    assert assert_refusal(again, 409) == {"non_field_errors": ["This round is already closed."]}
+    assert assert_refusal(restart, 409) == {"non_field_errors": ["This round has already started."]}
+    assert assert_refusal(swap, 409) == {
+        "non_field_errors": ["Players can only be swapped before the round starts."]
+    }
+    assert round_one(seated).closed_at == round_.closed_at
+
+
+def test_a_round_can_be_closed_without_being_started(seated: Event) -> None:
+    client = seated.client("organiser")
+    play_round(round_one(seated), random.Random(3))
+
+    response = send(client, "post", seated.url("rounds/1/close/"))
+
+    assert response.status_code == 200 and response.json()["status"] == "closed"
+    assert round_one(seated).started_at is None
+
+
+ROUND_REFUSALS = {
+    "en": [
+        (400, {"second": ["Choose two different players."]}),
+        (409, {"non_field_errors": ["Both players must be seated in this round."]}),
+        (409, {"non_field_errors": ["Some tables have not entered all their deals yet."]}),
+        (409, {"non_field_errors": ["This round has already started."]}),
+        (409, {"non_field_errors": ["Players can only be swapped before the round starts."]}),
+        (409, {"non_field_errors": ["This round is already closed."]}),
+    ],
+    "fr": [
+        (400, {"second": ["Choisissez deux joueurs différents."]}),
+        (409, {"non_field_errors": ["Les deux joueurs doivent être placés dans cette séance."]}),
+        (409, {"non_field_errors": ["Certaines tables n'ont pas encore saisi toutes leurs "
+                                    "donnes."]}),
+        (409, {"non_field_errors": ["Cette séance a déjà commencé."]}),
+        (409, {"non_field_errors": ["On ne peut échanger des joueurs qu'avant le début de la "
+                                    "séance."]}),
+        (409, {"non_field_errors": ["Cette séance est déjà close."]}),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("en", "en"), ("fr", "fr"), (None, "fr")])
+def test_each_refusal_about_a_round_in_the_readers_language(
+    seated: Event, lang: str | None, expected: str
+) -> None:
+    client = seated.client("organiser", lang=lang)
+    a, b = list(seat_map(round_one(seated)))[:2]
+    onlooker = club_services.player_create(club=seated.club, name="Spectateur")
+
+    def post(action: str, body: Any = None) -> tuple[int, Any]:
+        response = send(client, "post", seated.url(f"rounds/1/{action}/"), body)
+        assert_refusal(response, response.status_code)
+        return response.status_code, response.json()
+
+    answers = [
+        post("swap", {"first": a, "second": a}),
+        post("swap", {"first": a, "second": onlooker.pk}),
+        post("close"),
+    ]
+    services.round_start(round_=round_one(seated))
+    answers += [post("start"), post("swap", {"first": a, "second": b})]
+    play_round(round_one(seated), random.Random(2))
+    services.round_close(round_=round_one(seated))
+    answers.append(post("close"))
+
+    assert answers == ROUND_REFUSALS[expected]
+
+
+@pytest.mark.parametrize(
+    ("body", "errors"),
+    [
+        ({}, {"first": ["This field is required."], "second": ["This field is required."]}),
+        ({"first": "@a"}, {"second": ["This field is required."]}),
+        ({"first": "@a", "second": "@a"}, {"second": ["Choose two different players."]}),
+        ({"first": "@a", "second": None}, {"second": ["This field may not be null."]}),
+        ({"first": "Chloé", "second": "@b"},
+         {"first": ["Incorrect type. Expected pk value, received str."]}),
+        ({"first": "@a", "second": "12"},
+         {"second": ["Incorrect type. Expected pk value, received str."]}),
+        ({"first": True, "second": "@b"},
+         {"first": ["Incorrect type. Expected pk value, received bool."]}),
+        ({"first": 2.5, "second": "@b"},
+         {"first": ["Incorrect type. Expected pk value, received float."]}),
+        ({"first": 10**30, "second": "@b"},
+         {"first": ["Incorrect type. Expected pk value, received int."]}),
+        ({"first": ["@a"], "second": "@b"},
+         {"first": ["Incorrect type. Expected pk value, received list."]}),
+        ({"first": "@a", "second": 999_999},
+         {"second": ['Invalid pk "999999" - object does not exist.']}),
+        ({"first": 999_998, "second": 999_999},
+         {"first": ['Invalid pk "999998" - object does not exist.'],
+          "second": ['Invalid pk "999999" - object does not exist.']}),
+        ([{"first": "@a", "second": "@b"}],
+         {"non_field_errors": ["Invalid data. Expected a dictionary, but got list."]}),
+        ("swap", {"non_field_errors": ["Invalid data. Expected a dictionary, but got str."]}),
+    ],
+)  # fmt: skip
+def test_each_field_of_a_swap_is_checked(
+    seated: Event, body: Any, errors: dict[str, list[str]]
+) -> None:
+    round_ = round_one(seated)
+    before = seat_map(round_)
+    a, b = list(before)[:2]
+
+    response = send(
+        seated.client("organiser", lang="en"),
+        "post",
+        seated.url("rounds/1/swap/"),
+        with_ids(body, {"@a": a, "@b": b}),
+    )
+
+    assert assert_refusal(response) == errors
+    assert seat_map(round_) == before
+
+
+def test_a_player_of_a_private_club_one_cannot_read_cannot_be_swapped_in(seated: Event) -> None:
+    hidden = club_services.player_create(club=ClubFactory.create(public=False), name="Secret")
+    a = next(iter(seat_map(round_one(seated))))
+
+    response = send(
+        seated.client("organiser", lang="en"),
+        "post",
+        seated.url("rounds/1/swap/"),
+        {"first": a, "second": hidden.pk},
+    )
+
+    assert assert_refusal(response) == {
+        "second": [f'Invalid pk "{hidden.pk}" - object does not exist.']
+    }
+
+
+@pytest.mark.parametrize("action", ["start", "close", "swap"])
+def test_an_unknown_round_is_404_before_the_body_is_read(seated: Event, action: str) -> None:
+    client = seated.client("organiser", lang="en")
+
+    for number in (0, 2, 10**30):
+        response = send(client, "post", seated.url(f"rounds/{number}/{action}/"), {})
+        assert assert_refusal(response, 404) == {"non_field_errors": ["Not found."]}
+    unknown_tournament = send(client, "post", f"{API}{10**30}/rounds/1/{action}/", {})
+    assert_refusal(unknown_tournament, 404)
+    assert round_one(seated).status == Round.Status.SEATED
 
 
 # --- refusals per field, in French and English ------------------------------------------------
@@ -806,6 +1116,48 @@ def test_random_bodies_to_seat_a_round_are_ignored(team_event: Event, body: Any)
     assert response.status_code in (201, 409), (body, response.content)
 
 
+SWAP_BODIES = JSON_VALUES | st.fixed_dictionaries(
+    {},
+    optional={
+        "first": st.sampled_from(["@a", "@b", "@onlooker"]) | JSON_VALUES,
+        "second": st.sampled_from(["@a", "@b", "@onlooker"]) | JSON_VALUES,
+    },
+)
+
+
+@hypothesis_settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(body=SWAP_BODIES, lang=st.sampled_from(["fr", "en"]))
+def test_random_swap_bodies_are_never_a_500(seated: Event, body: Any, lang: str) -> None:
+    a, b = list(seat_map(round_one(seated)))[:2]
+    onlooker = seated.club.players.filter(name="Spectateur").first() or (
+        club_services.player_create(club=seated.club, name="Spectateur")
+    )
+    ids = {"@a": a, "@b": b, "@onlooker": onlooker.pk}
+
+    response = send(
+        seated.client("organiser", lang), "post", seated.url("rounds/1/swap/"), with_ids(body, ids)
+    )
+
+    assert response.status_code in (200, 400, 409), (body, response.content)
+    if response.status_code != 200:
+        assert_refusal(response, response.status_code)
+
+
+@hypothesis_settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(body=JSON_VALUES, action=st.sampled_from(["start", "close"]))
+def test_random_bodies_to_start_or_close_a_round_are_ignored(
+    seated: Event, body: Any, action: str
+) -> None:
+    response = send(seated.client("organiser"), "post", seated.url(f"rounds/1/{action}/"), body)
+
+    # Start once, then "already started"; close: "not every deal is in".
+    assert response.status_code in (200, 409), (body, response.content)
+
+
 # --- the schema -------------------------------------------------------------------------------
 
 
@@ -823,6 +1175,9 @@ def test_the_schema_validates_and_documents_the_tournament_api(tmp_path: Any) ->
         "/api/v1/tournaments/{id}/entries/": {"get", "post"},
         "/api/v1/tournaments/{id}/entries/{entry_id}/": {"get", "patch"},
         "/api/v1/tournaments/{id}/rounds/": {"get", "post"},
+        "/api/v1/tournaments/{id}/rounds/{number}/start/": {"post"},
+        "/api/v1/tournaments/{id}/rounds/{number}/close/": {"post"},
+        "/api/v1/tournaments/{id}/rounds/{number}/swap/": {"post"},
         "/api/v1/tournaments/{id}/standings/": {"get"},
         "/api/v1/tournaments/{id}/teams/standings/": {"get"},
         "/api/v1/tournaments/{id}/bracket/": {"get"},
@@ -836,6 +1191,21 @@ def test_the_schema_validates_and_documents_the_tournament_api(tmp_path: Any) ->
     seat = paths["/api/v1/tournaments/{id}/rounds/"]["post"]
     assert "examples" in seat["responses"]["201"]["content"]["application/json"]
     assert "409" in seat["responses"]
+    operations = set()
+    for action in ("start", "close", "swap"):
+        operation = paths[f"/api/v1/tournaments/{{id}}/rounds/{{number}}/{action}/"]["post"]
+        operations.add(operation["operationId"])
+        for code in ("200", "401", "403", "404", "409"):
+            assert code in operation["responses"], (action, code)
+        assert "examples" in operation["responses"]["409"]["content"]["application/json"]
+        answer = operation["responses"]["200"]["content"]["application/json"]
+        assert answer["schema"] == seat["responses"]["201"]["content"]["application/json"]["schema"]
+        (number,) = [p for p in operation["parameters"] if p["name"] == "number"]
+        assert number["in"] == "path" and number["schema"]["type"] == "integer"
+    assert operations == {f"tournament_rounds_{a}" for a in ("start", "close", "swap")}
+    swap = paths["/api/v1/tournaments/{id}/rounds/{number}/swap/"]["post"]
+    assert swap["requestBody"]["content"]["application/json"]["examples"]
+    assert "400" in swap["responses"]
 
 
 def test_entries_are_listed_by_name(event: Event) -> None:

@@ -1,7 +1,8 @@
 """Who may do what with the tournament API: every endpoint asked by each kind of caller
 (anonymous, outsider, member, organiser, superuser), for a public and a private club. Reads
-follow the club's visibility; writes are the organisers'. A refused write changes nothing and
-an allowed one happens, so each test fails if its check breaks either way."""
+follow the club's visibility; writes (seating, starting, closing a round, swapping seats
+included) are the organisers'. A refused write changes nothing and an allowed one happens, so
+each test fails if its check breaks either way."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from tarot_scores import services as club_services
+from tarot_scores.models import Seat
 from tests.tournaments.test_api import (
     API,
     ORGANISERS,
@@ -23,7 +25,7 @@ from tests.tournaments.test_api import (
     play_round,
     send,
 )
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
 
 
@@ -152,6 +154,83 @@ def test_seating_a_round_is_for_organisers(any_event: Event, role: str) -> None:
     assert after == before + (response.status_code == 201)
 
 
+def _stage_one(event: Event) -> Round:
+    return event.tournament.round_set.get(number=1)
+
+
+def _seat_order(round_: Round) -> list[int]:
+    return [p.pk for state in selectors.round_tables(round_=round_) for p in state.players]
+
+
+RoundWrite = tuple[Round, dict[str, Any] | None, Callable[[], bool]]
+
+
+def _start(event: Event) -> RoundWrite:
+    """Stage 1, played but not started: starting it is allowed."""
+    round_ = _stage_one(event)
+    return round_, None, lambda: _stage_one(event).status == Round.Status.PLAYING
+
+
+def _close(event: Event) -> RoundWrite:
+    """Stage 1, complete: closing it is allowed."""
+    round_ = _stage_one(event)
+    return round_, None, lambda: _stage_one(event).status == Round.Status.CLOSED
+
+
+def _swap(event: Event) -> RoundWrite:
+    """The final table, just seated: its first two players may swap seats."""
+    final = services.round_seat_next(tournament=event.tournament, by=None)
+    a, b, *rest = _seat_order(final)
+    return final, {"first": a, "second": b}, lambda: _seat_order(final) == [b, a, *rest]
+
+
+ROUND_WRITES: dict[str, Callable[[Event], RoundWrite]] = {
+    "start": _start,
+    "close": _close,
+    "swap": _swap,
+}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", list(ROUND_WRITES))
+def test_running_a_round_is_for_organisers(any_event: Event, role: str, action: str) -> None:
+    round_, body, happened = ROUND_WRITES[action](any_event)
+    url = any_event.url(f"rounds/{round_.number}/{action}/")
+
+    response = send(any_event.client(role), "post", url, body)
+
+    assert response.status_code == write_status(any_event, role, 200), response.content
+    assert happened() == (response.status_code == 200)
+    if response.status_code != 200:
+        assert_refusal(response, response.status_code)
+    if response.status_code == 404:
+        assert any_event.tournament.name.encode() not in response.content
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", list(ROUND_WRITES))
+def test_an_unknown_round_is_403_to_those_who_may_not_run_it(
+    any_event: Event, role: str, action: str
+) -> None:
+    """Permissions come before the round is looked up, as they do for entries."""
+    response = send(any_event.client(role), "post", any_event.url(f"rounds/9/{action}/"), {})
+
+    assert response.status_code == write_status(any_event, role, 404), response.content
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("method", ["get", "put", "patch", "delete"])
+@pytest.mark.parametrize("action", list(ROUND_WRITES))
+def test_round_actions_are_posts_only(
+    any_event: Event, role: str, method: str, action: str
+) -> None:
+    response = getattr(any_event.client(role), method)(any_event.url(f"rounds/1/{action}/"))
+
+    # A GET is a read, so anyone gets as far as the method; other methods need an account.
+    assert response.status_code == (401 if role == "anonymous" and method != "get" else 405)
+    assert _stage_one(any_event).status == Round.Status.SEATED
+
+
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("method", ["put", "delete"])
 def test_methods_the_api_does_not_offer_are_405(any_event: Event, role: str, method: str) -> None:
@@ -173,6 +252,16 @@ def test_an_organiser_of_another_club_is_an_outsider_here(db: None) -> None:
 
     assert (entry.status_code, seat.status_code, create.status_code) == (403, 403, 403)
     assert not here.tournament.round_set.exists()
+    round_ = services.round_seat_next(tournament=here.tournament, by=None)
+    seats = Seat.objects.filter(game__tournament_table__round=round_).order_by("position")
+    players = [s.player_id for s in seats]  # a single table of four
+    swap = {"first": players[0], "second": players[1]}
+    for action, body in (("swap", swap), ("start", None), ("close", None)):
+        response = send(organiser_elsewhere, "post", here.url(f"rounds/1/{action}/"), body)
+        assert response.status_code == 403, action
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.SEATED
+    assert [s.player_id for s in seats.all()] == players
 
 
 def test_a_session_write_needs_the_csrf_token(db: None) -> None:

@@ -20,7 +20,7 @@ from tarot_scores.api.base import ClubAPIView, refusal
 from tarot_scores.api.clubs import club_filter
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.models import Club
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Round, Tournament
 
 __all__ = ["MAX_ID", "TournamentAPIView", "club_filter", "refusal"]
 
@@ -50,6 +50,15 @@ def entry_or_404(tournament: Tournament, pk: int) -> Entry:
     return entry
 
 
+def round_or_404(tournament: Tournament, number: int) -> Round:
+    """The tournament's round (or knockout stage) of that number, sharing ``tournament``."""
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    if round_ is None:
+        raise Http404
+    round_.tournament = tournament
+    return round_
+
+
 def require_organiser(user: Any, club: Club) -> None:
     """403 unless the user organises the club (or is a superuser)."""
     if not permissions.is_organiser(user, club):
@@ -59,9 +68,15 @@ def require_organiser(user: Any, club: Club) -> None:
 CLUB_QUERY = OpenApiParameter(
     "club", int, description="Only this club's (404 if it is private and the caller not in it)."
 )
+ROUND_NUMBER = OpenApiParameter(
+    "number",
+    int,
+    OpenApiParameter.PATH,
+    description="The round's (or knockout stage's) number, as in the rounds list: 1, 2...",
+)
 
 NOT_FOUND = refusal(
-    "No such tournament (or entry), or it belongs to a private club the caller is not in."
+    "No such tournament, entry or round, or it belongs to a private club the caller is not in."
 )
 READ_ERRORS: dict[int, Any] = {404: NOT_FOUND}
 WRITE_ERRORS: dict[int, Any] = {

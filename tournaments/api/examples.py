@@ -173,6 +173,99 @@ ROUND_EXAMPLES = [
     ),
 ]
 
+ROUND_START_EXAMPLES = [
+    OpenApiExample(
+        "started",
+        summary="The countdown runs from now: swaps are over",
+        value={**ROUND, "status": "playing"},
+        response_only=True,
+        status_codes=["200"],
+    ),
+    OpenApiExample(
+        "already_started",
+        summary="Started before (or closed): the countdown keeps its start",
+        value={"non_field_errors": ["This round has already started."]},
+        response_only=True,
+        status_codes=["409"],
+    ),
+]
+ROUND_CLOSE_EXAMPLES = [
+    OpenApiExample(
+        "closed",
+        summary="Every table has its 8 deals: the games are finished",
+        value={
+            **ROUND,
+            "status": "closed",
+            "complete": True,
+            "tables": [{**t, "entered": 8, "complete": True} for t in ROUND["tables"]],
+        },
+        response_only=True,
+        status_codes=["200"],
+    ),
+    OpenApiExample(
+        "incomplete",
+        value={"non_field_errors": ["Some tables have not entered all their deals yet."]},
+        response_only=True,
+        status_codes=["409"],
+    ),
+    OpenApiExample(
+        "already_closed",
+        value={"non_field_errors": ["This round is already closed."]},
+        response_only=True,
+        status_codes=["409"],
+    ),
+]
+_TABLE_ONE, _TABLE_TWO, _TABLE_THREE = ROUND["tables"]
+ROUND_SWAP_EXAMPLES = [
+    OpenApiExample(
+        "swap",
+        summary="Chloé (table 1, seat 1) and Denis (table 2, seat 1)",
+        value={"first": 14, "second": 15},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "swapped",
+        summary="Each has the other's table and seat",
+        value={
+            **ROUND,
+            "tables": [
+                {
+                    **_TABLE_ONE,
+                    "players": [15, 21, 9, 17, 12],
+                    "names": ["Denis", "Hugo", "Aurélie", "Karim", "Bruno"],
+                },
+                {
+                    **_TABLE_TWO,
+                    "players": [14, 19, 13, 22],
+                    "names": ["Chloé", "Fanny", "Émile", "Inès"],
+                },
+                _TABLE_THREE,
+            ],
+        },
+        response_only=True,
+        status_codes=["200"],
+    ),
+    OpenApiExample(
+        "same_player_twice",
+        value={"second": ["Choose two different players."]},
+        response_only=True,
+        status_codes=["400"],
+    ),
+    OpenApiExample(
+        "after_the_first_deal",
+        value={"non_field_errors": ["Players can only be swapped before the round starts."]},
+        response_only=True,
+        status_codes=["409"],
+    ),
+    OpenApiExample(
+        "not_in_the_round_fr",
+        summary="A player not seated in this round, in French (the default)",
+        value={"non_field_errors": ["Les deux joueurs doivent être placés dans cette séance."]},
+        response_only=True,
+        status_codes=["409"],
+    ),
+]
+
 STANDINGS_EXAMPLES = [
     OpenApiExample(
         "after_two_rounds",

@@ -1,6 +1,6 @@
-"""Shapes of the tournament API: what a client sends to create a tournament, register a player
-or change an entry, and what tournaments, entries, rounds (séances) with their tables,
-standings and knockout brackets look like in JSON.
+"""Shapes of the tournament API: what a client sends to create a tournament, register a player,
+change an entry or swap two players' seats, and what tournaments, entries, rounds (séances)
+with their tables, standings and knockout brackets look like in JSON.
 
 Only shape is checked here (types, ranges, which club, which rule set); whether a request can
 be carried out now (a round still being played, a player already registered) is the services'.
@@ -309,6 +309,26 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         "withdrawn_after": entry.withdrawn_after,
         "registered_at": serializers.DateTimeField().to_representation(entry.registered_at),
     }
+
+
+# --- rounds ------------------------------------------------------------------------------------
+
+
+class RoundSwapSerializer(serializers.Serializer[Any]):
+    """Two players of the round, who take each other's table and seat."""
+
+    # Only that they are two existing players: whether both sit in this round, and whether it
+    # has started, is the service's to say (409), as for the page's form.
+    first = VisiblePlayerField(help_text="A player seated in the round (their id).")
+    second = VisiblePlayerField(
+        help_text="Another player of the round, at the same table or another: they take each "
+        "other's table and seat."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["first"] == attrs["second"]:
+            raise serializers.ValidationError({"second": [_("Choose two different players.")]})
+        return attrs
 
 
 # --- rounds, standings, brackets (answers only) -----------------------------------------------

@@ -1,10 +1,12 @@
 """Tournament endpoints: tournaments, entries (inscriptions, pointage), rounds (séances) with
-their tables, standings (classement), team standings and knockout brackets.
+their tables (seated, swapped, started, closed), standings (classement), team standings and
+knockout brackets.
 
 Reads follow the club's visibility; every write is for the club's organisers (and superusers).
 An anonymous write is 401 before anything is looked up, a private club's tournament is 404 for
 outsiders, and a reader who may not write gets 403. A request the tournament's state refuses
-(a round still being played, all rounds played) is 409 with the services' message.
+(a round still being played, all rounds played, a swap after the first deal) is 409 with the
+services' message.
 """
 
 from __future__ import annotations
@@ -25,12 +27,14 @@ from tournaments import selectors, services
 from tournaments.api.base import (
     CLUB_QUERY,
     READ_ERRORS,
+    ROUND_NUMBER,
     WRITE_ERRORS,
     TournamentAPIView,
     club_filter,
     entry_or_404,
     refusal,
     require_organiser,
+    round_or_404,
     tournament_or_404,
 )
 from tournaments.api.examples import (
@@ -38,12 +42,16 @@ from tournaments.api.examples import (
     CREATE_EXAMPLES,
     ENTRY_EXAMPLES,
     ENTRY_UPDATE_EXAMPLES,
+    ROUND_CLOSE_EXAMPLES,
     ROUND_EXAMPLES,
+    ROUND_START_EXAMPLES,
+    ROUND_SWAP_EXAMPLES,
     STANDINGS_EXAMPLES,
     TEAM_STANDINGS_EXAMPLES,
 )
 from tournaments.api.serializers import (
     KnockoutBracketSerializer,
+    RoundSwapSerializer,
     TournamentCreateSerializer,
     TournamentEntryCreateSerializer,
     TournamentEntrySerializer,
@@ -336,6 +344,99 @@ class RoundListView(TournamentAPIView):
             return _conflict(error)
         tables = selectors.round_tables(round_=round_)
         return Response(round_json(round_, tables), status=status.HTTP_201_CREATED)
+
+
+def _managed_round(request: Request, pk: int, number: int) -> Round:
+    """The round, for an organiser. In this order, as for entries: 404 for an unknown tournament
+    (or a private club's, to outsiders), 403 for readers who do not organise it, then 404 for an
+    unknown round."""
+    tournament = tournament_or_404(request.user, pk)
+    require_organiser(request.user, tournament.club)
+    return round_or_404(tournament, number)
+
+
+def _round_answer(round_: Round) -> Response:
+    """The round as ``GET .../rounds/`` shows it, read again after the change."""
+    return Response(round_json(round_, selectors.round_tables(round_=round_)))
+
+
+class RoundStartView(TournamentAPIView):
+    serializer_class = TournamentRoundSerializer
+
+    @extend_schema(
+        operation_id="tournament_rounds_start",
+        summary="Start a round's countdown",
+        description="Organisers only; no body (anything sent is ignored). The round is "
+        "`playing` from now, for the tournament's `round_minutes`, and its players can no "
+        "longer be swapped. Once only: a round already started, or closed, answers 409 and "
+        "keeps its start time. Starting is not needed to enter deals; it is the clock.",
+        tags=TAGS,
+        parameters=[ROUND_NUMBER],
+        request=None,
+        responses={200: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
+        examples=ROUND_START_EXAMPLES,
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        round_ = _managed_round(request, pk, number)
+        try:
+            services.round_start(round_=round_)
+        except TournamentError as error:
+            return _conflict(error)
+        return _round_answer(round_)
+
+
+class RoundCloseView(TournamentAPIView):
+    serializer_class = TournamentRoundSerializer
+
+    @extend_schema(
+        operation_id="tournament_rounds_close",
+        summary="Close a complete round",
+        description="Organisers only; no body (anything sent is ignored). Every table must "
+        "have all its deals (409 otherwise, or if the round is already closed). Its games "
+        "are finished: they take no more deals until an organiser reopens one. Closing the "
+        "last round (or the final table of a knockout) finishes the tournament. Seating the "
+        "next round closes a complete round by itself.",
+        tags=TAGS,
+        parameters=[ROUND_NUMBER],
+        request=None,
+        responses={200: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
+        examples=ROUND_CLOSE_EXAMPLES,
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        round_ = _managed_round(request, pk, number)
+        try:
+            services.round_close(round_=round_)
+        except TournamentError as error:
+            return _conflict(error)
+        return _round_answer(round_)
+
+
+class RoundSwapView(TournamentAPIView):
+    serializer_class = TournamentRoundSerializer
+
+    @extend_schema(
+        operation_id="tournament_rounds_swap",
+        summary="Swap two players' seats",
+        description="Organisers only. `first` and `second` take each other's table and seat "
+        "(at the same table, their seats). Only before the round starts: once it is started "
+        "or a deal has been entered at any of its tables, 409; a player not seated in this "
+        "round is 409 too. Unknown ids, or the same player twice, are 400.",
+        tags=TAGS,
+        parameters=[ROUND_NUMBER],
+        request=RoundSwapSerializer,
+        responses={200: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
+        examples=ROUND_SWAP_EXAMPLES,
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        round_ = _managed_round(request, pk, number)
+        serializer = RoundSwapSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            services.round_swap(round_=round_, first=data["first"], second=data["second"])
+        except TournamentError as error:
+            return _conflict(error)
+        return _round_answer(round_)
 
 
 # --- standings and brackets -------------------------------------------------------------------
