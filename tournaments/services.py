@@ -150,7 +150,9 @@ def team_for_name(*, tournament: Tournament, name: str) -> Team:
     name = name.strip()
     if not tournament.team_size:
         raise TournamentError(_("This tournament is individual: it has no teams."))
-    team = Team.objects.filter(tournament=tournament, name__iexact=name).first()
+    # Casefolded here: SQLite's __iexact folds only ASCII ("LES ÉCLAIRS" is "les éclairs").
+    wanted = name.casefold()
+    team = next((t for t in tournament.teams.all() if t.name.casefold() == wanted), None)
     if team is None:
         return Team.objects.create(tournament=tournament, name=name)
     if team.members.count() >= tournament.team_size:

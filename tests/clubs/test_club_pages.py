@@ -238,7 +238,7 @@ def test_names_that_differ_only_in_accented_capitals_are_taken(
     client: Client, club: Club, organiser: User
 ) -> None:
     """Case is folded in every alphabet, on SQLite as on PostgreSQL ("CHLOÉ" is "Chloé")."""
-    services.club_create(name="Les Écureuils", by=organiser)
+    services.club_create(name="Les écureuils", by=organiser)
     client.force_login(organiser)
     clubs_before = Club.objects.count()
 

@@ -359,3 +359,10 @@ def test_two_organisers_starting_a_round_at_once_start_it_once() -> None:
     assert len(started) == 1 and len(refused) == 1, outcomes
     assert isinstance(refused[0], services.TournamentError)
     assert Round.objects.get(pk=round_.pk).started_at == started[0]
+
+
+def test_a_team_name_typed_in_other_capitals_is_the_same_team(club: Club) -> None:
+    tournament = make(club, team_size=2)
+    first = services.team_for_name(tournament=tournament, name="les éclairs")
+    again = services.team_for_name(tournament=tournament, name="LES ÉCLAIRS")
+    assert again.pk == first.pk and tournament.teams.count() == 1
