@@ -16,7 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tarot_scores import services as club_services
 from tarot_scores.models import Club, HouseRules, Player
+from tournaments import services
 from tournaments.models import (
     MAX_DEALS_PER_ROUND,
     MAX_ROUND_MINUTES,
@@ -124,6 +126,19 @@ class TournamentForm(forms.Form):
                 (_("House rules"), [(key, h.name) for key, h in self.house_rules.items()])
             )
         self.fields["rules"].choices = choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "rules" in data and "five_mode" in data:
+            house_rules = self.house_rules.get(data["rules"])
+            rules = club_services.rule_set_for(
+                variant="fft" if house_rules is not None else data["rules"],
+                house_rules=house_rules,
+            )
+            refusal = services.five_mode_refusal(rules=rules, five_mode=data["five_mode"])
+            if refusal:
+                self.add_error("five_mode", refusal)
+        return data
 
     def service_arguments(self) -> dict[str, Any]:
         """``services.tournament_create``'s keyword arguments (call after is_valid)."""

@@ -30,6 +30,17 @@ class TournamentError(Exception):
     """An organiser's request that cannot be carried out; the message says why."""
 
 
+def five_mode_refusal(*, rules: scoring.RuleSet | None, five_mode: str) -> str | None:
+    """Why a tournament's way of playing tables of five goes against its rules, if it does:
+    house rules may fix it (the presets leave it to the tournament)."""
+    fixed = rules.five_players if rules is not None else scoring.FivePlayers.EITHER
+    if fixed is scoring.FivePlayers.EITHER or fixed.value == five_mode:
+        return None
+    return _("These rules play tables of five with: %(mode)s.") % {
+        "mode": club_services.FIVE_PLAYER_WORDS[fixed]
+    }
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -50,7 +61,11 @@ def tournament_create(
     seed: int | None = None,
     date: Any = None,
 ) -> Tournament:
-    rules = club_services.rules_for(variant=variant, house_rules=house_rules)
+    rule_set = club_services.rule_set_for(variant=variant, house_rules=house_rules)
+    refusal = five_mode_refusal(rules=rule_set, five_mode=five_mode)
+    if refusal:
+        raise TournamentError(refusal)
+    rules = rule_set.to_mapping() if rule_set is not None else {}
     if rules:
         rules["five_players"] = scoring.FivePlayers(five_mode).value
     return Tournament.objects.create(

@@ -16,7 +16,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores import services as club_services
@@ -564,3 +564,46 @@ def test_the_page_and_the_api_keep_a_tournament_within_the_same_limits(
         api.is_valid()
         assert form.is_valid() is valid, form.errors
         assert (field in api.errors) is not valid, api.errors
+
+
+def test_a_tournament_cannot_play_tables_of_five_against_its_house_rules(world: World) -> None:
+    """House rules that fix how a table of five plays: the tournament's setting must agree."""
+    rules = HouseRules.objects.create(
+        club=world.club,
+        name="Roi appelé",
+        based_on="fft",
+        parameters={"five_players": "called_king"},
+    )
+    message = "These rules play tables of five with: called king."
+    post = {
+        "name": "Coupe du roi",
+        "date": "2026-12-20",
+        "rules": f"house:{rules.pk}",
+        "format": "rounds",
+        "rounds": "3",
+        "deals_per_round": "5",
+        "round_minutes": "45",
+        "seating": "mixing",
+        "five_mode": "sitting_out",
+        "team_size": "0",
+        "qualifiers_per_table": "2",
+        "seed": "7",
+    }
+    url = reverse("tournaments:new", args=[world.club.slug])
+
+    page = organiser(world).post(url, post, HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 400
+    assert page.context["form"].errors["five_mode"] == [message]
+    api = TournamentCreateSerializer(
+        data={"club": world.club.pk, "name": "Coupe du roi", "variant": rules.pk}
+    )
+    with translation.override("en"):
+        assert not api.is_valid() and api.errors["five_mode"] == [message]
+        with pytest.raises(services.TournamentError, match=message):
+            services.tournament_create(
+                club=world.club, name="Coupe du roi", by=None, house_rules=rules
+            )
+    assert not Tournament.objects.filter(name="Coupe du roi").exists()
+
+    assert organiser(world).post(url, {**post, "five_mode": "called_king"}).status_code == 302
+    assert Tournament.objects.get(name="Coupe du roi").rules["five_players"] == "called_king"
