@@ -7,6 +7,7 @@ through which whoever sits there enters that table's deals without an account.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.conf import settings
@@ -169,6 +170,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} R{self.number}"
+
+    def ends_at(self, round_minutes: int) -> datetime.datetime | None:
+        """When a started round's time is up: the end of its countdown."""
+        if self.started_at is None:
+            return None
+        return self.started_at + datetime.timedelta(minutes=round_minutes)
 
 
 class Table(models.Model):

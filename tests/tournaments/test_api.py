@@ -6,6 +6,7 @@ random bodies that are never a 500."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import random
 from dataclasses import dataclass, field
@@ -486,6 +487,12 @@ def test_starting_a_round_runs_its_countdown_once(seated: Event) -> None:
     round_ = round_one(seated)
     assert round_.status == Round.Status.PLAYING and round_.closed_at is None
     assert round_.started_at is not None and earliest <= round_.started_at <= timezone.now()
+    # What an app needs for the countdown: when it began and when time is up.
+    answer = response.json()
+    started = datetime.datetime.fromisoformat(answer["started_at"].replace("Z", "+00:00"))
+    ends = datetime.datetime.fromisoformat(answer["ends_at"].replace("Z", "+00:00"))
+    assert started == round_.started_at and answer["closed_at"] is None
+    assert ends - started == datetime.timedelta(minutes=seated.tournament.round_minutes)
     again = send(client, "post", url, {"anything": "ignored"})
     assert assert_refusal(again, 409) == {"non_field_errors": ["This round has already started."]}
     assert round_one(seated).started_at == round_.started_at  # the countdown keeps running
@@ -583,6 +590,10 @@ def test_a_round_can_be_closed_without_being_started(seated: Event) -> None:
 
     assert response.status_code == 200 and response.json()["status"] == "closed"
     assert round_one(seated).started_at is None
+    answer = response.json()
+    assert answer["started_at"] is None and answer["ends_at"] is None
+    closed = datetime.datetime.fromisoformat(answer["closed_at"].replace("Z", "+00:00"))
+    assert closed == round_one(seated).closed_at
 
 
 ROUND_REFUSALS = {

@@ -125,6 +125,9 @@ ENTRY_UPDATE_EXAMPLES = [
 ROUND: dict[str, Any] = {
     "number": 1,
     "status": "seated",
+    "started_at": None,
+    "ends_at": None,
+    "closed_at": None,
     "repeats": 0,
     "complete": False,
     "tables": [
@@ -177,7 +180,12 @@ ROUND_START_EXAMPLES = [
     OpenApiExample(
         "started",
         summary="The countdown runs from now: swaps are over",
-        value={**ROUND, "status": "playing"},
+        value={
+            **ROUND,
+            "status": "playing",
+            "started_at": "2026-04-18T14:00:03.512000+02:00",
+            "ends_at": "2026-04-18T15:15:03.512000+02:00",
+        },
         response_only=True,
         status_codes=["200"],
     ),
@@ -196,6 +204,9 @@ ROUND_CLOSE_EXAMPLES = [
         value={
             **ROUND,
             "status": "closed",
+            "started_at": "2026-04-18T14:00:03.512000+02:00",
+            "ends_at": "2026-04-18T15:15:03.512000+02:00",
+            "closed_at": "2026-04-18T15:12:40.087000+02:00",
             "complete": True,
             "tables": [{**t, "entered": 8, "complete": True} for t in ROUND["tables"]],
         },

@@ -358,6 +358,17 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
 class TournamentRoundSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(help_text="Round (or knockout stage) 1, 2...")
     status = RoundStatusField()
+    started_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the round was started (its countdown began); null before."
+    )
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When a started round's time is up: `started_at` plus "
+        "the tournament's `round_minutes`; null before it starts.",
+    )
+    closed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the round was closed; null while it is open."
+    )
     repeats = serializers.IntegerField(
         help_text="Meetings of players who already sat together that the draw could not avoid."
     )

@@ -282,10 +282,13 @@ class EntryDetailView(TournamentAPIView):
 # --- rounds -----------------------------------------------------------------------------------
 
 
-def round_json(round_: Round, tables: list[TableState]) -> dict[str, Any]:
+def round_json(round_: Round, tables: list[TableState], round_minutes: int) -> dict[str, Any]:
     return {
         "number": round_.number,
         "status": round_.status,
+        "started_at": round_.started_at,
+        "ends_at": round_.ends_at(round_minutes),
+        "closed_at": round_.closed_at,
         "repeats": round_.repeats,
         "complete": all(t.complete for t in tables),
         "tables": [
@@ -319,7 +322,8 @@ class RoundListView(TournamentAPIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request.user, pk)
         rounds = selectors.tournament_rounds(tournament=tournament)
-        return Response([round_json(r, tables) for r, tables in rounds])
+        minutes = tournament.round_minutes
+        return Response([round_json(r, tables, minutes) for r, tables in rounds])
 
     @extend_schema(
         operation_id="tournament_rounds_create",
@@ -343,7 +347,8 @@ class RoundListView(TournamentAPIView):
         except TournamentError as error:
             return _conflict(error)
         tables = selectors.round_tables(round_=round_)
-        return Response(round_json(round_, tables), status=status.HTTP_201_CREATED)
+        answer = round_json(round_, tables, tournament.round_minutes)
+        return Response(answer, status=status.HTTP_201_CREATED)
 
 
 def _managed_round(request: Request, pk: int, number: int) -> Round:
@@ -357,7 +362,8 @@ def _managed_round(request: Request, pk: int, number: int) -> Round:
 
 def _round_answer(round_: Round) -> Response:
     """The round as ``GET .../rounds/`` shows it, read again after the change."""
-    return Response(round_json(round_, selectors.round_tables(round_=round_)))
+    tables = selectors.round_tables(round_=round_)
+    return Response(round_json(round_, tables, round_.tournament.round_minutes))
 
 
 class RoundStartView(TournamentAPIView):

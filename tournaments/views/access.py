@@ -113,7 +113,9 @@ class Countdown:
 
 
 def countdown(tournament: Tournament, round_: Round | None) -> Countdown | None:
-    if round_ is None or round_.status != Round.Status.PLAYING or round_.started_at is None:
+    if round_ is None or round_.status != Round.Status.PLAYING:
         return None
-    deadline = round_.started_at + datetime.timedelta(minutes=tournament.round_minutes)
+    deadline = round_.ends_at(tournament.round_minutes)
+    if deadline is None:
+        return None
     return Countdown(deadline, int((deadline - timezone.now()).total_seconds()))
