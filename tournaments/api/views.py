@@ -11,6 +11,7 @@ services' message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -360,8 +361,13 @@ def _managed_round(request: Request, pk: int, number: int) -> Round:
     return round_or_404(tournament, number)
 
 
-def _round_answer(round_: Round) -> Response:
-    """The round as ``GET .../rounds/`` shows it, read again after the change."""
+def _round_action(round_: Round, action: Callable[[], object]) -> Response:
+    """Carry out an organiser's action on the round: 409 with the service's refusal, or the
+    round as ``GET .../rounds/`` shows it, read again after the change."""
+    try:
+        action()
+    except TournamentError as error:
+        return _conflict(error)
     tables = selectors.round_tables(round_=round_)
     return Response(round_json(round_, tables, round_.tournament.round_minutes))
 
@@ -384,11 +390,7 @@ class RoundStartView(TournamentAPIView):
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         round_ = _managed_round(request, pk, number)
-        try:
-            services.round_start(round_=round_)
-        except TournamentError as error:
-            return _conflict(error)
-        return _round_answer(round_)
+        return _round_action(round_, lambda: services.round_start(round_=round_))
 
 
 class RoundCloseView(TournamentAPIView):
@@ -410,11 +412,7 @@ class RoundCloseView(TournamentAPIView):
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         round_ = _managed_round(request, pk, number)
-        try:
-            services.round_close(round_=round_)
-        except TournamentError as error:
-            return _conflict(error)
-        return _round_answer(round_)
+        return _round_action(round_, lambda: services.round_close(round_=round_))
 
 
 class RoundSwapView(TournamentAPIView):
@@ -437,12 +435,10 @@ class RoundSwapView(TournamentAPIView):
         round_ = _managed_round(request, pk, number)
         serializer = RoundSwapSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        try:
-            services.round_swap(round_=round_, first=data["first"], second=data["second"])
-        except TournamentError as error:
-            return _conflict(error)
-        return _round_answer(round_)
+        first, second = serializer.validated_data["first"], serializer.validated_data["second"]
+        return _round_action(
+            round_, lambda: services.round_swap(round_=round_, first=first, second=second)
+        )
 
 
 # --- standings and brackets -------------------------------------------------------------------
