@@ -49,14 +49,14 @@ def deal_form(rng: random.Random, seat_ids: list[int], number: int) -> dict[str,
 
 def time_the_save(club: Any, players: list[Any], rng: random.Random, seconds: float) -> float:
     """Milliseconds per ``services.deal_record`` call, games of 24 deals as in the web test."""
-    from tarot_scores import selectors, services
+    from tarot_scores import services
     from tarot_scores.demo import random_tarot_payload
 
     saved = 0
     spent = 0.0
     while spent < seconds:
         game = services.game_create(club=club, players=players, variant="fft", by=None)
-        table = selectors.game_sheet(game_id=game.pk).table
+        table = services.table_of(game)
         ids = [p.pk for p in players]
         for number in range(1, 25):
             payload = random_tarot_payload(rng, ids, number)

@@ -212,9 +212,11 @@ def _take(body: dict[str, Any], serializer_class: type[serializers.Serializer[An
     return serializer.validated_data
 
 
-def _deal_answer(deal: Deal, code: int = status.HTTP_200_OK) -> Response:
+def _deal_answer(deal: Deal) -> Response:
+    """The deal as it is now, read again with its score lines (after a correction, a deletion
+    or a restore)."""
     fresh = Deal.objects.prefetch_related("lines").get(pk=deal.pk)
-    return Response(DealSerializer(fresh).data, status=code)
+    return Response(DealSerializer(fresh).data)
 
 
 def _conflict(error: DealConflict) -> Response:
@@ -437,7 +439,8 @@ class DealCreateView(ClubAPIView):
             return _conflict(conflict)
         except GameClosed as closed:
             return _closed(closed)
-        return _deal_answer(deal, status.HTTP_201_CREATED)
+        # The new deal carries its score lines (deal_record keeps them): no need to read it back.
+        return Response(DealSerializer(deal).data, status=status.HTTP_201_CREATED)
 
 
 # --- one deal ---------------------------------------------------------------------------------

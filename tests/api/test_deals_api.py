@@ -5,11 +5,13 @@ phones send it at once; and no body at all makes it answer 500."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from typing import Any
 
 import pytest
 from django.db import OperationalError, connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
@@ -78,9 +80,24 @@ def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: 
         "created_at": body["created_at"],
         "updated_at": body["updated_at"],
     }
+    # The answer is the deal as stored: what reading it back gives.
+    assert body == table.client("seated").get(deal_url(deal)).json()
     assert dict(deal.lines.values_list("player_id", "points"))[chloe] == 198
     assert DealRevision.objects.get().by == table.users["seated"]
     assert PlayerSeason.objects.get(player_id=chloe).points == 198
+
+
+def test_entering_a_deal_does_not_read_it_back(table: Table) -> None:
+    """The new deal's answer comes from what was just written (deal_record keeps its lines)."""
+    with CaptureQueriesContext(connection) as queries:
+        response = enter(table, {**garde(table.ids[2]), "number": 1})
+
+    assert response.status_code == 201
+    # Reads whose main table is the deal's or its lines' (the lock's subquery is the game's).
+    reads = [
+        q["sql"] for q in queries if re.match(r'SELECT "tarot_scores_(deal|scoreline)"\.', q["sql"])
+    ]
+    assert reads == []
 
 
 def test_deals_without_a_number_take_the_next_one(table: Table) -> None:

@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from pytest_django import DjangoAssertNumQueries
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tarot_scores import services as club_services
 from tarot_scores.demo import random_tarot_payload
 from tarot_scores.models import Club, Game, HouseRules, Membership, ScoreLine, Seat
+from tests.api.conftest import token_client
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
@@ -43,19 +43,7 @@ NAMES = [
 
 
 # --- helpers shared with test_api_permissions ---------------------------------------------------
-
-
-def token_client(user: User | None, lang: str | None = None) -> APIClient:
-    """An API client signed in with ``user``'s token (anonymous for None)."""
-    client = APIClient()
-    headers: dict[str, str] = {}
-    if user is not None:
-        token, _created = Token.objects.get_or_create(user=user)
-        headers["HTTP_AUTHORIZATION"] = f"Token {token.key}"
-    if lang:
-        headers["HTTP_ACCEPT_LANGUAGE"] = lang
-    client.credentials(**headers)
-    return client
+# token_client comes from tests/api/conftest.py, the club API's tests.
 
 
 def send(client: APIClient, method: str, url: str, body: Any = None) -> Any:

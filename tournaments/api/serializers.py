@@ -198,8 +198,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
                 raise serializers.ValidationError({"variant": [does_not_exist(variant)]})
             variant = "house"
         rules = club_services.rule_set_for(variant=variant, house_rules=house_rules)
-        five_mode = attrs.get("five_mode", Tournament.FiveMode.SITTING_OUT)
-        refusal = services.five_mode_refusal(rules=rules, five_mode=five_mode)
+        refusal = services.five_mode_refusal(rules=rules, five_mode=attrs["five_mode"])
         if refusal:
             raise serializers.ValidationError({"five_mode": [refusal]})
         return {**attrs, "variant": variant, "house_rules": house_rules}
