@@ -13,7 +13,7 @@ then grows the club to 100,000 deals and measures the leaderboard again. It prin
 per second and the ratios the targets speak of: entry and leaderboard at least 0.3x the
 trivial view, and the leaderboard no more than 1.5x slower at 100,000 deals than at 10,000.
 
-It also times the save alone (``services.deal_record`` called in this process: the deal, its
+It also times the save alone (``games.services.deal_record`` called in this process: the deal, its
 score lines, revision and statistics in one transaction, no HTTP, form or page) and prints the
 ratio entry would reach if everything else it does cost nothing: the trivial view's time plus
 the save's, against the trivial view's.
@@ -32,7 +32,7 @@ from harness import Client, bench_database, django_setup, rate, seed_club, servi
 
 def deal_form(rng: random.Random, seat_ids: list[int], number: int) -> dict[str, Any]:
     """What the entry screen posts: taker, contract, bouts, points, the expected number."""
-    from tarot_scores.demo import random_tarot_payload
+    from tarot_scores.clubs.demo import random_tarot_payload
 
     payload = random_tarot_payload(rng, seat_ids, number)
     form: dict[str, Any] = {
@@ -48,15 +48,17 @@ def deal_form(rng: random.Random, seat_ids: list[int], number: int) -> dict[str,
 
 
 def time_the_save(club: Any, players: list[Any], rng: random.Random, seconds: float) -> float:
-    """Milliseconds per ``services.deal_record`` call, games of 24 deals as in the web test."""
-    from tarot_scores import services
-    from tarot_scores.demo import random_tarot_payload
+    """Milliseconds per ``games.services.deal_record`` call, games of 24 deals as in the web
+    test."""
+    from tarot_scores.clubs.demo import random_tarot_payload
+    from tarot_scores.games import services
+    from tarot_scores.games.seats import table_seats
 
     saved = 0
     spent = 0.0
     while spent < seconds:
         game = services.game_create(club=club, players=players, variant="fft", by=None)
-        table = services.table_of(game)
+        table = table_seats(game)
         ids = [p.pk for p in players]
         for number in range(1, 25):
             payload = random_tarot_payload(rng, ids, number)
@@ -89,7 +91,7 @@ def main() -> None:
 
     url = bench_database(args.db, "tarot_bench_entry")
     django_setup(url)
-    from tarot_scores import services
+    from tarot_scores.games import services
 
     started = time.perf_counter()
     club = seed_club(args.small)

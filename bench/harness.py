@@ -254,8 +254,11 @@ def seed_club(deals: int, *, seed: int = 1, players: int = 12, per_game: int = 2
 
     from django.contrib.auth import get_user_model
 
-    from tarot_scores import services
-    from tarot_scores.demo import random_tarot_payload
+    from tarot_scores.clubs import services as club_services
+    from tarot_scores.clubs.demo import random_tarot_payload
+    from tarot_scores.games import services as game_services
+    from tarot_scores.games.seats import TableSeats
+    from tarot_scores.games.setup import rules_for
     from tarot_scores.models import (
         Club,
         Deal,
@@ -274,7 +277,7 @@ def seed_club(deals: int, *, seed: int = 1, players: int = 12, per_game: int = 2
         club = Club.objects.create(name="Bench", slug="bench")
         Membership.objects.create(club=club, user=user, role=Membership.Role.ORGANISER)
         for i in range(players):
-            services.player_create(club=club, name=f"Joueur {i + 1:02d}")
+            club_services.player_create(club=club, name=f"Joueur {i + 1:02d}")
     roster = list(club.players.all())
     start = datetime.date(2023, 9, 1)
     stats: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -284,17 +287,17 @@ def seed_club(deals: int, *, seed: int = 1, players: int = 12, per_game: int = 2
         game = Game.objects.create(
             club=club,
             variant="fft",
-            rules=services.rules_for(variant="fft", house_rules=None),
+            rules=rules_for(variant="fft", house_rules=None),
             date=start + datetime.timedelta(days=rng.randrange(3 * 365)),
             status=Game.Status.FINISHED,
         )
         Seat.objects.bulk_create(Seat(game=game, player=p, position=i) for i, p in enumerate(table))
-        view = services.TableView(list(game.seats.select_related("player")))
+        view = TableSeats(list(game.seats.select_related("player")))
         season = club.season_of(game.date)
         new_deals, results = [], []
         for number in range(1, min(per_game, deals - made) + 1):
             payload = random_tarot_payload(rng, [p.pk for p in table], number)
-            result, _view = services.deal_score(
+            result, _view = game_services.deal_score(
                 game=game, payload=payload, number=number, table=view
             )
             scores = view.scores_by_id(result)

@@ -39,7 +39,7 @@ def main() -> None:
     django_setup(url)
     from entry import deal_form
 
-    from tarot_scores import services as club_services
+    from tarot_scores.clubs import services as club_services
     from tournaments import selectors, services
     from tournaments.models import Tournament
 
@@ -142,7 +142,7 @@ def main() -> None:
         elapsed = time.perf_counter() - began
         memory = server.peak_memory_mb()
 
-    from tarot_scores.models import Deal
+    from tarot_scores.games.models import Deal
 
     total = sum(len(v) for v in latencies.values())
     print(

@@ -4,7 +4,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from tarot_scores import views, views_calculator
+from tarot_scores.calculator import views as views_calculator
+from tarot_scores.core import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,11 +14,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tarot_scores.api.urls")),
-    path("api/v1/", include("tournaments.api_urls")),
+    path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("clubs/", include("tarot_scores.urls_clubs")),
-    path("", include("tarot_scores.urls_games")),
+    path("clubs/", include("tarot_scores.clubs.urls")),
+    path("", include("tarot_scores.games.urls")),
     path("tournaments/", include("tournaments.urls")),
 ]

@@ -15,8 +15,9 @@ from django.contrib.auth.models import User
 from factory.declarations import PostGeneration, Sequence, SubFactory
 from factory.django import DjangoModelFactory, Password
 
-from tarot_scores import services
-from tarot_scores.models import Club, Game, Membership, Player
+from tarot_scores.clubs.models import Club, Membership, Player
+from tarot_scores.games import services
+from tarot_scores.games.models import Game
 
 NAMES = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tarot_scores.exports import CsvExport, RowWriter
+from tarot_scores.core.exports import CsvExport, RowWriter
 from tournaments.models import Tournament
 from tournaments.selectors import StandingRow, TeamRow
 

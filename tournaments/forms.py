@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tarot_scores import services as club_services
-from tarot_scores.models import Club, HouseRules, Player
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.games.setup import rule_set_for
 from tournaments import services
 from tournaments.models import (
     MAX_DEALS_PER_ROUND,
@@ -131,7 +131,7 @@ class TournamentForm(forms.Form):
         data = super().clean() or {}
         if "rules" in data and "five_mode" in data:
             house_rules = self.house_rules.get(data["rules"])
-            rules = club_services.rule_set_for(
+            rules = rule_set_for(
                 variant="fft" if house_rules is not None else data["rules"],
                 house_rules=house_rules,
             )

@@ -15,7 +15,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tarot_scores.models import Club, Game, HouseRules, Player
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.games.models import Game
 
 
 def new_token() -> str:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 
-from tarot_scores.models import Player, ScoreLine, Seat
+from tarot_scores.clubs.models import Player
+from tarot_scores.games.models import ScoreLine, Seat
 from tournaments.models import Entry, Round, Table, Tournament
 
 

@@ -17,9 +17,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tarot_scores import scoring
-from tarot_scores import services as club_services
-from tarot_scores.i18n import engine_language
-from tarot_scores.models import Club, Game, HouseRules, Player, Seat
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.core.actors import signed_in
+from tarot_scores.core.i18n import engine_language
+from tarot_scores.core.results import results_changed
+from tarot_scores.games import services as game_services
+from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
+from tarot_scores.games.models import Game, Seat
+from tarot_scores.games.setup import rule_set_for
 from tournaments import seating
 from tournaments.models import Entry, Round, Table, Team, Tournament
 
@@ -36,9 +42,7 @@ def five_mode_refusal(*, rules: scoring.RuleSet | None, five_mode: str) -> str |
     fixed = rules.five_players if rules is not None else scoring.FivePlayers.EITHER
     if fixed is scoring.FivePlayers.EITHER or fixed.value == five_mode:
         return None
-    return _("These rules play tables of five with: %(mode)s.") % {
-        "mode": club_services.FIVE_PLAYER_WORDS[fixed]
-    }
+    return _("These rules play tables of five with: %(mode)s.") % {"mode": FIVE_PLAYER_WORDS[fixed]}
 
 
 @transaction.atomic
@@ -61,7 +65,7 @@ def tournament_create(
     seed: int | None = None,
     date: Any = None,
 ) -> Tournament:
-    rule_set = club_services.rule_set_for(variant=variant, house_rules=house_rules)
+    rule_set = rule_set_for(variant=variant, house_rules=house_rules)
     refusal = five_mode_refusal(rules=rule_set, five_mode=five_mode)
     if refusal:
         raise TournamentError(refusal)
@@ -85,7 +89,7 @@ def tournament_create(
         round_minutes=round_minutes,
         seed=seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000,
         date=date or timezone.localdate(),
-        created_by=club_services._user(by),
+        created_by=signed_in(by),
     )
 
 
@@ -119,7 +123,7 @@ def entry_add(
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise TournamentError(_("%(name)s is already registered.") % {"name": player.label})
     first_round = next_round_number(tournament)
-    club_services.results_changed(club_id=tournament.club_id)
+    results_changed(club_id=tournament.club_id)
     return Entry.objects.create(
         tournament=tournament,
         player=player,
@@ -133,7 +137,7 @@ def entry_add(
 def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
-    club_services.results_changed(club_id=entry.tournament.club_id)
+    results_changed(club_id=entry.tournament.club_id)
     return entry
 
 
@@ -144,7 +148,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
         raise TournamentError(_("This player has already withdrawn."))
     entry.withdrawn_after = next_round_number(entry.tournament) - 1
     entry.save(update_fields=["withdrawn_after"])
-    club_services.results_changed(club_id=entry.tournament.club_id)
+    results_changed(club_id=entry.tournament.club_id)
     return entry
 
 
@@ -154,7 +158,7 @@ def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) 
         raise TournamentError(_("A team has %(size)s players.") % {"size": tournament.team_size})
     team = Team.objects.create(tournament=tournament, name=name.strip())
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
-    club_services.results_changed(club_id=tournament.club_id)
+    results_changed(club_id=tournament.club_id)
     return team
 
 
@@ -286,7 +290,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
     round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
     by_id = Player.objects.in_bulk(players)
     for index, table_players in enumerate(result.tables, start=1):
-        game = club_services.game_create(
+        game = game_services.game_create(
             club=tournament.club,
             players=[by_id[p] for p in table_players],
             variant=tournament.variant if tournament.variant != "house" else "fft",
@@ -302,7 +306,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-    club_services.results_changed(club_id=tournament.club_id)
+    results_changed(club_id=tournament.club_id)
     return round_
 
 
@@ -334,7 +338,7 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     Seat.objects.filter(pk=a.pk).update(position=1000 + a.position)
     Seat.objects.filter(pk=b.pk).update(game_id=a.game_id, position=a.position)
     Seat.objects.filter(pk=a.pk).update(game_id=b.game_id, position=b.position)
-    club_services.results_changed(club_id=round_.tournament.club_id)
+    results_changed(club_id=round_.tournament.club_id)
 
 
 @transaction.atomic
@@ -346,7 +350,7 @@ def round_start(*, round_: Round) -> Round:
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
-    club_services.results_changed(club_id=round_.tournament.club_id)
+    results_changed(club_id=round_.tournament.club_id)
     return round_
 
 
@@ -384,5 +388,5 @@ def round_close(*, round_: Round) -> Round:
     if over:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
-    club_services.results_changed(club_id=round_.tournament.club_id)
+    results_changed(club_id=round_.tournament.club_id)
     return round_

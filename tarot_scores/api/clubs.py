@@ -16,7 +16,6 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tarot_scores import permissions, selectors, services
 from tarot_scores.api.base import CREATE_ERRORS, READ_ERRORS, ClubAPIView, refusal
 from tarot_scores.api.permissions import club_or_404, require
 from tarot_scores.api.serializers import (
@@ -25,7 +24,8 @@ from tarot_scores.api.serializers import (
     ClubSerializer,
     PlayerSerializer,
 )
-from tarot_scores.models import Club, Player
+from tarot_scores.clubs import permissions, selectors, services
+from tarot_scores.clubs.models import Club, Player
 
 
 def club_filter(request: Request) -> Club | None:

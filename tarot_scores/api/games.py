@@ -23,7 +23,6 @@ from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tarot_scores import permissions, selectors, services
 from tarot_scores.api.base import (
     BAD_BODY,
     CREATE_ERRORS,
@@ -53,11 +52,15 @@ from tarot_scores.api.serializers import (
     player_reference_errors,
     sheet_json,
 )
-from tarot_scores.i18n import engine_language
-from tarot_scores.models import Deal, DealRevision, Game, Seat
+from tarot_scores.clubs import permissions
+from tarot_scores.clubs import selectors as club_selectors
+from tarot_scores.core.i18n import engine_language
+from tarot_scores.games import selectors as game_selectors
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, DealRevision, Game, Seat
+from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
-from tarot_scores.services import DealConflict, GameClosed
 
 # --- the schema of what is sent -------------------------------------------------------------
 
@@ -270,8 +273,8 @@ class GameListView(ClubAPIView):
     def get_queryset(self) -> QuerySet[Game]:
         club = club_filter(self.request)
         if club is not None:
-            return selectors.club_games(club=club).select_related("club")
-        readable = selectors.clubs_for(user=self.request.user)
+            return game_selectors.club_games(club=club).select_related("club")
+        readable = club_selectors.clubs_for(user=self.request.user)
         return (
             Game.objects.filter(club__in=readable)
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
@@ -325,7 +328,7 @@ class GameListView(ClubAPIView):
             max_deals=data.get("max_deals"),
             by=request.user,
         )
-        game = selectors.club_games(club=data["club"]).get(pk=game.pk)
+        game = game_selectors.club_games(club=data["club"]).get(pk=game.pk)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
 
@@ -344,7 +347,7 @@ class GameDetailView(ClubAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         try:
-            sheet = selectors.game_sheet(game_id=pk)
+            sheet = game_selectors.game_sheet(game_id=pk)
         except Game.DoesNotExist:
             raise Http404 from None
         readable_club(request.user, sheet.game.club)
@@ -364,7 +367,7 @@ class GameStatusView(ClubAPIView):
         game = game_or_404(request.user, pk)
         require(permissions.can_manage_game(request.user, game))
         busy_if_locked(lambda: services.game_set_status(game=game, status=self.status_wanted))
-        return Response(sheet_json(selectors.game_sheet(game_id=game.pk)))
+        return Response(sheet_json(game_selectors.game_sheet(game_id=game.pk)))
 
 
 STATUS_ERRORS: dict[int, Any] = {401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND}

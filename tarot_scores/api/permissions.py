@@ -16,8 +16,9 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from tarot_scores import permissions
-from tarot_scores.models import Club, Deal, Game
+from tarot_scores.clubs import permissions
+from tarot_scores.clubs.models import Club
+from tarot_scores.games.models import Deal, Game
 
 
 class ReadAnyoneWriteSignedIn(BasePermission):

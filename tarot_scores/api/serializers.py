@@ -19,13 +19,18 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tarot_scores import scoring, selectors, services
-from tarot_scores.i18n import engine_language
-from tarot_scores.models import Club, Deal, DealRevision, Game, HouseRules, Player
+from tarot_scores import scoring
+from tarot_scores.clubs import selectors
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.clubs.selectors import clubs_for
+from tarot_scores.core.i18n import engine_language
+from tarot_scores.games.kinds import game_kind
+from tarot_scores.games.models import Deal, DealRevision, Game
+from tarot_scores.games.seats import TableSeats
+from tarot_scores.games.selectors import GameSheet
+from tarot_scores.games.setup import PLAYERS, game_setup_check, rule_set_for
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
-from tarot_scores.selectors import GameSheet, clubs_for
-from tarot_scores.services import TableView
 
 # Ids and numbers must fit the database's integer columns: a larger one is refused as a value,
 # never sent to the database.
@@ -195,10 +200,10 @@ class GameCreateSerializer(serializers.Serializer[Any]):
             variant = "house"
         ids: list[int] = attrs["players"]
         found = {p.pk: p for p in club.players.filter(pk__in=ids)}
-        setup = services.game_setup_check(
-            kind=services.game_kind(variant),
+        setup = game_setup_check(
+            kind=game_kind(variant),
             seats=[found.get(pk) for pk in ids],
-            rules=services.rule_set_for(variant=variant, house_rules=house_rules),
+            rules=rule_set_for(variant=variant, house_rules=house_rules),
             five_players=attrs.get("five_players"),
         )
         # One complaint at a time about the players: the seats in order (an unknown id, a
@@ -211,7 +216,7 @@ class GameCreateSerializer(serializers.Serializer[Any]):
         ]
         errors.update(setup.messages())
         if seat_errors:
-            errors[services.PLAYERS] = seat_errors
+            errors[PLAYERS] = seat_errors
         if errors:
             raise serializers.ValidationError(errors)
         return {
@@ -232,7 +237,7 @@ class SeatSerializer(serializers.Serializer[Any]):
     )
 
 
-def seats_json(table: TableView) -> list[dict[str, Any]]:
+def seats_json(table: TableSeats) -> list[dict[str, Any]]:
     return [
         {"id": p.pk, "name": p.name, "nickname": p.nickname, "label": table.labels[p.pk]}
         for p in table.players
@@ -277,7 +282,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_players(self, game: Game) -> list[dict[str, Any]]:
-        return seats_json(TableView(list(game.seats.all())))
+        return seats_json(TableSeats(list(game.seats.all())))
 
     @extend_schema_field(
         {"type": "string", "enum": FIVE_PLAYER_MODES, "nullable": True, "readOnly": True}

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tarot_scores.models import Club
+from tarot_scores.clubs.models import Club
 
 
 class ClubCommand(BaseCommand):

@@ -13,8 +13,10 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tarot_scores import services
-from tarot_scores.models import Club, Deal, Game, Membership, Player
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.models import Club, Membership, Player
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Deal, Game
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, make_game
 
 # Who is asking, from the least to the most trusted.
@@ -53,7 +55,7 @@ class Table:
         return token_client(self.users[role], lang)
 
     def record(self, payload: dict[str, Any] | None = None, **kw: Any) -> Deal:
-        return services.deal_record(
+        return game_services.deal_record(
             game=self.game, payload=payload or garde(self.ids[2], **kw), by=None
         )
 
@@ -84,7 +86,7 @@ def build_table(
         role=Membership.Role.ORGANISER,
     ).user
     users["superuser"] = UserFactory.create(username="boss" + tag, is_superuser=True)
-    services.player_link_user(player=seated_players[1], user=users["seated"])
+    club_services.player_link_user(player=seated_players[1], user=users["seated"])
     return Table(club, game, seated_players, users)
 
 

@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from tarot_scores import services
-from tarot_scores.models import Club, Deal, Game, Player
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, Game
 from tests.api.conftest import (
     DEAL_WRITERS,
     MEMBERS,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tarot_scores.models import Club, Membership, Player
+from tarot_scores.clubs.models import Club, Membership, Player
 from tests.api.conftest import Table, assert_field_errors, token_client
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 

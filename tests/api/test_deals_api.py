@@ -18,9 +18,10 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from tarot_scores import services
 from tarot_scores.api.calculator import MAX_BODY_BYTES
-from tarot_scores.models import Deal, DealRevision, Game, PlayerSeason, ScoreLine
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
+from tarot_scores.stats.models import PlayerSeason
 from tests.api.conftest import Table, assert_field_errors, build_table, garde
 
 POINTS_WHOLE = {

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from pytest_django import DjangoAssertNumQueries
 from rest_framework.test import APIClient
 
-from tarot_scores import services
-from tarot_scores.models import Deal, Game
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, Game
 from tests.api.conftest import Table, assert_field_errors, garde
 
 FINISHED = "This game is finished: reopen it to enter or correct deals."

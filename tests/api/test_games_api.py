@@ -16,8 +16,11 @@ from hypothesis import strategies as st
 from pytest_django import DjangoAssertNumQueries
 from rest_framework.test import APIClient
 
-from tarot_scores import scoring, services
-from tarot_scores.models import Game, HouseRules, Player
+from tarot_scores import scoring
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.models import HouseRules, Player
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Game
 from tests.api.conftest import NAMES, Table, assert_field_errors, garde
 from tests.clubs.helpers import field_errors, non_field_errors
 from tests.factories import ClubFactory, PlayerFactory
@@ -97,7 +100,9 @@ def test_a_tarot_game_of_five_says_how_the_table_plays(table: Table, mode: str) 
 
 def test_house_rules_are_chosen_by_id_and_frozen_into_the_game(table: Table) -> None:
     rules = scoring.RuleSet.from_mapping({"coefficient_garde": 3, "five_players": "sitting_out"})
-    house = services.house_rules_save(club=table.club, name="Maison", based_on="fft", rules=rules)
+    house = club_services.house_rules_save(
+        club=table.club, name="Maison", based_on="fft", rules=rules
+    )
     players = table.ids + [extra_players(table, 1)[0].pk]
 
     response = new_game(table, players=players, variant=house.pk)
@@ -218,7 +223,7 @@ def test_an_unknown_variant_is_refused_in_the_readers_language(
 
 
 def test_house_rules_of_another_club_are_refused(table: Table) -> None:
-    elsewhere = services.house_rules_save(
+    elsewhere = club_services.house_rules_save(
         club=ClubFactory.create(name="Ailleurs"),
         name="Leur maison",
         based_on="fft",
@@ -247,7 +252,7 @@ def test_five_tarot_players_must_say_how_they_play_when_the_rules_allow_both(
 
 def test_five_players_must_play_the_way_the_house_rules_say(table: Table) -> None:
     rules = scoring.RuleSet.from_mapping({"five_players": "called_king"})
-    house = services.house_rules_save(club=table.club, name="Roi", based_on="fft", rules=rules)
+    house = club_services.house_rules_save(club=table.club, name="Roi", based_on="fft", rules=rules)
     players = table.ids + [extra_players(table, 1)[0].pk]
 
     response = new_game(
@@ -261,7 +266,9 @@ def test_five_players_must_play_the_way_the_house_rules_say(table: Table) -> Non
 
 def test_the_house_rules_way_to_play_at_five_is_said_in_the_readers_words(table: Table) -> None:
     rules = scoring.RuleSet.from_mapping({"five_players": "sitting_out"})
-    house = services.house_rules_save(club=table.club, name="Assis", based_on="fft", rules=rules)
+    house = club_services.house_rules_save(
+        club=table.club, name="Assis", based_on="fft", rules=rules
+    )
     players = table.ids + [extra_players(table, 1)[0].pk]
 
     response = new_game(table, players=players, variant=house.pk, five_players="called_king")
@@ -291,7 +298,7 @@ def test_the_page_and_the_api_refuse_a_table_with_the_same_message(
     table: Table, case: str, page_field: str | None, api_field: str, lang: str
 ) -> None:
     ids = table.ids + [extra_players(table, 1)[0].pk]
-    house = services.house_rules_save(
+    house = club_services.house_rules_save(
         club=table.club,
         name="Roi",
         based_on="fft",
@@ -381,7 +388,7 @@ def test_a_game_of_a_set_length_keeps_it(table: Table) -> None:
 
 def test_games_are_listed_newest_first_50_a_page(table: Table) -> None:
     for day in range(1, 52):
-        services.game_create(
+        game_services.game_create(
             club=table.club,
             players=table.players,
             variant="fft",
@@ -403,7 +410,7 @@ def test_listing_games_takes_a_fixed_number_of_queries(
     table: Table, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     for _ in range(20):
-        services.game_create(club=table.club, players=table.players, variant="fft", by=None)
+        game_services.game_create(club=table.club, players=table.players, variant="fft", by=None)
 
     client = table.client("member")
 
@@ -430,7 +437,7 @@ def test_the_score_sheet_has_seats_deals_totals_and_ranking(table: Table) -> Non
     chloe, bruno = table.ids[2], table.ids[1]
     first = table.record(garde(chloe))
     second = table.record(garde(bruno, points=40, oudlers=2))
-    services.deal_delete(deal=table.record(garde(chloe)), version=1, by=None)
+    game_services.deal_delete(deal=table.record(garde(chloe)), version=1, by=None)
 
     response = APIClient().get(f"{GAMES}{table.game.pk}/")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from tarot_scores.models import Club, Player
+from tarot_scores.clubs.models import Club, Player
 from tests.clubs.helpers import make_club
 from tests.factories import UserFactory
 

@@ -10,8 +10,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tarot_scores import scoring, services
-from tarot_scores.models import Club, Membership
+from tarot_scores import scoring
+from tarot_scores.clubs import services
+from tarot_scores.clubs.models import Club, Membership
 from tests.factories import MembershipFactory
 
 NAMES = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]

@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tarot_scores.models import Club, Game, HouseRules, Player
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.games.models import Game
 from tarot_scores.scoring import FFT
 from tests.clubs.helpers import make_club, rules_post_data
 from tests.factories import UserFactory

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from reportlab.graphics import renderPDF
 
-from tarot_scores.charts import render_score_chart, svg_markup
+from tarot_scores.stats.charts import render_score_chart, svg_markup
 
 SVG = "{http://www.w3.org/2000/svg}"
 

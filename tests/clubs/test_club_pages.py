@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import services
-from tarot_scores.models import Club, Membership, Player
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.models import Club, Membership, Player
+from tarot_scores.games import services as game_services
 from tests.clubs.helpers import field_errors, make_club
 from tests.factories import UserFactory
 
@@ -90,10 +91,10 @@ def test_club_name_is_required(client: Client, outsider: User, language: str, me
 def test_club_page_lists_players_and_games_by_date(
     client: Client, club: Club, players: list[Player], member: User
 ) -> None:
-    older = services.game_create(
+    older = game_services.game_create(
         club=club, players=players[:4], variant="fft", by=member, date=datetime.date(2025, 9, 20)
     )
-    newer = services.game_create(
+    newer = game_services.game_create(
         club=club,
         players=players[1:4],
         variant="classic",
@@ -101,7 +102,7 @@ def test_club_page_lists_players_and_games_by_date(
         date=datetime.date(2025, 10, 4),
         label="Finale",
     )
-    services.game_set_status(game=older, status="finished")
+    game_services.game_set_status(game=older, status="finished")
 
     page = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
 
@@ -143,7 +144,7 @@ def test_club_page_query_count_does_not_grow_with_games(
     games: int,
 ) -> None:
     for i in range(games):
-        services.game_create(
+        game_services.game_create(
             club=club,
             players=players[i % 2 : i % 2 + 3],
             variant="fft",
@@ -160,7 +161,7 @@ def test_games_are_paged_and_htmx_gets_the_list_only(
     client: Client, club: Club, players: list[Player], member: User
 ) -> None:
     for i in range(35):
-        services.game_create(
+        game_services.game_create(
             club=club,
             players=players[:3],
             variant="fft",
@@ -238,7 +239,7 @@ def test_names_that_differ_only_in_accented_capitals_are_taken(
     client: Client, club: Club, organiser: User
 ) -> None:
     """Case is folded in every alphabet, on SQLite as on PostgreSQL ("CHLOÉ" is "Chloé")."""
-    services.club_create(name="Les écureuils", by=organiser)
+    club_services.club_create(name="Les écureuils", by=organiser)
     client.force_login(organiser)
     clubs_before = Club.objects.count()
 

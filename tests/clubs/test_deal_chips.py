@@ -16,9 +16,12 @@ from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tarot_scores import services
-from tarot_scores.forms_deal import DealForm, deal_form_for
-from tarot_scores.models import Club, Game, Player
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games import services as game_services
+from tarot_scores.games.forms import DealForm, deal_form_for
+from tarot_scores.games.models import Game
+from tarot_scores.games.seats import table_seats
 
 pytestmark = pytest.mark.django_db
 
@@ -41,15 +44,13 @@ def render(template: Template, **context: Any) -> str:
 
 
 def new_game(club: Club, organiser: User, seats: list[Player], variant: str, **kw: Any) -> Game:
-    return services.game_create(club=club, players=seats, variant=variant, by=organiser, **kw)
+    return game_services.game_create(club=club, players=seats, variant=variant, by=organiser, **kw)
 
 
 def deal_form(
     game: Game, data: Mapping[str, Any] | None = None, payload: dict[str, Any] | None = None
 ) -> DealForm:
-    form = deal_form_for(game)(
-        data, game=game, table=services.table_of(game), number=1, payload=payload
-    )
+    form = deal_form_for(game)(data, game=game, table=table_seats(game), number=1, payload=payload)
     if data is not None:
         form.is_valid()
     return form
@@ -63,7 +64,7 @@ def chip_fields(form: DealForm) -> list[forms.BoundField]:
 
 @pytest.fixture
 def nasty(club: Club) -> Player:
-    return services.player_create(club=club, name=NASTY)
+    return club_services.player_create(club=club, name=NASTY)
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tarot_scores.models import Club, Game, HouseRules, Player
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.games.models import Game
 from tests.clubs.helpers import field_errors, make_club, non_field_errors
 from tests.factories import UserFactory
 

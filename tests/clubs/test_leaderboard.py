@@ -14,8 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import services
-from tarot_scores.models import Club, Game, Player
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games import services
+from tarot_scores.games.models import Game
 from tests.clubs.helpers import garde, text_of
 
 pytestmark = pytest.mark.django_db

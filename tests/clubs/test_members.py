@@ -13,8 +13,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from tarot_scores import services
-from tarot_scores.models import Club, Membership, Player
+from tarot_scores.clubs import services
+from tarot_scores.clubs.models import Club, Membership, Player
 from tests.clubs.helpers import field_errors, make_club
 from tests.factories import UserFactory
 

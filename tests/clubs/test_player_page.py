@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import services
-from tarot_scores.models import Club, Game, Player
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games import services
+from tarot_scores.games.models import Game
 from tests.clubs.helpers import garde, text_of
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 def _in_season(monkeypatch: pytest.MonkeyPatch) -> None:
     # "This season" is the one of today: fix today inside the 2025-2026 season.
     monkeypatch.setattr(
-        "tarot_scores.forms_clubs.timezone.localdate", lambda: datetime.date(2025, 11, 1)
+        "tarot_scores.stats.forms.timezone.localdate", lambda: datetime.date(2025, 11, 1)
     )
 
 

@@ -10,9 +10,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tarot_scores import scoring, services
-from tarot_scores.forms_clubs import HouseRulesForm, rule_parameters
-from tarot_scores.models import Club, HouseRules, Player
+from tarot_scores import scoring
+from tarot_scores.clubs.forms import HouseRulesForm, rule_parameters
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.games import services
 from tests.clubs.helpers import field_errors, rules_post_data
 
 pytestmark = pytest.mark.django_db

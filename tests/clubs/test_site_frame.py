@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from pytest_django import Settings
 
-from tarot_scores.models import Club
+from tarot_scores.clubs.models import Club
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Sum
 
-from tarot_scores.models import Club, Game, PlayerSeason, ScoreLine
+from tarot_scores.clubs.models import Club
+from tarot_scores.games.models import Game, ScoreLine
+from tarot_scores.stats.models import PlayerSeason
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,15 @@ from collections.abc import Sequence
 import pytest
 from django.utils import translation
 
-from tarot_scores import scoring, services
-from tarot_scores.models import Player
-from tarot_scores.services import FIVE_PLAYERS, PLAYERS, GameSetup, SetupProblem
+from tarot_scores import scoring
+from tarot_scores.clubs.models import Player
+from tarot_scores.games.setup import (
+    FIVE_PLAYERS,
+    PLAYERS,
+    GameSetup,
+    SetupProblem,
+    game_setup_check,
+)
 
 NAMES = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
 EITHER = scoring.FFT  # the presets let each game choose
@@ -35,7 +41,7 @@ def check(
     language: str = "en",
 ) -> GameSetup:
     with translation.override(language):
-        return services.game_setup_check(
+        return game_setup_check(
             kind=kind,
             seats=table(4) if seats is None else seats,
             rules=rules,

@@ -11,24 +11,23 @@ from django.contrib.auth.models import User
 from django.utils import translation
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import scoring, selectors, services
-from tarot_scores.models import (
-    Club,
-    Deal,
-    DealRevision,
-    Game,
-    Player,
-    PlayerSeason,
-    ScoreLine,
-    Seat,
-)
+from tarot_scores import scoring
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games import selectors as game_selectors
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
+from tarot_scores.games.setup import GameSetupError
+from tarot_scores.stats import selectors as stats_selectors
+from tarot_scores.stats import services as stats_services
+from tarot_scores.stats.models import PlayerSeason
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def club() -> Club:
-    return services.club_create(name="Tarot Club de Lyon", by=None)
+    return club_services.club_create(name="Tarot Club de Lyon", by=None)
 
 
 @pytest.fixture
@@ -38,11 +37,13 @@ def user() -> User:
 
 def players(club: Club, n: int) -> list[Player]:
     names = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
-    return [services.player_create(club=club, name=names[i]) for i in range(n)]
+    return [club_services.player_create(club=club, name=names[i]) for i in range(n)]
 
 
 def game_of(club: Club, n: int, variant: str = "fft", **kw: Any) -> Game:
-    return services.game_create(club=club, players=players(club, n), variant=variant, by=None, **kw)
+    return game_services.game_create(
+        club=club, players=players(club, n), variant=variant, by=None, **kw
+    )
 
 
 def seat_ids(game: Game) -> list[int]:
@@ -56,7 +57,7 @@ def garde(taker: int, points: float = 49, oudlers: int = 2, **extra: Any) -> dic
 def test_record_stores_lines_revision_and_stat_columns(club: Club, user: User) -> None:
     game = game_of(club, 4)
     a, b, c, d = seat_ids(game)
-    deal = services.deal_record(game=game, payload=garde(c, petit_au_bout="attack"), by=user)
+    deal = game_services.deal_record(game=game, payload=garde(c, petit_au_bout="attack"), by=user)
     assert deal.number == 1
     assert deal.dealer_id == a  # the first seat deals first
     lines = dict(ScoreLine.objects.filter(deal=deal).values_list("player_id", "points"))
@@ -71,7 +72,7 @@ def test_payload_is_stored_as_entered(club: Club) -> None:
     game = game_of(club, 3)
     a, _b, _c = seat_ids(game)
     payload = garde(a, handfuls=[{"player": a, "size": "simple"}])
-    deal = services.deal_record(game=game, payload=payload, by=None)
+    deal = game_services.deal_record(game=game, payload=payload, by=None)
     deal.refresh_from_db()
     assert deal.payload == payload
 
@@ -80,7 +81,7 @@ def test_impossible_deal_saves_nothing(club: Club) -> None:
     game = game_of(club, 4)
     a = seat_ids(game)[0]
     with pytest.raises(scoring.ScoringError) as caught:
-        services.deal_record(game=game, payload=garde(a, points=40.5), by=None)
+        game_services.deal_record(game=game, payload=garde(a, points=40.5), by=None)
     assert "points" in caught.value.errors
     assert not Deal.objects.exists() and not ScoreLine.objects.exists()
     assert not PlayerSeason.objects.exists() and not DealRevision.objects.exists()
@@ -88,18 +89,18 @@ def test_impossible_deal_saves_nothing(club: Club) -> None:
 
 def test_players_must_be_seated(club: Club) -> None:
     game = game_of(club, 4)
-    stranger = services.player_create(club=club, name="Zoé")
+    stranger = club_services.player_create(club=club, name="Zoé")
     with pytest.raises(scoring.ScoringError) as caught:
-        services.deal_record(game=game, payload=garde(stranger.pk), by=None)
+        game_services.deal_record(game=game, payload=garde(stranger.pk), by=None)
     assert "taker" in caught.value.errors
 
 
 def test_same_number_twice_is_one_deal(club: Club) -> None:
     game = game_of(club, 4)
     a = seat_ids(game)[0]
-    first = services.deal_record(game=game, payload=garde(a), by=None, number=1)
-    with pytest.raises(services.DealConflict) as caught:
-        services.deal_record(game=game, payload=garde(a, points=60), by=None, number=1)
+    first = game_services.deal_record(game=game, payload=garde(a), by=None, number=1)
+    with pytest.raises(game_services.DealConflict) as caught:
+        game_services.deal_record(game=game, payload=garde(a, points=60), by=None, number=1)
     assert caught.value.current.pk == first.pk
     assert Deal.objects.count() == 1
 
@@ -107,17 +108,19 @@ def test_same_number_twice_is_one_deal(club: Club) -> None:
 def test_without_number_deals_follow_on(club: Club) -> None:
     game = game_of(club, 4)
     a = seat_ids(game)[0]
-    numbers = [services.deal_record(game=game, payload=garde(a), by=None).number for _ in range(3)]
+    numbers = [
+        game_services.deal_record(game=game, payload=garde(a), by=None).number for _ in range(3)
+    ]
     assert numbers == [1, 2, 3]
 
 
 def test_stale_edit_is_refused_and_changes_nothing(club: Club, user: User) -> None:
     game = game_of(club, 4)
     a, b, _c, _d = seat_ids(game)
-    deal = services.deal_record(game=game, payload=garde(a), by=user)
-    services.deal_update(deal=deal, payload=garde(b), version=1, by=user)
-    with pytest.raises(services.DealConflict) as caught:
-        services.deal_update(deal=deal, payload=garde(a, points=70), version=1, by=user)
+    deal = game_services.deal_record(game=game, payload=garde(a), by=user)
+    game_services.deal_update(deal=deal, payload=garde(b), version=1, by=user)
+    with pytest.raises(game_services.DealConflict) as caught:
+        game_services.deal_update(deal=deal, payload=garde(a, points=70), version=1, by=user)
     assert caught.value.current.version == 2
     assert caught.value.current.payload["taker"] == b
     deal.refresh_from_db()
@@ -127,15 +130,15 @@ def test_stale_edit_is_refused_and_changes_nothing(club: Club, user: User) -> No
 def test_edit_delete_restore_keep_history_and_totals(club: Club, user: User) -> None:
     game = game_of(club, 4)
     a, b, c, d = seat_ids(game)
-    deal = services.deal_record(game=game, payload=garde(a), by=user)
-    deal = services.deal_update(deal=deal, payload=garde(b, points=30), version=1, by=user)
+    deal = game_services.deal_record(game=game, payload=garde(a), by=user)
+    deal = game_services.deal_update(deal=deal, payload=garde(b, points=30), version=1, by=user)
     assert dict(deal.lines.values_list("player_id", "points")) == {a: 72, b: -216, c: 72, d: 72}
-    deal = services.deal_delete(deal=deal, version=2, by=user)
+    deal = game_services.deal_delete(deal=deal, version=2, by=user)
     assert not ScoreLine.objects.filter(deal=deal).exists()
-    sheet = selectors.game_sheet(game_id=game.pk)
+    sheet = game_selectors.game_sheet(game_id=game.pk)
     assert sheet.totals == [0, 0, 0, 0]
-    deal = services.deal_restore(deal=deal, by=user)
-    sheet = selectors.game_sheet(game_id=game.pk)
+    deal = game_services.deal_restore(deal=deal, by=user)
+    sheet = game_selectors.game_sheet(game_id=game.pk)
     assert sheet.totals == [72, -216, 72, 72]
     actions = list(DealRevision.objects.filter(deal=deal).values_list("action", "version"))
     assert actions == [("created", 1), ("edited", 2), ("deleted", 3), ("restored", 4)]
@@ -144,9 +147,9 @@ def test_edit_delete_restore_keep_history_and_totals(club: Club, user: User) -> 
 
 def test_finished_game_refuses_deals(club: Club) -> None:
     game = game_of(club, 4)
-    services.game_set_status(game=game, status=Game.Status.FINISHED)
-    with pytest.raises(services.GameClosed):
-        services.deal_record(game=game, payload=garde(seat_ids(game)[0]), by=None)
+    game_services.game_set_status(game=game, status=Game.Status.FINISHED)
+    with pytest.raises(game_services.GameClosed):
+        game_services.deal_record(game=game, payload=garde(seat_ids(game)[0]), by=None)
 
 
 def test_dealer_sits_out_at_five(club: Club) -> None:
@@ -154,30 +157,32 @@ def test_dealer_sits_out_at_five(club: Club) -> None:
     a, b, c, d, e = seat_ids(game)
     # Deal 1 is dealt by the first seat, who sits out.
     with pytest.raises(scoring.ScoringError) as caught:
-        services.deal_record(game=game, payload=garde(b, sitting_out=c), by=None)
+        game_services.deal_record(game=game, payload=garde(b, sitting_out=c), by=None)
     assert "sitting_out" in caught.value.errors
-    deal = services.deal_record(game=game, payload=garde(b, sitting_out=a), by=None)
+    deal = game_services.deal_record(game=game, payload=garde(b, sitting_out=a), by=None)
     lines = dict(deal.lines.values_list("player_id", "points"))
     assert lines[a] == 0 and sum(lines.values()) == 0 and lines[b] == 3 * 66
 
 
 def test_rules_are_frozen_into_the_game(club: Club) -> None:
     rules = club.house_rules.create(name="Maison", parameters={"margin_rounding": "10"})
-    game = services.game_create(
+    game = game_services.game_create(
         club=club, players=players(club, 4), variant="fft", by=None, house_rules=rules
     )
     rules.parameters = {}
     rules.save()
     a = seat_ids(game)[0]
-    deal = services.deal_record(game=game, payload=garde(a, points=47), by=None)  # margin 6 -> 10
+    deal = game_services.deal_record(
+        game=game, payload=garde(a, points=47), by=None
+    )  # margin 6 -> 10
     assert deal.lines.get(player_id=a).points == 3 * (25 + 10) * 2
 
 
 def test_duplicate_names_get_distinct_labels(club: Club) -> None:
-    twins = [services.player_create(club=club, name="Marie") for _ in range(2)]
+    twins = [club_services.player_create(club=club, name="Marie") for _ in range(2)]
     others = players(club, 2)
-    game = services.game_create(club=club, players=[*twins, *others], variant="fft", by=None)
-    deal = services.deal_record(game=game, payload=garde(twins[1].pk), by=None)
+    game = game_services.game_create(club=club, players=[*twins, *others], variant="fft", by=None)
+    deal = game_services.deal_record(game=game, payload=garde(twins[1].pk), by=None)
     assert deal.lines.get(player=twins[1]).points == 198
 
 
@@ -185,9 +190,11 @@ def test_novatarok_and_buraco_games(club: Club) -> None:
     nova = game_of(club, 3, variant="novatarok")
     a, b, c = seat_ids(nova)
     payload = {"card_points": {str(a): 40, str(b): 30, str(c): 21}, "kings": a}
-    deal = services.deal_record(game=nova, payload=payload, by=None)
+    deal = game_services.deal_record(game=nova, payload=payload, by=None)
     assert dict(deal.lines.values_list("player_id", "points")) == {a: 60, b: 30, c: 21}
-    buraco = services.game_create(club=club, players=players(club, 2), variant="buraco", by=None)
+    buraco = game_services.game_create(
+        club=club, players=players(club, 2), variant="buraco", by=None
+    )
     x, y = seat_ids(buraco)
     sides = [
         {
@@ -199,7 +206,7 @@ def test_novatarok_and_buraco_games(club: Club) -> None:
         },
         {"players": [y], "table_points": 120, "hand_points": 45, "took_extra_pile": False},
     ]
-    deal = services.deal_record(game=buraco, payload={"sides": sides}, by=None)
+    deal = game_services.deal_record(game=buraco, payload={"sides": sides}, by=None)
     assert dict(deal.lines.values_list("player_id", "points")) == {x: 600, y: -25}
 
 
@@ -225,7 +232,7 @@ def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
     rng = random.Random(7)
     games = [game_of(club, n) for n in (3, 4, 5)]
     games.append(
-        services.game_create(
+        game_services.game_create(
             club=club,
             players=players(club, 4),
             variant="fft",
@@ -240,9 +247,9 @@ def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
             deal = rng.choice(deals)
             deal.refresh_from_db()
             if deal.is_deleted:
-                services.deal_restore(deal=deal, by=user)
+                game_services.deal_restore(deal=deal, by=user)
             else:
-                services.deal_delete(deal=deal, version=deal.version, by=user)
+                game_services.deal_delete(deal=deal, version=deal.version, by=user)
             continue
         game = rng.choice(games)
         ids = seat_ids(game)
@@ -253,15 +260,15 @@ def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
             deal = rng.choice(deals)
             deal.refresh_from_db()
             if not deal.is_deleted and deal.game_id == game.pk:
-                services.deal_update(deal=deal, payload=payload, version=deal.version, by=user)
+                game_services.deal_update(deal=deal, payload=payload, version=deal.version, by=user)
                 continue
-        deals.append(services.deal_record(game=game, payload=payload, by=user))
+        deals.append(game_services.deal_record(game=game, payload=payload, by=user))
     kept = stats_snapshot()
-    services.stats_rebuild(club=club)
+    stats_services.stats_rebuild(club=club)
     assert stats_snapshot() == kept
     total = sum(ScoreLine.objects.values_list("points", flat=True))
     assert total == 0  # tarot is zero-sum, so the club's grand total is too
-    board = selectors.leaderboard(club=club)
+    board = stats_selectors.leaderboard(club=club)
     assert sum(r.points for r in board) == 0
     assert {r.season for r in PlayerSeason.objects.all()} == {club.season_of(g.date) for g in games}
 
@@ -283,7 +290,7 @@ def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
 def test_a_player_not_given_by_a_seated_id_is_refused(club: Club, taker: Any) -> None:
     game = game_of(club, 4)
     with pytest.raises(scoring.ScoringError) as caught:
-        services.deal_record(game=game, payload=garde(taker), by=None)
+        game_services.deal_record(game=game, payload=garde(taker), by=None)
     assert "taker" in caught.value.errors
     for message in caught.value.messages("en")["taker"]:
         assert len(message) < 120
@@ -296,7 +303,7 @@ def test_card_points_keys_must_be_seated_ids(club: Club) -> None:
     for keys in ([str(a), str(b), "Chloé"], [str(a), str(b), "²"], [str(a), str(b), "9" * 5000]):
         payload = {"card_points": dict(zip(keys, (40, 30, 21), strict=True))}
         with pytest.raises(scoring.ScoringError):
-            services.deal_record(game=nova, payload=payload, by=None)
+            game_services.deal_record(game=nova, payload=payload, by=None)
     assert not Deal.objects.exists()
 
 
@@ -315,8 +322,8 @@ def test_game_create_refuses_a_table_of_the_wrong_size_and_stores_nothing(
     club: Club, variant: str, count: int, errors: dict[str, list[str]]
 ) -> None:
     seated = players(club, count)
-    with translation.override("en"), pytest.raises(services.GameSetupError) as refused:
-        services.game_create(club=club, players=seated, variant=variant, by=None)
+    with translation.override("en"), pytest.raises(GameSetupError) as refused:
+        game_services.game_create(club=club, players=seated, variant=variant, by=None)
     assert refused.value.errors == errors
     assert str(refused.value) == errors["players"][0]
     assert not Game.objects.exists() and not Seat.objects.exists()
@@ -324,8 +331,8 @@ def test_game_create_refuses_a_table_of_the_wrong_size_and_stores_nothing(
 
 def test_game_create_refuses_a_player_twice_in_the_readers_language(club: Club) -> None:
     a, b, c = players(club, 3)
-    with translation.override("fr"), pytest.raises(services.GameSetupError) as refused:
-        services.game_create(club=club, players=[a, b, c, b], variant="fft", by=None)
+    with translation.override("fr"), pytest.raises(GameSetupError) as refused:
+        game_services.game_create(club=club, players=[a, b, c, b], variant="fft", by=None)
     assert refused.value.errors == {"players": ["Bruno est déjà à la place 2."]}
     assert not Game.objects.exists() and not Seat.objects.exists()
 
@@ -339,7 +346,7 @@ def test_game_create_leaves_an_either_table_of_five_open(club: Club) -> None:
 
 def test_game_create_takes_a_fixed_mode_from_the_house_rules(club: Club) -> None:
     rules = club.house_rules.create(name="Roi", parameters={"five_players": "called_king"})
-    game = services.game_create(
+    game = game_services.game_create(
         club=club, players=players(club, 5), variant="fft", by=None, house_rules=rules
     )
     assert game.rules["five_players"] == "called_king"
@@ -348,7 +355,7 @@ def test_game_create_takes_a_fixed_mode_from_the_house_rules(club: Club) -> None
 def test_game_create_lets_a_tournament_impose_its_mode_on_house_rules(club: Club) -> None:
     # A tournament's "tables of 5" setting applies to every table, whatever its rule set says.
     rules = club.house_rules.create(name="Roi", parameters={"five_players": "called_king"})
-    game = services.game_create(
+    game = game_services.game_create(
         club=club,
         players=players(club, 5),
         variant="fft",
@@ -371,8 +378,8 @@ def test_a_rebuild_reads_the_same_number_of_queries_for_2_or_6_games(
     for new_games in (2, 4):  # 2 games, then 6
         for _n in range(new_games):
             game = game_of(club, 4)
-            services.deal_record(game=game, payload=garde(seat_ids(game)[0]), by=None)
+            game_services.deal_record(game=game, payload=garde(seat_ids(game)[0]), by=None)
         with django_assert_max_num_queries(8) as captured:
-            services.stats_rebuild(club=club)
+            stats_services.stats_rebuild(club=club)
         counts.append(len(captured.captured_queries))
     assert counts[0] == counts[1]

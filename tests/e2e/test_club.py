@@ -8,7 +8,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tarot_scores.models import Club, Game
+from tarot_scores.clubs.models import Club
+from tarot_scores.games.models import Game
 from tests.factories import UserFactory
 from tests.games.conftest import build_table
 

@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 from pytest_django.live_server_helper import LiveServer
 
-from tarot_scores import selectors
-from tarot_scores.models import Deal
+from tarot_scores.games import selectors
+from tarot_scores.games.models import Deal
 from tests.games.conftest import Table, build_table
 
 

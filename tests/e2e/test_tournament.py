@@ -14,8 +14,8 @@ from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
 from pytest_django.live_server_helper import LiveServer
 
-from tarot_scores import services as club_services
-from tarot_scores.models import ScoreLine
+from tarot_scores.clubs import services as club_services
+from tarot_scores.games.models import ScoreLine
 from tests.factories import UserFactory
 from tournaments import selectors
 from tournaments.models import Round, Tournament

@@ -10,8 +10,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tarot_scores import services
-from tarot_scores.models import Club, Deal, Game, Membership, Player
+from tarot_scores.clubs.models import Club, Membership, Player
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, Game
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, make_game
 
 # Who is asking, from the least to the most trusted.

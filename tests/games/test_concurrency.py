@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from tarot_scores import services
-from tarot_scores.models import Deal, DealRevision, Game, ScoreLine
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tests.factories import make_game
 
 

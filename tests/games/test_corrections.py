@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tarot_scores import services
-from tarot_scores.models import Deal, DealRevision, Game, ScoreLine
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tests.games.conftest import Table, garde
 from tests.games.helpers import page_text, slot_text, tarot_post
 

@@ -11,8 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import scoring, services
-from tarot_scores.models import Deal, DealRevision, Game, ScoreLine
+from tarot_scores import scoring
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.scoring.messages import Msg
 from tests.games.conftest import Table, build_table
 from tests.games.helpers import page_text, slot_text, tarot_post

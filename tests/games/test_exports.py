@@ -10,7 +10,9 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from tarot_scores import exports, selectors, services
+from tarot_scores.core.exports import CsvExport, RowWriter
+from tarot_scores.games import selectors, services
+from tarot_scores.games.exports import render_score_sheet
 from tests.games.conftest import Table, build_table, garde
 
 pytestmark = pytest.mark.django_db
@@ -63,13 +65,13 @@ def test_csv_has_a_line_per_live_deal_and_the_totals(table: Table) -> None:
 
 
 def test_csv_base_class_writes_header_then_rows() -> None:
-    class Squares(exports.CsvExport):
+    class Squares(CsvExport):
         filename = "squares.csv"
 
         def header(self) -> list[str]:
             return ["n", "square"]
 
-        def write_rows(self, writer: exports.RowWriter) -> None:
+        def write_rows(self, writer: RowWriter) -> None:
             for n in range(1, 4):
                 writer.writerow([n, n * n])
 
@@ -92,7 +94,7 @@ def test_the_pdf_score_sheet_runs_over_pages_with_its_header_on_each() -> None:
     sheet = selectors.game_sheet(game_id=table.game.pk)
 
     with translation.override("en"):
-        pages, text = pdf_text(exports.render_score_sheet(sheet))
+        pages, text = pdf_text(render_score_sheet(sheet))
 
     assert pages >= 2
     assert "Tarot Club de Lyon" in text
@@ -128,7 +130,7 @@ def test_the_pdf_of_a_novatarok_game_names_the_winner() -> None:
     sheet = selectors.game_sheet(game_id=table.game.pk)
 
     with translation.override("en"):
-        _pages, text = pdf_text(exports.render_score_sheet(sheet))
+        _pages, text = pdf_text(render_score_sheet(sheet))
 
     assert "Game over: Aurélie won." in text
     assert "640" in text

@@ -8,15 +8,16 @@ import pytest
 from django import forms
 from django.utils import translation
 
-from tarot_scores import scoring, services
-from tarot_scores.forms_deal import (
+from tarot_scores import scoring
+from tarot_scores.games.forms import (
     ALL,
     BuracoDealForm,
     NovatarokDealForm,
     TarotDealForm,
-    deal_words,
     parse_points,
 )
+from tarot_scores.games.seats import table_seats
+from tarot_scores.games.words import deal_words
 from tests.games.conftest import Table, build_table, garde
 from tests.games.helpers import tarot_post
 
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def tarot_form(table: Table, data: dict[str, str] | None = None, number: int = 1) -> TarotDealForm:
-    return TarotDealForm(data, game=table.game, table=services.table_of(table.game), number=number)
+    return TarotDealForm(data, game=table.game, table=table_seats(table.game), number=number)
 
 
 @pytest.mark.parametrize(
@@ -95,7 +96,7 @@ def test_a_stored_deal_fills_the_form_back(table: Table) -> None:
     with translation.override("fr"):
         form = TarotDealForm(
             game=table.game,
-            table=services.table_of(table.game),
+            table=table_seats(table.game),
             number=1,
             payload=payload,
             version=3,
@@ -111,7 +112,7 @@ def test_a_stored_deal_fills_the_form_back(table: Table) -> None:
 def test_deal_words_say_what_happened(table: Table) -> None:
     a, b, c, d = table.ids
     payload = garde(c, petit_au_bout="attack", handfuls=[{"player": c, "size": "simple"}])
-    words = deal_words(table.game, services.table_of(table.game), payload, 1)
+    words = deal_words(table.game, table_seats(table.game), payload, 1)
 
     assert words.taker == "Chloé" and words.won is True and words.margin == 8
     assert "Chloé" in words.summary and "49" in words.summary
@@ -122,7 +123,7 @@ def test_novatarok_and_buraco_forms_build_their_payloads() -> None:
     a, b, c, d = nova.ids
     data = {"number": "1", f"card_{a}": "40", f"card_{b}": "20", f"card_{c}": "10"}
     data |= {f"card_{d}": "5", "pagat": str(b)}
-    form = NovatarokDealForm(data, game=nova.game, table=services.table_of(nova.game), number=1)
+    form = NovatarokDealForm(data, game=nova.game, table=table_seats(nova.game), number=1)
     assert form.is_valid(), form.errors
     assert form.payload() == {
         "card_points": {str(a): 40, str(b): 20, str(c): 10, str(d): 5},
@@ -134,7 +135,7 @@ def test_novatarok_and_buraco_forms_build_their_payloads() -> None:
     bur = build_table(variant="buraco", players=2, tag="b")
     x, y = bur.ids
     data = {"number": "1", f"side_{x}": "0", f"side_{y}": "1", "s0_table_points": "120"}
-    form2 = BuracoDealForm(data, game=bur.game, table=services.table_of(bur.game), number=1)
+    form2 = BuracoDealForm(data, game=bur.game, table=table_seats(bur.game), number=1)
     assert form2.is_valid(), form2.errors
     sides = form2.payload()["sides"]
     assert sides[0]["players"] == [x] and sides[1]["players"] == [y]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tarot_scores import services
-from tarot_scores.models import Deal, Game
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, Game
 from tests.games.conftest import ROLES, WRITERS, Table, build_table, garde
 from tests.games.helpers import tarot_post
 

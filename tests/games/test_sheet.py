@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores import scoring, selectors, services
-from tarot_scores.models import Game
+from tarot_scores import scoring
+from tarot_scores.games import selectors, services
+from tarot_scores.games.models import Game
 from tests.games.conftest import ROLES, Table, build_table, garde
 from tests.games.helpers import page_text
 

@@ -23,9 +23,11 @@ from hypothesis import strategies as st
 from pytest_django import DjangoAssertNumQueries
 from rest_framework.test import APIClient
 
-from tarot_scores import services as club_services
-from tarot_scores.demo import random_tarot_payload
-from tarot_scores.models import Club, Game, HouseRules, Membership, ScoreLine, Seat
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.demo import random_tarot_payload
+from tarot_scores.clubs.models import Club, HouseRules, Membership
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Game, ScoreLine, Seat
 from tests.api.conftest import token_client
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import selectors, services
@@ -109,7 +111,7 @@ def play_round(round_: Round, rng: random.Random) -> None:
         seats = [p.pk for p in state.players]
         for number in range(1, round_.tournament.deals_per_round + 1):
             payload = random_tarot_payload(rng, seats, number, sitting_out_dealer=len(seats) == 5)
-            club_services.deal_record(game=state.table.game, payload=payload, by=None)
+            game_services.deal_record(game=state.table.game, payload=payload, by=None)
 
 
 def assert_refusal(response: Any, status: int = 400) -> dict[str, list[str]]:
@@ -496,7 +498,7 @@ def test_no_swap_once_the_round_has_started_or_its_first_deal_is_in(
     else:  # not started, but a table has entered its first deal
         state = selectors.round_tables(round_=round_)[1]
         payload = random_tarot_payload(random.Random(1), [p.pk for p in state.players], 1)
-        club_services.deal_record(game=state.table.game, payload=payload, by=None)
+        game_services.deal_record(game=state.table.game, payload=payload, by=None)
     before = seat_map(round_)
     a, b = list(before)[:2]
 

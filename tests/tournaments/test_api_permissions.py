@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tarot_scores import services as club_services
-from tarot_scores.models import Seat
+from tarot_scores.clubs import services as club_services
+from tarot_scores.games.models import Seat
 from tests.tournaments.test_api import (
     API,
     ORGANISERS,

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tarot_scores.models import Deal, DealRevision
+from tarot_scores.games.models import Deal, DealRevision
 from tests.tournaments.test_pages_world import World, build_world, deal_post, play, text_of
 from tournaments import selectors, services
 from tournaments.selectors import TableState

@@ -15,9 +15,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tarot_scores import services as club_services
-from tarot_scores.demo import random_tarot_payload
-from tarot_scores.models import Club, Deal, Membership, Player
+from tarot_scores.clubs.demo import random_tarot_payload
+from tarot_scores.clubs.models import Club, Membership, Player
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Deal
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
@@ -95,7 +96,7 @@ def play(round_: Round, *, seed: int = 1, deals: int | None = None) -> None:
         last = deals if deals is not None else tournament.deals_per_round
         for number in range(already + 1, last + 1):
             payload = random_tarot_payload(rng, ids, number, sitting_out_dealer=sitting_out)
-            club_services.deal_record(game=game, payload=payload, by=None, number=number)
+            game_services.deal_record(game=game, payload=payload, by=None, number=number)
 
 
 def build_world(*, public: bool = True, tag: str = "") -> World:

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tarot_scores import services as club_services
-from tarot_scores.demo import random_tarot_payload
-from tarot_scores.models import Club, Game, Player, ScoreLine
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.demo import random_tarot_payload
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Game, ScoreLine
 from tournaments import selectors, services
 from tournaments.models import Round, Tournament
 
@@ -41,7 +43,7 @@ def play_round(round_: Round, rng: random.Random) -> None:
         sitting_out = game.rules.get("five_players") == "sitting_out"
         for number in range(1, round_.tournament.deals_per_round + 1):
             payload = random_tarot_payload(rng, ids, number, sitting_out_dealer=sitting_out)
-            club_services.deal_record(
+            game_services.deal_record(
                 game=game,
                 payload=payload,
                 by=None,
@@ -95,10 +97,10 @@ def test_tables_of_five_have_the_dealer_sit_out(club: Club) -> None:
     game = round_.tables.get().game
     assert game.rules["five_players"] == "sitting_out" and game.max_deals == 4
     play_round(round_, random.Random(1))
-    with pytest.raises(club_services.GameClosed):  # the table has its four deals
+    with pytest.raises(game_services.GameClosed):  # the table has its four deals
         ids = list(game.seats.values_list("player_id", flat=True))
         payload = random_tarot_payload(random.Random(2), ids, 5, sitting_out_dealer=True)
-        club_services.deal_record(game=game, payload=payload, by=None)
+        game_services.deal_record(game=game, payload=payload, by=None)
 
 
 def test_late_arrival_withdrawal_and_unchecked_entries(club: Club) -> None:
@@ -225,11 +227,11 @@ def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
     rng = random.Random(4)
     for number in range(1, 5):
         payload = random_tarot_payload(rng, [p.pk for p in first.players], number)
-        club_services.deal_record(game=first.table.game, payload=payload, by=None)
+        game_services.deal_record(game=first.table.game, payload=payload, by=None)
     assert services.close_if_complete(round_=round_) is False  # the second table still plays
     for number in range(1, 5):
         payload = random_tarot_payload(rng, [p.pk for p in second.players], number)
-        club_services.deal_record(game=second.table.game, payload=payload, by=None)
+        game_services.deal_record(game=second.table.game, payload=payload, by=None)
     assert services.close_if_complete(round_=round_) is True
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
@@ -308,7 +310,7 @@ def test_players_level_on_every_tie_break_share_a_rank(club: Club) -> None:
     players = register(tournament, 4)
     round_ = services.round_seat_next(tournament=tournament, by=None)
     table = selectors.round_tables(round_=round_)[0]
-    club_services.deal_record(
+    game_services.deal_record(
         game=table.table.game,
         payload={"taker": players[0].pk, "contract": "garde", "points": 49, "oudlers": 2},
         by=None,

@@ -15,11 +15,11 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import PermissionDenied
 
-from tarot_scores import permissions
 from tarot_scores.api.base import ClubAPIView, refusal
 from tarot_scores.api.clubs import club_filter
 from tarot_scores.api.serializers import MAX_ID
-from tarot_scores.models import Club
+from tarot_scores.clubs import permissions
+from tarot_scores.clubs.models import Club
 from tournaments.models import Entry, Round, Tournament
 
 __all__ = ["MAX_ID", "TournamentAPIView", "club_filter", "refusal"]

@@ -17,11 +17,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tarot_scores import scoring
-from tarot_scores import services as club_services
-from tarot_scores.i18n import engine_language
-from tarot_scores.models import Club, HouseRules, Player
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.clubs.selectors import clubs_for
+from tarot_scores.core.i18n import engine_language
+from tarot_scores.games.setup import rule_set_for
 from tarot_scores.scoring.messages import Msg
-from tarot_scores.selectors import clubs_for
 from tournaments import services
 from tournaments.api.base import MAX_ID
 from tournaments.models import (
@@ -197,7 +197,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
             if house_rules is None:
                 raise serializers.ValidationError({"variant": [does_not_exist(variant)]})
             variant = "house"
-        rules = club_services.rule_set_for(variant=variant, house_rules=house_rules)
+        rules = rule_set_for(variant=variant, house_rules=house_rules)
         refusal = services.five_mode_refusal(rules=rules, five_mode=attrs["five_mode"])
         if refusal:
             raise serializers.ValidationError({"five_mode": [refusal]})

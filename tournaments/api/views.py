@@ -23,7 +23,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tarot_scores.selectors import clubs_for
+from tarot_scores.clubs.selectors import clubs_for
 from tournaments import selectors, services
 from tournaments.api.base import (
     CLUB_QUERY,

@@ -22,9 +22,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from tarot_scores import permissions
-from tarot_scores.models import Club
-from tarot_scores.views import HtmxHttpRequest
+from tarot_scores.clubs import permissions
+from tarot_scores.clubs.models import Club
+from tarot_scores.core.htmx import HtmxHttpRequest
 from tournaments.models import Round, Table, Tournament
 
 

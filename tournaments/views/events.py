@@ -16,10 +16,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tarot_scores import permissions
-from tarot_scores.i18n import engine_language
-from tarot_scores.models import HouseRules, Player, variant_label
-from tarot_scores.views import HtmxHttpRequest
+from tarot_scores.clubs import permissions
+from tarot_scores.clubs.models import HouseRules, Player
+from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.i18n import engine_language
+from tarot_scores.games.kinds import variant_label
 from tournaments import seating, services
 from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament

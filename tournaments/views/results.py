@@ -17,8 +17,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tarot_scores import permissions
-from tarot_scores.views import HtmxHttpRequest
+from tarot_scores.clubs import permissions
+from tarot_scores.core.htmx import HtmxHttpRequest
 from tournaments import exports, pdf, selectors
 from tournaments.models import Round, Tournament
 from tournaments.views.access import countdown, is_knockout, readable, round_name

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tarot_scores import permissions
-from tarot_scores.models import Player
-from tarot_scores.views import HtmxHttpRequest
+from tarot_scores.clubs import permissions
+from tarot_scores.clubs.models import Player
+from tarot_scores.core.htmx import HtmxHttpRequest
 from tournaments import pdf, selectors, services
 from tournaments.forms import SwapForm
 from tournaments.models import Round, Tournament

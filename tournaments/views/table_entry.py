@@ -18,14 +18,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tarot_scores import permissions
-from tarot_scores import selectors as club_selectors
-from tarot_scores import services as club_services
-from tarot_scores.forms_deal import DealForm, deal_form_for
-from tarot_scores.models import Deal, Game
-from tarot_scores.selectors import GameSheet
-from tarot_scores.views import HtmxHttpRequest
-from tarot_scores.views_games import (
+from tarot_scores.clubs import permissions
+from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.games import selectors as game_selectors
+from tarot_scores.games.entry import (
     EditScreen,
     EntryScreen,
     blank_form,
@@ -34,6 +30,10 @@ from tarot_scores.views_games import (
     preview_context,
     sheet_rows,
 )
+from tarot_scores.games.forms import DealForm, deal_form_for
+from tarot_scores.games.models import Deal, Game
+from tarot_scores.games.seats import table_seats
+from tarot_scores.games.selectors import GameSheet
 from tournaments import services
 from tournaments.models import Round, Table
 from tournaments.views.access import round_name
@@ -108,7 +108,7 @@ def _entry_context(
 
 
 def _sheet(table: Table) -> GameSheet:
-    return club_selectors.game_sheet(game_id=table.game_id)
+    return game_selectors.game_sheet(game_id=table.game_id)
 
 
 @require_http_methods(["GET", "POST"])
@@ -147,7 +147,7 @@ def table_preview(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     game = table.game
-    view = club_services.table_of(game)
+    view = table_seats(game)
     form = deal_form_for(game)(request.POST, game=game, table=view, number=1)
     return render(request, "tarot_scores/game/deal_preview.html", preview_context(game, view, form))
 
@@ -165,7 +165,7 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     game = deal.game
-    view = club_services.table_of(game)
+    view = table_seats(game)
     base = _table_context(request, table)
 
     def context_for(deal: Deal, form: DealForm, **extra: Any) -> dict[str, Any]:

@@ -3,9 +3,9 @@
 from argparse import ArgumentParser
 from typing import Any
 
-from tarot_scores.demo import DEMO_PASSWORD, DEMO_USER, demo_load
+from tarot_scores.clubs.demo import DEMO_PASSWORD, DEMO_USER, demo_load
+from tarot_scores.clubs.models import Club
 from tarot_scores.management.base import ClubCommand
-from tarot_scores.models import Club
 
 
 class Command(ClubCommand):

@@ -2,8 +2,8 @@
 
 from typing import Any
 
-from tarot_scores import services
 from tarot_scores.management.base import ClubCommand
+from tarot_scores.stats import services
 
 
 class Command(ClubCommand):

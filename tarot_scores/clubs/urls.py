@@ -2,7 +2,9 @@
 
 from django.urls import URLPattern, path
 
-from tarot_scores import views_clubs as views
+from tarot_scores.clubs import views
+from tarot_scores.games import views as game_views
+from tarot_scores.stats import views as stats_views
 
 app_name = "clubs"
 
@@ -10,11 +12,11 @@ urlpatterns: list[URLPattern] = [
     path("", views.club_list, name="list"),
     path("<slug:slug>/", views.club_detail, name="detail"),
     path("<slug:slug>/players/new/", views.player_new, name="player_new"),
-    path("<slug:slug>/players/<int:player_id>/", views.player_detail, name="player"),
+    path("<slug:slug>/players/<int:player_id>/", stats_views.player_detail, name="player"),
     path("<slug:slug>/members/", views.members, name="members"),
     # One name for the list and for one rule set: reverse picks by the arguments given.
     path("<slug:slug>/rules/", views.rules, name="rules"),
     path("<slug:slug>/rules/<int:rules_id>/", views.rules, name="rules"),
-    path("<slug:slug>/games/new/", views.game_new, name="game_new"),
-    path("<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("<slug:slug>/games/new/", game_views.game_new, name="game_new"),
+    path("<slug:slug>/leaderboard/", stats_views.leaderboard, name="leaderboard"),
 ]

@@ -14,9 +14,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
-from tarot_scores.forms_calculator import PLAYER_COUNTS, CalculatorForm, player_count
+from tarot_scores.calculator.forms import PLAYER_COUNTS, CalculatorForm, player_count
+from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.scoring import Result, ScoringError, score
-from tarot_scores.views import HtmxHttpRequest
 
 TEMPLATE = "tarot_scores/calculator.html"
 

@@ -1,5 +1,7 @@
 """The reader's language as the scoring engine and the seating code take it."""
 
+from __future__ import annotations
+
 from typing import Literal
 
 from django.utils.translation import get_language

@@ -1,15 +1,10 @@
 """Site-wide pages that belong to no club: the home page and the load balancer's health check."""
 
+from __future__ import annotations
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
-from django_htmx.middleware import HtmxDetails
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request as django-htmx's middleware leaves it: ``request.htmx`` says if htmx sent it."""
-
-    htmx: HtmxDetails
 
 
 @require_GET

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tarot_scores.models import Club, Deal, Game, Membership
+from tarot_scores.clubs.models import Club, Membership
+from tarot_scores.games.models import Deal, Game
 
 
 def _role(user: Any, club: Club) -> str | None:

@@ -1,23 +1,15 @@
-"""Club pages: the list of clubs, a club's games and players, its members, house rules, new
-games, the leaderboard and each player's page.
-
-Thin views: forms give the shape, ``services`` write, ``selectors`` read and ``permissions``
-decide. A private club answers 404 to anyone outside it, so its existence is not revealed; a
-member without the right role gets 403.
-"""
+"""Club pages: the list of clubs, a club's page, players, members and house rules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.sites.shortcuts import get_current_site
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.core.paginator import Paginator
@@ -26,43 +18,35 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
-from django.utils.formats import date_format
 from django.utils.http import urlsafe_base64_encode
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tarot_scores import charts, permissions, selectors, services
-from tarot_scores.forms_clubs import (
+from tarot_scores.clubs import permissions, selectors, services
+from tarot_scores.clubs.forms import (
     ClubForm,
-    GameForm,
     HouseRulesForm,
-    LeaderboardFilterForm,
     MemberAddForm,
     MembershipForm,
     PlayerForm,
-    current_season,
     describe_rules,
-    season_label,
 )
-from tarot_scores.forms_deal import rules_label
-from tarot_scores.models import Club, Game, HouseRules, Membership
+from tarot_scores.clubs.models import Club, HouseRules, Membership
+from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.games import selectors as game_selectors
+from tarot_scores.games.models import Game
+from tarot_scores.games.words import rules_label
 from tarot_scores.scoring import PRESETS
-from tarot_scores.views import HtmxHttpRequest
 
 GAMES_PER_PAGE = 30
 
 
-def _club_for(request: HttpRequest, slug: str) -> Club:
+def club_for(request: HttpRequest, slug: str) -> Club:
     """The club, if this user may see it; otherwise 404, whether or not it exists."""
     club = get_object_or_404(Club, slug=slug)
     if not permissions.can_view_club(request.user, club):
         raise Http404
     return club
-
-
-# --- clubs -----------------------------------------------------------------------------------
 
 
 @require_http_methods(["GET", "POST"])
@@ -100,8 +84,8 @@ class GameRow:
 
 @require_GET
 def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    club = _club_for(request, slug)
-    page = Paginator(selectors.club_games(club=club), GAMES_PER_PAGE).get_page(
+    club = club_for(request, slug)
+    page = Paginator(game_selectors.club_games(club=club), GAMES_PER_PAGE).get_page(
         request.GET.get("page")
     )
     rows = [
@@ -122,13 +106,10 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, template, context)
 
 
-# --- players and members ---------------------------------------------------------------------
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    club = _club_for(request, slug)
+    club = club_for(request, slug)
     if not permissions.can_add_player(request.user, club):
         raise PermissionDenied
     form = PlayerForm(request.POST or None, club=club)
@@ -179,7 +160,7 @@ def _send_invitation(request: HttpRequest, club: Club, user: Any) -> None:
 @require_http_methods(["GET", "POST"])
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Organisers: who is in the club, their role, which player they are; add someone."""
-    club = _club_for(request, slug)
+    club = club_for(request, slug)
     if not permissions.is_organiser(request.user, club):
         raise PermissionDenied
     memberships = list(selectors.club_memberships(club=club))
@@ -260,13 +241,10 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-# --- house rules -----------------------------------------------------------------------------
-
-
 @require_http_methods(["GET", "POST"])
 def rules(request: HtmxHttpRequest, slug: str, rules_id: int | None = None) -> HttpResponse:
     """The club's rule sets for everyone who may read the club; organisers create and edit."""
-    club = _club_for(request, slug)
+    club = club_for(request, slug)
     house_rules = get_object_or_404(HouseRules, club=club, pk=rules_id) if rules_id else None
     can_edit = permissions.is_organiser(request.user, club)
     form: HouseRulesForm | None = None
@@ -320,143 +298,3 @@ def _rules_initial(request: HttpRequest, house_rules: HouseRules | None) -> dict
     initial = HouseRulesForm.initial_from(house_rules.rules())
     initial.update(name=house_rules.name, based_on=house_rules.based_on)
     return initial
-
-
-# --- games -----------------------------------------------------------------------------------
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    club = _club_for(request, slug)
-    if not permissions.can_create_game(request.user, club):
-        raise PermissionDenied
-    players = list(selectors.club_players(club=club))
-    house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))
-    form = GameForm(request.POST or None, club=club, players=players, house_rules=house_rules)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        house = form.chosen_house_rules()
-        game = services.game_create(
-            club=club,
-            players=form.seated,
-            variant=form.variant(),
-            house_rules=house,
-            date=data["date"],
-            label=data["label"],
-            five_players=data["five_players"],
-            by=request.user,
-        )
-        return redirect("games:detail", game.pk)
-    return render(
-        request,
-        "tarot_scores/club/game_new.html",
-        {"club": club, "form": form, "players": players},
-        status=400 if form.is_bound else 200,
-    )
-
-
-# --- leaderboard and players -----------------------------------------------------------------
-
-SORT_COLUMNS = [
-    ("name", gettext_lazy("Player")),
-    ("points", gettext_lazy("Points")),
-    ("deals", gettext_lazy("Deals")),
-    ("average", gettext_lazy("Average per deal")),
-    ("taken", gettext_lazy("Times taker")),
-    ("success", gettext_lazy("Success rate")),
-]
-
-
-@require_GET
-def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    club = _club_for(request, slug)
-    # The table only changes when a deal is written, which bumps the club's stats version:
-    # drawn once per version, filters and language, then served from the cache.
-    # The creation time too: a club id can be reused after a deletion (SQLite), a version can't.
-    # And the slug, which the table's links carry and the admin may change.
-    filters = urlencode(sorted(request.GET.items()))
-    key = (
-        f"leaderboard:{club.pk}:{club.slug}:{club.created_at.timestamp()}:{club.stats_version}:"
-        f"{get_language()}:{filters}"
-    )
-    table = cache.get(key)
-    if table is None:
-        table = render_to_string(
-            "tarot_scores/club/_leaderboard.html", _leaderboard_context(request, club)
-        )
-        cache.set(key, table, LEADERBOARD_SECONDS)
-    template = "tarot_scores/club/leaderboard.html"
-    if request.htmx:
-        template += "#leaderboard"
-    return render(request, template, {"club": club, "leaderboard_html": mark_safe(table)})
-
-
-LEADERBOARD_SECONDS = 600
-
-
-def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
-    url = reverse("clubs:leaderboard", kwargs={"slug": club.slug})
-    seasons = selectors.seasons_of(club=club)
-    filters = LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
-    values = filters.values()
-    rows = selectors.leaderboard(
-        club=club,
-        season=values["season"],
-        table_size=values["size"],
-        kind=values["kind"],
-        sort=values["sort"],
-    )
-    columns = [
-        (key, label, f"{url}?{urlencode(filters.query(sort=key))}") for key, label in SORT_COLUMNS
-    ]
-    season_text = (
-        _("all seasons")
-        if values["season"] is None
-        else _("season %(season)s") % {"season": season_label(club, values["season"])}
-    )
-    return {
-        "club": club,
-        "filters": filters,
-        "values": values,
-        "rows": rows,
-        "columns": columns,
-        "season_text": season_text,
-        "kind_text": dict(filters.fields["kind"].choices)[values["kind"]],  # type: ignore[attr-defined]
-        "sort_text": dict(filters.fields["sort"].choices)[values["sort"]],  # type: ignore[attr-defined]
-        "url": url,
-    }
-
-
-@require_GET
-def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
-    club = _club_for(request, slug)
-    player = get_object_or_404(club.players.all(), pk=player_id)
-    season = current_season(club)
-    # The whole board (one query) so the row carries the player's rank in the club.
-    board = selectors.leaderboard(club=club, season=season)
-    row = next((r for r in board if r.player_id == player.pk), None)
-    history = selectors.player_history(club=club, player=player)
-    # The curve follows tarot games only: other games count points on another scale.
-    cumulative: list[tuple[str, int]] = []
-    running = 0
-    for item in history:
-        if item.game.kind == "tarot":
-            running += item.total
-            cumulative.append((date_format(item.game.date, "SHORT_DATE_FORMAT"), running))
-    chart = None
-    if cumulative:
-        title = _("%(player)s: cumulative tarot total after each game") % {"player": player.label}
-        drawing = charts.render_score_chart(cumulative)
-        # svg_markup escapes the only text that comes from users (the title).
-        chart = mark_safe(charts.svg_markup(drawing, title=title))
-    context = {
-        "club": club,
-        "player": player,
-        "row": row,
-        "season_text": season_label(club, season),
-        "history": [(item, rules_label(item.game)) for item in history],
-        "chart": chart,
-        "cumulative": cumulative,
-    }
-    return render(request, "tarot_scores/club/player.html", context)

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tarot_scores import views_games as views
+from tarot_scores.games import views
 
 app_name = "games"
 

@@ -1,12 +1,11 @@
 """Forms of the club pages: the shape of what organisers and members type in.
 
-Rules live elsewhere: a house rule set is checked by the scoring engine (``RuleSet.from_mapping``)
-and its refusals are put beside the fields; writes go through ``services``.
-"""
+Rules live elsewhere: a house rule set is checked by the scoring engine
+(``RuleSet.from_mapping``) and its refusals are put beside the fields; writes go through
+the services."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import fields as dataclass_fields
 from enum import Enum
@@ -17,13 +16,14 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from tarot_scores import scoring, selectors, services
-from tarot_scores.i18n import engine_language
-from tarot_scores.models import Club, HouseRules, Membership, Player
+from tarot_scores import scoring
+from tarot_scores.clubs import selectors
+from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
+from tarot_scores.core.i18n import engine_language
+from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES
 from tarot_scores.scoring import ScoringError
 
 
@@ -73,9 +73,6 @@ class PlayerForm(forms.Form):
                 % {"label": label},
             )
         return data
-
-
-# --- members ---------------------------------------------------------------------------------
 
 
 def _player_choices(players: Iterable[Player], user: Any) -> list[tuple[str, str]]:
@@ -210,9 +207,6 @@ class MembershipForm(_PlayerLinkMixin, forms.Form):
         return player
 
 
-# --- house rules -----------------------------------------------------------------------------
-
-
 def _points(label: Any, *, low: int = 0) -> forms.IntegerField:
     # No Django bounds: the scoring engine decides what is acceptable and says why.
     return forms.IntegerField(
@@ -250,12 +244,6 @@ class TrumpsField(forms.MultiValueField):
 
     def compress(self, data_list: list[Any]) -> list[int] | None:
         return [int(v) for v in data_list] if data_list else None
-
-
-FIVE_PLAYER_CHOICES = [
-    (scoring.FivePlayers.CALLED_KING.value, gettext_lazy("called king")),
-    (scoring.FivePlayers.SITTING_OUT.value, gettext_lazy("the dealer sits out")),
-]
 
 
 class HouseRulesForm(forms.Form):
@@ -421,183 +409,3 @@ def describe_rules(
             label = _("Slam: %(case)s") % {"case": label}
         out.append((label, text))
     return out
-
-
-# --- games -----------------------------------------------------------------------------------
-
-SEATS = 5
-
-
-class GameForm(forms.Form):
-    date = forms.DateField(
-        label=gettext_lazy("Date"),
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
-    rules = forms.ChoiceField(label=gettext_lazy("Game and rules"))
-    seat_1 = forms.ChoiceField(label=gettext_lazy("Seat 1 (deals first)"), required=False)
-    seat_2 = forms.ChoiceField(label=gettext_lazy("Seat 2"), required=False)
-    seat_3 = forms.ChoiceField(label=gettext_lazy("Seat 3"), required=False)
-    seat_4 = forms.ChoiceField(label=gettext_lazy("Seat 4"), required=False)
-    seat_5 = forms.ChoiceField(label=gettext_lazy("Seat 5"), required=False)
-    five_players = forms.ChoiceField(
-        label=gettext_lazy("At a tarot table of five"),
-        choices=FIVE_PLAYER_CHOICES,
-        widget=forms.RadioSelect,
-        required=False,
-        help_text=gettext_lazy("Only for five tarot players."),
-    )
-    label = forms.CharField(label=gettext_lazy("Label (optional)"), max_length=80, required=False)
-
-    def __init__(
-        self,
-        *args: Any,
-        club: Club,
-        players: Sequence[Player],
-        house_rules: Sequence[HouseRules],
-        **kwargs: Any,
-    ) -> None:
-        kwargs.setdefault("initial", {"date": timezone.localdate(), "rules": "fft"})
-        super().__init__(*args, **kwargs)
-        self.club = club
-        self.players_by_id = {p.pk: p for p in players}
-        self.house_rules = {f"house:{h.pk}": h for h in house_rules}
-        rule_choices: list[Any] = [
-            ("fft", _("Tarot, FFT rules")),
-            ("classic", _("Tarot, classic rules")),
-        ]
-        if house_rules:
-            rule_choices.append(
-                (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
-            )
-        rule_choices += [("novatarok", "Novatarok"), ("buraco", "Buraco")]
-        self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
-        seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
-        for i in range(1, SEATS + 1):
-            self.fields[f"seat_{i}"].choices = seat_choices  # type: ignore[attr-defined]
-        self.seated: list[Player] = []
-
-    def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{i}"] for i in range(1, SEATS + 1)]
-
-    def kind(self) -> str:
-        return services.game_kind(self.variant())
-
-    def chosen_house_rules(self) -> HouseRules | None:
-        return self.house_rules.get(str(self.cleaned_data.get("rules") or ""))
-
-    def variant(self) -> str:
-        rules = str(self.cleaned_data.get("rules") or "fft")
-        return "house" if rules.startswith("house:") else rules
-
-    def clean(self) -> dict[str, Any] | None:
-        data = super().clean() or {}
-        known_rules = "rules" in data
-        house = self.chosen_house_rules()
-        seats = [data.get(f"seat_{i}") for i in range(1, SEATS + 1)]
-        setup = services.game_setup_check(
-            kind=self.kind(),
-            seats=[self.players_by_id.get(int(value)) if value else None for value in seats],
-            rules=services.rule_set_for(variant=self.variant(), house_rules=house)
-            if known_rules
-            else None,
-            five_players=data.get("five_players") or None,
-        )
-        self.seated = list(setup.players)
-        for problem in setup.problems:
-            if problem.seat is not None:
-                self.add_error(f"seat_{problem.seat}", problem.message)
-            elif known_rules:
-                # The table's size goes above the seats, not beside one of them; without a
-                # valid game only the seats can be judged.
-                field = None if problem.field == services.PLAYERS else problem.field
-                self.add_error(field, problem.message)
-        if known_rules:
-            data["five_players"] = setup.five_players
-        return data
-
-
-# --- leaderboard -----------------------------------------------------------------------------
-
-KINDS = [("tarot", gettext_lazy("Tarot")), ("novatarok", "Novatarok"), ("buraco", "Buraco")]
-TABLE_SIZES = {"tarot": (3, 4, 5), "novatarok": (2, 3, 4, 5), "buraco": (2, 4)}
-
-
-def season_label(club: Club, season: int) -> str:
-    """2025 -> "2025–2026"; a club whose seasons are calendar years just says "2025"."""
-    if club.season_start_month == 1:
-        return str(season)
-    return f"{season}–{season + 1}"
-
-
-def current_season(club: Club, today: datetime.date | None = None) -> int:
-    return club.season_of(today or timezone.localdate())
-
-
-class LeaderboardFilterForm(forms.Form):
-    """Read from the query string; anything unknown falls back to the default."""
-
-    kind = forms.ChoiceField(label=gettext_lazy("Game"), choices=KINDS, required=False)
-    season = forms.ChoiceField(label=gettext_lazy("Season"), required=False)
-    size = forms.ChoiceField(label=gettext_lazy("Table size"), required=False)
-    sort = forms.ChoiceField(
-        label=gettext_lazy("Sort by"),
-        required=False,
-        choices=[
-            ("points", gettext_lazy("Total points")),
-            ("average", gettext_lazy("Average per deal")),
-            ("deals", gettext_lazy("Deals played")),
-            ("taken", gettext_lazy("Times taker")),
-            ("success", gettext_lazy("Success rate")),
-            ("name", gettext_lazy("Name")),
-        ],
-    )
-
-    def __init__(self, data: Any, *, club: Club, seasons: Sequence[int]) -> None:
-        kind = data.get("kind") if data.get("kind") in TABLE_SIZES else "tarot"
-        default_season = seasons[0] if seasons else current_season(club)
-        query = {
-            "kind": kind,
-            "season": data.get("season") or str(default_season),
-            "size": data.get("size") or "",
-            "sort": data.get("sort") or "points",
-        }
-        super().__init__(query)
-        choices = [(str(s), season_label(club, s)) for s in seasons]
-        if str(default_season) not in dict(choices):
-            choices.insert(0, (str(default_season), season_label(club, default_season)))
-        self.fields["season"].choices = [*choices, ("all", _("All seasons"))]  # type: ignore[attr-defined]
-        self.fields["size"].choices = [("", _("All tables"))] + [  # type: ignore[attr-defined]
-            (str(n), _("%(count)s players") % {"count": n}) for n in TABLE_SIZES[kind]
-        ]
-        self.default_season = default_season
-
-    def values(self) -> dict[str, Any]:
-        """kind, season (None: all), size (None: all), sort: valid values only."""
-        self.is_valid()
-        data = self.cleaned_data
-        season_text = data.get("season")
-        if season_text == "all":
-            season: int | None = None
-        elif season_text:
-            season = int(season_text)
-        else:
-            season = self.default_season
-        size_text = data.get("size")
-        return {
-            "kind": data.get("kind") or "tarot",
-            "season": season,
-            "size": int(size_text) if size_text else None,
-            "sort": data.get("sort") or "points",
-        }
-
-    def query(self, **changes: Any) -> dict[str, str]:
-        """The query string of these filters, with ``changes``; defaults left out."""
-        values = self.values()
-        out = {
-            "kind": values["kind"],
-            "season": "all" if values["season"] is None else str(values["season"]),
-            "size": "" if values["size"] is None else str(values["size"]),
-            "sort": values["sort"],
-        }
-        out.update({k: str(v) for k, v in changes.items()})
-        return {k: v for k, v in out.items() if v}

@@ -1,17 +1,10 @@
-"""Exports of a game's score sheet: CSV for spreadsheets, PDF for the club's feuille de marque.
-
-Both read a ``selectors.GameSheet`` and nothing else: no query is made here. Deleted deals are
-left out; totals are the sheet's (sums of the live score lines).
-"""
+"""A game's score sheet as CSV and as a printable PDF (reportlab platypus)."""
 
 from __future__ import annotations
 
-import csv
 import io
-from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
-from django.http import HttpResponse
 from django.utils import formats
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -20,38 +13,9 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import cm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from tarot_scores.forms_deal import DealWords, deal_words, outcome, rules_label
-from tarot_scores.selectors import DealRow, GameSheet
-
-
-class RowWriter(Protocol):
-    def writerow(self, row: Iterable[Any], /) -> Any: ...
-
-
-class CsvExport:
-    """One CSV download: a header line, then whatever ``write_rows`` writes."""
-
-    filename = "export.csv"
-
-    def header(self) -> list[str]:
-        return []
-
-    def write_rows(self, writer: RowWriter) -> None:
-        raise NotImplementedError
-
-    def response(self) -> HttpResponse:
-        response = HttpResponse(
-            content_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{self.filename}"'},
-        )
-        # A byte order mark, so that spreadsheet programs read the accents as UTF-8.
-        response.write("\ufeff")
-        writer = csv.writer(response)
-        header = self.header()
-        if header:
-            writer.writerow(header)
-        self.write_rows(writer)
-        return response
+from tarot_scores.core.exports import CsvExport, RowWriter
+from tarot_scores.games.selectors import DealRow, GameSheet
+from tarot_scores.games.words import DealWords, deal_words, outcome, rules_label
 
 
 def sheet_filename(sheet: GameSheet, extension: str) -> str:
@@ -109,9 +73,9 @@ class GameCsv(CsvExport):
         writer.writerow([_("Total"), "", "", "", "", "", "", *self.sheet.totals])
 
 
-# --- PDF ----------------------------------------------------------------------------------------
-
 _GRID = colors.HexColor("#999999")
+
+
 _HEAD = colors.HexColor("#e6e6e6")
 
 

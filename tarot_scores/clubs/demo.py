@@ -10,8 +10,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tarot_scores import scoring, services
-from tarot_scores.models import Club, Game, Membership, Player
+from tarot_scores import scoring
+from tarot_scores.clubs import services as club_services
+from tarot_scores.clubs.models import Club, Membership, Player
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Game
 
 DEMO_CLUB = "Club de Tarot de la Butte"
 DEMO_USER = "demo"
@@ -71,7 +74,7 @@ def _play(rng: random.Random, game: Game, deals: int, by: Any) -> None:
     five_out = game.rules.get("five_players") == scoring.FivePlayers.SITTING_OUT
     for number in range(1, deals + 1):
         payload = random_tarot_payload(rng, seat_ids, number, sitting_out_dealer=five_out)
-        services.deal_record(game=game, payload=payload, by=by, number=number)
+        game_services.deal_record(game=game, payload=payload, by=by, number=number)
 
 
 @transaction.atomic
@@ -79,14 +82,14 @@ def demo_load(*, seed: int = 1789) -> Club:
     rng = random.Random(seed)
     user_model = get_user_model()
     organiser = user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
-    club = services.club_create(name=DEMO_CLUB, by=organiser)
+    club = club_services.club_create(name=DEMO_CLUB, by=organiser)
     players: list[Player] = [
-        services.player_create(club=club, name=name, nickname=nick) for name, nick in NAMES
+        club_services.player_create(club=club, name=name, nickname=nick) for name, nick in NAMES
     ]
     players[0].user = organiser
     players[0].save(update_fields=["user"])
     member = user_model.objects.create_user("bruno", password=DEMO_PASSWORD)
-    services.membership_set(club=club, user=member, role=Membership.Role.MEMBER)
+    club_services.membership_set(club=club, user=member, role=Membership.Role.MEMBER)
     players[1].user = member
     players[1].save(update_fields=["user"])
 
@@ -94,7 +97,7 @@ def demo_load(*, seed: int = 1789) -> Club:
     tables = [(4, 12, 21), (3, 10, 14), (5, 14, 7), (4, 16, 7), (5, 10, 3)]
     for size, deals, days_ago in tables:
         seated = rng.sample(players, size)
-        game = services.game_create(
+        game = game_services.game_create(
             club=club,
             players=seated,
             variant="fft",
@@ -102,8 +105,8 @@ def demo_load(*, seed: int = 1789) -> Club:
             date=today - datetime.timedelta(days=days_ago),
         )
         _play(rng, game, deals, organiser)
-        services.game_set_status(game=game, status=Game.Status.FINISHED)
-    open_game = services.game_create(
+        game_services.game_set_status(game=game, status=Game.Status.FINISHED)
+    open_game = game_services.game_create(
         club=club,
         players=players[:4],
         variant="fft",

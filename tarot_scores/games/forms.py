@@ -1,48 +1,44 @@
-"""Deal entry: what a phone at the table sends, turned into the scoring contract (players by id).
+"""Deal entry: what a phone at the table sends, turned into the scoring contract (players by
+id).
 
-One form per kind of game: a tarot deal (preneur, contrat, bouts, points, poignées, petit au
-bout, chelem, misères), a Novatarok round (card points and melds) and a buraco hand (two sides).
-Each form only checks the *shape* of what was typed; whether the deal can happen is the scoring
-engine's call, and its refusals are put back beside the fields they name (``engine_errors``).
-
-``deal_words`` reads a stored payload back into the short words the score sheet, the history
-and the exports print ("Chloé, garde, gagnée de 8, petit au bout attaque").
-"""
+One form per kind of game: a tarot deal (preneur, contrat, bouts, points, poignées, petit
+au bout, chelem, misères), a Novatarok round (card points and melds) and a buraco hand (two
+sides). Each form only checks the *shape* of what was typed; whether the deal can happen is
+the scoring engine's call, and its refusals are put back beside the fields they name
+(``engine_errors``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language, ngettext, pgettext_lazy
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from tarot_scores import scoring, services
-from tarot_scores.models import Deal, Game, Player, variant_label
+from tarot_scores import scoring
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES, game_kind
+from tarot_scores.games.models import Game
+from tarot_scores.games.seats import TableSeats
+from tarot_scores.games.setup import PLAYERS, game_setup_check, rule_set_for
+from tarot_scores.games.words import (
+    CONTRACTS,
+    HANDFULS,
+    MISERES,
+    NOVATAROK_MELDS,
+    SIDES,
+    SLAMS,
+    format_points,
+)
 from tarot_scores.scoring import ScoringError
-from tarot_scores.services import TableView
 
-# French tarot's own words, which English-speaking players use too.
-CONTRACT_SHORT = {
-    "prise": pgettext_lazy("contract", "Prise"),
-    "garde": pgettext_lazy("contract", "Garde"),
-    "garde_sans": pgettext_lazy("contract", "Garde sans"),
-    "garde_contre": pgettext_lazy("contract", "Garde contre"),
-}
-CONTRACTS = list(CONTRACT_SHORT.items())
-SIDES = {"attack": _("attack"), "defense": _("defence")}
-HANDFULS = [("simple", _("single")), ("double", _("double")), ("triple", _("triple"))]
-SLAMS = [
-    ("announced_made", _("announced, made")),
-    ("unannounced_made", _("made, not announced")),
-    ("announced_failed", _("announced, failed")),
-    ("defense", _("by the defence")),
-]
-MISERES = [("head", _("head (no face card)")), ("trump", _("trump (no trump)"))]
 ALONE = "alone"
+
+
 ALL = "all"  # the error slot for what no single field explains
 
 
@@ -50,7 +46,7 @@ class ChipSelect(forms.RadioSelect):
     """Radio buttons drawn as big tap targets; the templates lay them out."""
 
 
-def _player_choices(table: TableView, players: list[Player]) -> list[tuple[str, str]]:
+def _player_choices(table: TableSeats, players: list[Player]) -> list[tuple[str, str]]:
     return [(str(p.pk), table.labels[p.pk]) for p in players]
 
 
@@ -77,14 +73,6 @@ def parse_points(raw: str) -> Decimal:
     return value
 
 
-def format_points(value: Any, lang: str | None = None) -> str:
-    if value is None:
-        return ""
-    number = float(value)
-    text = str(int(number)) if number.is_integer() else str(number)
-    return text.replace(".", ",") if (lang or get_language() or "fr").startswith("fr") else text
-
-
 class DealForm(forms.Form):
     """What every deal form shares: the expected deal number, the version being corrected, and
     the mapping of the engine's refusals onto fields."""
@@ -103,7 +91,7 @@ class DealForm(forms.Form):
         data: Mapping[str, Any] | None = None,
         *,
         game: Game,
-        table: TableView,
+        table: TableSeats,
         number: int,
         payload: Mapping[str, Any] | None = None,
         version: int | None = None,
@@ -365,11 +353,7 @@ class NovatarokDealForm(DealForm):
     kind = "novatarok"
     ENGINE_FIELDS = {name: name for name in ("card_points", "kings", "trull", "pagat")}
     FIELD_SLOTS = {"card_": "card_points"}
-    MELDS = (
-        ("kings", _("All four kings")),
-        ("trull", _("Trull (21, 1 and Fool)")),
-        ("pagat", _("Pagat (the 1 in the last trick)")),
-    )
+    MELDS = NOVATAROK_MELDS
 
     def slot_names(self) -> list[str]:
         return [ALL, "card_points", "kings", "trull", "pagat"]
@@ -421,6 +405,8 @@ BURACO_NUMBERS = (
     ("red_threes", _("Red threes"), 4),
     ("hand_points", _("Points left in hand"), 2000),
 )
+
+
 BURACO_FLAGS = (
     ("went_out", _("Went out")),
     ("took_extra_pile", _("Took the extra pile")),
@@ -518,156 +504,97 @@ FORMS: dict[str, type[DealForm]] = {
 }
 
 
-def rules_label(game: Game) -> str:
-    """The rules a game is played under, as a club member names them."""
-    return variant_label(game.variant, game.rules.get("name") if game.variant == "house" else None)
-
-
 def deal_form_for(game: Game) -> type[DealForm]:
     return FORMS[game.kind]
 
 
-# --- a stored deal in words --------------------------------------------------------------------
+# --- a new game ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DealWords:
-    """A deal as the sheet prints it: who took what, how it went, and the extras."""
-
-    taker: str = ""
-    partner: str = ""
-    contract: str = ""
-    bouts: int | None = None
-    points: str = ""
-    won: bool | None = None
-    margin: int | None = None
-    extras: tuple[str, ...] = ()
-    sitting_out: str = ""
-    text: str = ""  # Novatarok and buraco: one line of words
-
-    @property
-    def result(self) -> str:
-        if self.won is None:
-            return ""
-        margin = abs(self.margin) if self.margin is not None else 0
-        if self.won:
-            return str(_("won by %(margin)s") % {"margin": margin})
-        return str(_("lost by %(margin)s") % {"margin": margin})
-
-    @property
-    def summary(self) -> str:
-        """One line: "Chloé + Denis, Garde, 2 bouts, 49 pts: won by 8; petit au bout attack"."""
-        if self.text:
-            return self.text
-        who = f"{self.taker} + {self.partner}" if self.partner else self.taker
-        head = ", ".join(
-            part
-            for part in (
-                who,
-                self.contract,
-                ngettext("%(bouts)s bout", "%(bouts)s bouts", self.bouts) % {"bouts": self.bouts}
-                if self.bouts is not None
-                else "",
-                str(_("%(points)s pts") % {"points": self.points}) if self.points else "",
-            )
-            if part
-        )
-        line = (
-            str(_("%(deal)s: %(result)s") % {"deal": head, "result": self.result})
-            if self.result
-            else head
-        )
-        return "; ".join([line, *self.extras])
+SEATS = 5
 
 
-def outcome(deal: Deal) -> tuple[bool | None, int | None]:
-    """A saved deal's result as stored when it was scored."""
-    return deal.won, deal.margin
-
-
-def deal_words(
-    game: Game,
-    table: TableView,
-    payload: Mapping[str, Any],
-    number: int,
-    outcome: tuple[bool | None, int | None] | None = None,
-) -> DealWords:
-    """The short words for one deal's payload (players by id). ``outcome`` is the stored (won,
-    margin) of a saved deal; without it (an old revision) the payload is scored again."""
-    label = table.label
-    if game.kind == "novatarok":
-        melds = [
-            _("%(meld)s: %(player)s") % {"meld": meld_label, "player": label(payload[name])}
-            for name, meld_label in NovatarokDealForm.MELDS
-            if payload.get(name) is not None
-        ]
-        return DealWords(text="; ".join(str(m) for m in melds) or str(_("no melds")))
-    if game.kind == "buraco":
-        sides = payload.get("sides") or []
-        parts = []
-        for side in sides:
-            names = " & ".join(str(label(p)) for p in side.get("players") or [])
-            if side.get("went_out"):
-                names = str(_("%(names)s (went out)") % {"names": names})
-            parts.append(names)
-        if len(parts) != 2:
-            return DealWords(text=" / ".join(parts))
-        return DealWords(
-            text=str(
-                _("%(first)s vs %(second)s") % dict(zip(("first", "second"), parts, strict=True))
-            )
-        )
-    extras: list[str] = []
-    petit = payload.get("petit_au_bout")
-    if petit in SIDES:
-        extras.append(str(_("petit au bout %(side)s") % {"side": SIDES[petit]}))
-    sizes = dict(HANDFULS)
-    for item in payload.get("handfuls") or []:
-        extras.append(
-            str(
-                _("%(size)s handful %(player)s")
-                % {
-                    "size": sizes.get(item.get("size"), item.get("size")),
-                    "player": label(item.get("player")),
-                }
-            )
-        )
-    slam = payload.get("slam")
-    if slam:
-        extras.append(str(_("slam %(how)s") % {"how": dict(SLAMS).get(slam, slam)}))
-    kinds = dict(MISERES)
-    for item in payload.get("miseres") or []:
-        extras.append(
-            str(
-                _("misère %(kind)s %(player)s")
-                % {
-                    "kind": kinds.get(item.get("kind"), item.get("kind")),
-                    "player": label(item.get("player")),
-                }
-            )
-        )
-    won, margin = outcome if outcome is not None and outcome[1] is not None else (None, None)
-    if margin is None:
-        try:
-            result, _table = services.deal_score(
-                game=game, payload=payload, number=number, table=table
-            )
-            won, margin = result.won, result.margin
-        except ScoringError:
-            pass  # a payload stored under older rules still prints, without its margin
-    partner = payload.get("partner")
-    return DealWords(
-        taker=str(label(payload.get("taker")) or ""),
-        partner=str(label(partner)) if partner not in (None, payload.get("taker")) else "",
-        contract=str(
-            CONTRACT_SHORT.get(payload.get("contract") or "", payload.get("contract") or "")
-        ),
-        bouts=payload.get("oudlers"),
-        points=format_points(payload.get("points")),
-        won=won,
-        margin=margin,
-        extras=tuple(extras),
-        sitting_out=str(label(payload.get("sitting_out")) or "")
-        if payload.get("sitting_out") is not None
-        else "",
+class GameForm(forms.Form):
+    date = forms.DateField(
+        label=gettext_lazy("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
+    rules = forms.ChoiceField(label=gettext_lazy("Game and rules"))
+    seat_1 = forms.ChoiceField(label=gettext_lazy("Seat 1 (deals first)"), required=False)
+    seat_2 = forms.ChoiceField(label=gettext_lazy("Seat 2"), required=False)
+    seat_3 = forms.ChoiceField(label=gettext_lazy("Seat 3"), required=False)
+    seat_4 = forms.ChoiceField(label=gettext_lazy("Seat 4"), required=False)
+    seat_5 = forms.ChoiceField(label=gettext_lazy("Seat 5"), required=False)
+    five_players = forms.ChoiceField(
+        label=gettext_lazy("At a tarot table of five"),
+        choices=FIVE_PLAYER_CHOICES,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=gettext_lazy("Only for five tarot players."),
+    )
+    label = forms.CharField(label=gettext_lazy("Label (optional)"), max_length=80, required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        club: Club,
+        players: Sequence[Player],
+        house_rules: Sequence[HouseRules],
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("initial", {"date": timezone.localdate(), "rules": "fft"})
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.players_by_id = {p.pk: p for p in players}
+        self.house_rules = {f"house:{h.pk}": h for h in house_rules}
+        rule_choices: list[Any] = [
+            ("fft", _("Tarot, FFT rules")),
+            ("classic", _("Tarot, classic rules")),
+        ]
+        if house_rules:
+            rule_choices.append(
+                (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
+            )
+        rule_choices += [("novatarok", "Novatarok"), ("buraco", "Buraco")]
+        self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
+        seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
+        for i in range(1, SEATS + 1):
+            self.fields[f"seat_{i}"].choices = seat_choices  # type: ignore[attr-defined]
+        self.seated: list[Player] = []
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{i}"] for i in range(1, SEATS + 1)]
+
+    def kind(self) -> str:
+        return game_kind(self.variant())
+
+    def chosen_house_rules(self) -> HouseRules | None:
+        return self.house_rules.get(str(self.cleaned_data.get("rules") or ""))
+
+    def variant(self) -> str:
+        rules = str(self.cleaned_data.get("rules") or "fft")
+        return "house" if rules.startswith("house:") else rules
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        known_rules = "rules" in data
+        house = self.chosen_house_rules()
+        seats = [data.get(f"seat_{i}") for i in range(1, SEATS + 1)]
+        setup = game_setup_check(
+            kind=self.kind(),
+            seats=[self.players_by_id.get(int(value)) if value else None for value in seats],
+            rules=rule_set_for(variant=self.variant(), house_rules=house) if known_rules else None,
+            five_players=data.get("five_players") or None,
+        )
+        self.seated = list(setup.players)
+        for problem in setup.problems:
+            if problem.seat is not None:
+                self.add_error(f"seat_{problem.seat}", problem.message)
+            elif known_rules:
+                # The table's size goes above the seats, not beside one of them; without a
+                # valid game only the seats can be judged.
+                field = None if problem.field == PLAYERS else problem.field
+                self.add_error(field, problem.message)
+        if known_rules:
+            data["five_players"] = setup.five_players
+        return data

@@ -1,0 +1,121 @@
+"""Clubs, their members (accounts with a role), their players and their house rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tarot_scores import scoring
+from tarot_scores.games.kinds import VARIANT_LABELS
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    slug = models.SlugField(_("short name"), max_length=60, unique=True)
+    public = models.BooleanField(
+        _("public results"),
+        default=True,
+        help_text=_("Anyone may read the club's games and leaderboard."),
+    )
+    season_start_month = models.PositiveSmallIntegerField(
+        _("season starts in month"),
+        default=9,
+        help_text=_("1 to 12; a season runs for twelve months from the first of this month."),
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # Bumped in the same transaction by every write that changes a results page (a deal, a
+    # tournament round, a registration): those pages (leaderboard, tournament standings and
+    # projector) are cached under it, so no worker ever serves a stale one.
+    stats_version = models.PositiveBigIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def season_of(self, day: Any) -> int:
+        """The year a season starts in: with September seasons, 2026-03-01 is in 2025."""
+        return int(day.year if day.month >= self.season_start_month else day.year - 1)
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        MEMBER = "member", _("member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_role_per_club")]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=60)
+    nickname = models.CharField(_("nickname"), max_length=60, blank=True)
+    licence = models.CharField(_("FFT licence number"), max_length=20, blank=True)
+    clubs = models.ManyToManyField(Club, related_name="players", verbose_name=_("clubs"))
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        verbose_name=_("account"),
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        return self.nickname or self.name
+
+
+class HouseRules(models.Model):
+    """A club's own rule set: a preset with some parameters changed."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="house_rules")
+    name = models.CharField(_("name"), max_length=80)
+    based_on = models.CharField(
+        _("based on"),
+        max_length=20,
+        default="fft",
+        choices=[(name, VARIANT_LABELS[name]) for name in scoring.PRESETS],
+    )
+    parameters = models.JSONField(_("parameters"), default=dict, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="house_rules_name_per_club")
+        ]
+        verbose_name = _("house rules")
+        verbose_name_plural = _("house rules")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rules(self) -> scoring.RuleSet:
+        base = scoring.PRESETS[self.based_on]
+        return scoring.RuleSet.from_mapping({**self.parameters, "name": self.name}, based_on=base)

@@ -1,0 +1,53 @@
+"""Reads of the clubs: which clubs a user sees, their players and members, names taken."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
+
+
+def clubs_for(*, user: Any) -> QuerySet[Club]:
+    """The clubs a user may read: public ones and their own (every club for a superuser)."""
+    if user is not None and user.is_authenticated and user.is_superuser:
+        return Club.objects.all()
+    if user is None or not user.is_authenticated:
+        return Club.objects.filter(public=True)
+    return Club.objects.filter(Q(public=True) | Q(memberships__user=user)).distinct()
+
+
+def club_players(*, club: Club) -> QuerySet[Player]:
+    return club.players.select_related("user").order_by("name", "id")
+
+
+def club_memberships(*, club: Club) -> QuerySet[Membership]:
+    """Members with their account and the player it is linked to."""
+    return (
+        Membership.objects.filter(club=club)
+        .select_related("user", "user__player")
+        .order_by("user__username")
+    )
+
+
+def _taken(names: Any, wanted: str) -> bool:
+    folded = wanted.casefold()
+    return any(name.casefold() == folded for name in names)
+
+
+def club_name_taken(*, name: str) -> bool:
+    return _taken(Club.objects.values_list("name", flat=True).iterator(), name)
+
+
+def player_label_taken(*, club: Club, label: str) -> bool:
+    """Whether one of the club's players is already shown as ``label`` (nickname, or name)."""
+    shown = (nickname or name for name, nickname in club.players.values_list("name", "nickname"))
+    return _taken(shown, label)
+
+
+def house_rules_name_taken(*, club: Club, name: str, other_than: int | None = None) -> bool:
+    rule_sets = HouseRules.objects.filter(club=club)
+    if other_than is not None:
+        rule_sets = rule_sets.exclude(pk=other_than)
+    return _taken(rule_sets.values_list("name", flat=True), name)

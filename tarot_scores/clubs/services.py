@@ -1,0 +1,129 @@
+"""Writes of the clubs: clubs, players, members and their accounts, house rules.
+
+Each runs in one transaction; the pages and the API call the same functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+
+from tarot_scores import scoring
+from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
+from tarot_scores.core.actors import Actor, signed_in
+
+
+@transaction.atomic
+def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
+    """A new club; its creator becomes its organiser."""
+    base = slugify(name)[:50] or "club"
+    slug, n = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    club = Club.objects.create(name=name.strip(), slug=slug, public=public)
+    user = signed_in(by)
+    if user is not None:
+        Membership.objects.create(club=club, user=user, role=Membership.Role.ORGANISER)
+    return club
+
+
+@transaction.atomic
+def player_create(
+    *, club: Club, name: str, nickname: str = "", licence: str = "", user: Any = None
+) -> Player:
+    player = Player.objects.create(
+        name=name.strip(), nickname=nickname.strip(), licence=licence.strip(), user=user
+    )
+    player.clubs.add(club)
+    return player
+
+
+@transaction.atomic
+def membership_set(*, club: Club, user: Any, role: str) -> Membership:
+    membership, _created = Membership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+@transaction.atomic
+def member_add(
+    *, club: Club, role: str, user: Any = None, email: str = "", player: Player | None = None
+) -> tuple[Membership, bool]:
+    """Add someone to a club: an existing account, or a new one for ``email``. ``player`` is the
+    club's player they are. Returns the membership and whether the account is new."""
+    created = user is None
+    if user is None:
+        user = user_invite(email=email)
+    membership = membership_set(club=club, user=user, role=role)
+    if player is not None:
+        player_link_user(player=player, user=user)
+    return membership, created
+
+
+@transaction.atomic
+def membership_update(*, membership: Membership, role: str, player: Player | None) -> Membership:
+    """Change a member's role and which of the club's players they are (None: none of them)."""
+    membership = membership_set(club=membership.club, user=membership.user, role=role)
+    if player is not None:
+        player_link_user(player=player, user=membership.user)
+    else:
+        for own in Player.objects.filter(user=membership.user, clubs=membership.club):
+            player_link_user(player=own, user=None)
+    return membership
+
+
+@transaction.atomic
+def user_invite(*, email: str) -> Any:
+    """An account for someone an organiser adds by e-mail address. It has no password yet: they
+    choose one through a password-reset link."""
+    user_model = get_user_model()
+    base = slugify(email.split("@")[0])[:140] or "player"
+    username, n = base, 1
+    while user_model.objects.filter(username__iexact=username).exists():
+        n += 1
+        username = f"{base}{n}"
+    user = user_model(username=username, email=email.strip())
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+@transaction.atomic
+def player_link_user(*, player: Player, user: Any) -> Player:
+    """Make ``user`` the account that plays as ``player`` (None: no account).
+
+    An account plays as one player, so a link it had to another player is undone.
+    """
+    if user is not None:
+        Player.objects.filter(user=user).exclude(pk=player.pk).update(user=None)
+    player.user = user
+    player.save(update_fields=["user"])
+    return player
+
+
+@transaction.atomic
+def house_rules_save(
+    *,
+    club: Club,
+    name: str,
+    based_on: str,
+    rules: scoring.RuleSet,
+    house_rules: HouseRules | None = None,
+) -> HouseRules:
+    """Create or change a club's rule set. Only the parameters that differ from the preset are
+    kept; games already begun keep the rules they were frozen with."""
+    preset = scoring.PRESETS[based_on].to_mapping()
+    house_rules = house_rules or HouseRules(club=club)
+    house_rules.name = name.strip()
+    house_rules.based_on = based_on
+    house_rules.parameters = {
+        key: value
+        for key, value in rules.to_mapping().items()
+        if key != "name" and value != preset[key]
+    }
+    house_rules.save()
+    return house_rules

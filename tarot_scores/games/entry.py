@@ -1,0 +1,256 @@
+"""Entering and correcting a deal, as a club game's page and a tournament table's link share
+it: the screens say what differs, saving and refusing are the same."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from django.contrib import messages
+from django.http import (
+    HttpResponse,
+    QueryDict,
+)
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.games import services
+from tarot_scores.games.forms import DealForm, deal_form_for
+from tarot_scores.games.models import Deal, Game
+from tarot_scores.games.seats import TableSeats
+from tarot_scores.games.selectors import DealRow, GameSheet
+from tarot_scores.games.services import DealConflict, GameClosed
+from tarot_scores.games.words import DealWords, deal_words, outcome
+from tarot_scores.scoring import Result, ScoringError
+
+
+class SheetRow:
+    """One deal on the sheet: (score, running total) per seat and who dealt. Its words are
+    worked out only if the page shows them (the entry screen's totals don't)."""
+
+    def __init__(self, sheet: GameSheet, row: DealRow) -> None:
+        self._sheet = sheet
+        self.deal = row.deal
+        self.cells = list(zip(row.scores, row.totals, strict=True))
+        dealer_id = row.deal.dealer_id
+        self.dealer = sheet.table.labels.get(dealer_id, "") if dealer_id else ""
+
+    @cached_property
+    def words(self) -> DealWords:
+        sheet, deal = self._sheet, self.deal
+        return deal_words(sheet.game, sheet.table, deal.payload, deal.number, outcome(deal))
+
+
+def sheet_rows(sheet: GameSheet) -> list[SheetRow]:
+    return [SheetRow(sheet, row) for row in sheet.rows]
+
+
+@dataclass(frozen=True)
+class DealCard:
+    """One deal shown on its own: its words and each player's score."""
+
+    number: int
+    version: int
+    words: DealWords
+    scores: list[tuple[str, int | None]]
+
+
+def deal_card(game: Game, table: TableSeats, deal: Deal) -> DealCard:
+    lines = deal.lines.all() if not deal.is_deleted else []
+    scores = {line.player_id: line.points for line in lines}
+    return DealCard(
+        deal.number,
+        deal.version,
+        deal_words(game, table, deal.payload, deal.number, outcome(deal)),
+        [(table.labels[p.pk], scores.get(p.pk)) for p in table.players],
+    )
+
+
+def blank_form(sheet: GameSheet) -> DealForm:
+    """The entry form for the sheet's next deal."""
+    return deal_form_for(sheet.game)(game=sheet.game, table=sheet.table, number=sheet.next_number)
+
+
+@dataclass(frozen=True)
+class EntryScreen:
+    """Where a deal is entered: a club game's page or a tournament table's link. Saving is the
+    same for both (``deal_save``); this says what differs."""
+
+    template: str  # the full page; its "entry-response" partial answers htmx
+    context: Callable[..., dict[str, Any]]  # (sheet, form, **extra) -> the page's context
+    reload: Callable[[], GameSheet]
+    done: Callable[[Deal], str]  # where a save without JavaScript goes next
+    by: Any = None
+    by_label: str = ""
+    after_save: Callable[[HtmxHttpRequest], None] | None = None
+
+
+def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -> HttpResponse:
+    """Save the posted deal, or say beside each field why not; nothing is stored on refusal."""
+    game = sheet.game
+    form = deal_form_for(game)(request.POST, game=game, table=sheet.table, number=sheet.next_number)
+    page = screen.template + "#entry-response" if request.htmx else screen.template
+    if not form.is_valid():
+        return render(request, page, screen.context(sheet, form), status=400)
+    try:
+        deal = services.deal_record(
+            game=game,
+            payload=form.payload(),
+            by=screen.by,
+            number=form.cleaned_data["number"],
+            by_label=screen.by_label,
+            table=sheet.table,
+        )
+    except ScoringError as error:
+        form.engine_errors(error, get_language())
+        return render(request, page, screen.context(sheet, form), status=400)
+    except DealConflict as conflict:
+        # Another phone saved this deal first: show what it saved, keep nothing of this one.
+        fresh = screen.reload()
+        context = screen.context(
+            fresh,
+            blank_form(fresh),
+            conflict=str(conflict),
+            conflict_deal=deal_card(game, fresh.table, conflict.current),
+        )
+        return render(request, page, context, status=409)
+    except GameClosed as closed:
+        context = screen.context(sheet, form, status_note=str(closed))
+        return render(request, page, context, status=409)
+    if screen.after_save is not None:
+        screen.after_save(request)
+    if not request.htmx:
+        messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
+        return redirect(screen.done(deal))
+    # The sheet just read plus the new deal, unless another deal was saved in between.
+    fresh = sheet.after(deal) if deal.number == sheet.next_number else screen.reload()
+    context = screen.context(fresh, blank_form(fresh), saved=deal_card(game, fresh.table, deal))
+    return render(request, screen.template + "#entry-response", context)
+
+
+def preview_context(game: Game, table: TableSeats, form: DealForm) -> dict[str, Any]:
+    result: Result | None = None
+    if form.is_valid():
+        try:
+            result, _table = services.deal_score(
+                game=game, payload=form.payload(), number=form.deal_number, table=table
+            )
+        except ScoringError as error:
+            form.engine_errors(error, get_language())
+    return {
+        "form": form,
+        # While typing, an empty field is not a mistake yet.
+        "slots": form.slot_errors(quiet_required=True),
+        "preview": _preview(table, form, result),
+    }
+
+
+def _preview(table: TableSeats, form: DealForm, result: Result | None) -> dict[str, Any]:
+    if result is None:
+        return {"incomplete": not form.is_bound or form.missing_required()}
+    lang = get_language() or "fr"
+    scores = [(table.labels[p.pk], result.scores.get(table.labels[p.pk])) for p in table.players]
+    attack = None
+    if form.is_valid() and form.cleaned_data.get("defence_points"):
+        attack = form.payload().get("points")
+    return {
+        "scores": scores,
+        "won": result.won,
+        "margin": abs(result.margin) if result.margin is not None else None,
+        "breakdown": [line["text"] for line in result.breakdown(lang)],
+        "attack_points": attack,
+    }
+
+
+@dataclass(frozen=True)
+class EditScreen:
+    """Where a deal is corrected: a club game's page or a tournament table's link. Correcting
+    is the same for both (``deal_correct``); this says what differs."""
+
+    template: str
+    context: Callable[..., dict[str, Any]]  # (deal, form, **extra) -> the page's context
+    done: str  # where a saved correction goes
+    by: Any = None
+    by_label: str = ""
+
+
+def deal_correct(
+    request: HtmxHttpRequest, deal: Deal, table: TableSeats, screen: EditScreen
+) -> HttpResponse:
+    """The correction page (GET), or save the posted correction of the version it was read
+    at; nothing is stored on refusal, and a stale version shows the newer one."""
+    game = deal.game
+    if request.method == "GET":
+        form = edit_form(deal, table)
+        preview = preview_context(game, table, edit_form(deal, table, initial_as_data(form)))
+        return render(
+            request, screen.template, screen.context(deal, form, preview=preview["preview"])
+        )
+
+    form = edit_form(deal, table, request.POST)
+    if form.is_valid() and form.cleaned_data.get("version") is None:
+        form.section_errors.setdefault("all", []).append(
+            _("This page is missing the deal's version: reload it and try again.")
+        )
+    if not form.is_valid() or form.section_errors:
+        return render(request, screen.template, screen.context(deal, form), status=400)
+    try:
+        services.deal_update(
+            deal=deal,
+            payload=form.payload(),
+            version=form.cleaned_data["version"],
+            by=screen.by,
+            by_label=screen.by_label,
+        )
+    except ScoringError as error:
+        form.engine_errors(error, get_language())
+        return render(request, screen.template, screen.context(deal, form), status=400)
+    except DealConflict as conflict:
+        # Someone corrected it first: show what it is now, and start again from that.
+        current = conflict.current
+        current.game = game
+        context = screen.context(
+            current,
+            edit_form(current, table),
+            conflict=str(conflict),
+            conflict_deal=deal_card(game, table, current),
+        )
+        return render(request, screen.template, context, status=409)
+    except GameClosed as closed:
+        context = screen.context(deal, form, status_note=str(closed))
+        return render(request, screen.template, context, status=409)
+    messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
+    return redirect(screen.done)
+
+
+def initial_as_data(form: DealForm) -> Any:
+    """A form's initial values as posted data, to preview a stored deal the way it is shown."""
+    data = QueryDict(mutable=True)
+    for name, bound in ((n, form[n]) for n in form.fields):
+        value = bound.value()
+        if isinstance(value, list):
+            data.setlist(name, [str(v) for v in value])
+        elif value is True:
+            data[name] = "on"
+        elif value not in (None, False, ""):
+            data[name] = str(value)
+    return data
+
+
+def edit_form(deal: Deal, table: TableSeats, data: Any = None) -> DealForm:
+    if data is not None:
+        # The number of a deal never changes: whatever the page sent, it is this deal's.
+        data = data.copy()
+        data["number"] = str(deal.number)
+    return deal_form_for(deal.game)(
+        data,
+        game=deal.game,
+        table=table,
+        number=deal.number,
+        payload=deal.payload,
+        version=deal.version,
+    )

@@ -1,0 +1,172 @@
+"""Games (parties), their seats, deals (donnes), score lines and the deals' revisions.
+
+A game is a run of deals at one table, in seat order; a tournament table is a game too,
+so nothing here is specific to club evenings. Each deal keeps its input exactly as the
+scoring contract takes it (players named by id) plus one score line per player; totals
+are sums of score lines. Every change to a deal is kept as a revision."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tarot_scores import scoring
+from tarot_scores.clubs.models import Club, HouseRules, Player
+
+
+class Game(models.Model):
+    """A game (partie): the deals played at one table, players in seat order."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        FINISHED = "finished", _("finished")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
+    date = models.DateField(_("date"), default=timezone.localdate)
+    label = models.CharField(_("label"), max_length=80, blank=True)
+    # "fft", "classic", "novatarok", "buraco", or "house" with house_rules set.
+    variant = models.CharField(_("rules"), max_length=20, default="fft")
+    house_rules = models.ForeignKey(
+        HouseRules, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    # The tarot rule set as it stood when the game began: later edits don't rescore it.
+    rules = models.JSONField(_("rule set"), default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    # A game of a set length (a tournament round's table): no deal beyond this many.
+    max_deals = models.PositiveSmallIntegerField(_("number of deals"), null=True, blank=True)
+    players = models.ManyToManyField(Player, through="Seat", related_name="games")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["club", "date"])]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return self.label or f"{self.club} {self.date}"
+
+    @property
+    def kind(self) -> str:
+        """tarot, novatarok or buraco."""
+        return self.variant if self.variant in scoring.OTHER_GAMES else "tarot"
+
+    def rule_set(self) -> scoring.RuleSet | None:
+        if self.kind != "tarot":
+            return None
+        return scoring.RuleSet.from_mapping(self.rules, based_on=scoring.FFT)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position + 1}"
+
+
+class Deal(models.Model):
+    """One deal (donne) as entered. ``payload`` is the scoring contract, players by id."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField(_("number"))
+    dealer = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    payload = models.JSONField(_("input"))
+    version = models.PositiveIntegerField(default=1)
+    # Columns statistics filter on, copied from the payload.
+    taker = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="deals_taken"
+    )
+    contract = models.CharField(max_length=20, blank=True)
+    won = models.BooleanField(null=True)
+    margin = models.IntegerField(null=True)  # points over (or under, negative) the contract
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_deal_per_number")
+        ]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.number}"
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+
+class ScoreLine(models.Model):
+    """A player's integer points for one live deal. Totals are sums of these."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="score_lines")
+    points = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "player"], name="one_line_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deal}: {self.points}"
+
+
+class DealRevision(models.Model):
+    """Who changed a deal, what it became, and when: nothing entered is ever lost."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("entered")
+        EDITED = "edited", _("corrected")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    payload = models.JSONField()
+    scores = models.JSONField(default=dict)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    by_label = models.CharField(max_length=80, blank=True)  # e.g. a tournament table's link
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["deal", "version", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.deal} v{self.version} {self.action}"
+
+    @property
+    def author(self) -> str:
+        return str(self.by) if self.by else self.by_label

@@ -1,0 +1,126 @@
+"""Reads of the games: a game's score sheet (running totals, ranking) and a club's games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch, QuerySet
+
+from tarot_scores import scoring
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
+from tarot_scores.games.seats import TableSeats
+
+
+@dataclass(frozen=True)
+class DealRow:
+    deal: Deal
+    scores: list[int | None]  # in seat order; None for a deleted deal
+    totals: list[int]  # running totals after this deal
+
+
+@dataclass(frozen=True)
+class Ranked:
+    rank: int
+    player: Player
+    total: int
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    game: Game
+    players: list[Player]
+    table: TableSeats
+    rows: list[DealRow]
+    totals: list[int]
+    ranking: list[Ranked]
+    next_number: int
+    next_dealer: Player
+    winners: list[Player] = field(default_factory=list)
+
+    @property
+    def live_deals(self) -> int:
+        return sum(1 for r in self.rows if not r.deal.is_deleted)
+
+    def after(self, deal: Deal) -> GameSheet:
+        """This sheet with ``deal`` (just saved, its score lines at hand) added: what a fresh
+        read would give when nothing else changed meanwhile, without reading it again."""
+        lines = {
+            row.deal.pk: {
+                p.pk: s for p, s in zip(self.players, row.scores, strict=True) if s is not None
+            }
+            for row in self.rows
+        }
+        lines[deal.pk] = {line.player_id: line.points for line in deal.lines.all()}
+        return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal], lines)
+
+
+def game_sheet(*, game_id: int) -> GameSheet:
+    """A game's score sheet: every deal in order with each player's score and running totals."""
+    game = Game.objects.select_related("club", "house_rules").get(pk=game_id)
+    table = TableSeats(list(Seat.objects.filter(game=game).select_related("player")))
+    deals = list(Deal.objects.filter(game=game).order_by("number"))
+    lines: dict[int, dict[int, int]] = {deal.pk: {} for deal in deals}
+    rows = ScoreLine.objects.filter(deal_id__in=lines).values_list("deal_id", "player_id", "points")
+    for deal_id, player_id, points in rows:
+        lines[deal_id][player_id] = points
+    return _sheet(game, table, deals, lines)
+
+
+def _sheet(
+    game: Game, table: TableSeats, deals: list[Deal], lines: Mapping[int, Mapping[int, int]]
+) -> GameSheet:
+    """The sheet of these deals (in number order) and their score lines (deal id -> player id
+    -> points)."""
+    players = table.players
+    position = {p.pk: i for i, p in enumerate(players)}
+    totals = [0] * len(players)
+    rows: list[DealRow] = []
+    last_number = 0
+    for deal in deals:
+        last_number = max(last_number, deal.number)
+        if deal.is_deleted:
+            rows.append(DealRow(deal, [None] * len(players), list(totals)))
+            continue
+        scores: list[int | None] = [0] * len(players)
+        for player_id, points in lines[deal.pk].items():
+            i = position[player_id]
+            scores[i] = points
+            totals[i] += points
+        rows.append(DealRow(deal, scores, list(totals)))
+    ranking = rank_players(list(zip(players, totals, strict=True)))
+    winners: list[Player] = []
+    if game.kind == "novatarok":
+        by_label = {table.labels[p.pk]: t for p, t in zip(players, totals, strict=True)}
+        names = scoring.novatarok_winners(by_label)
+        winners = [p for p in players if table.labels[p.pk] in names]
+    return GameSheet(
+        game=game,
+        players=players,
+        table=table,
+        rows=rows,
+        totals=totals,
+        ranking=ranking,
+        next_number=last_number + 1,
+        next_dealer=table.dealer(last_number + 1),
+        winners=winners,
+    )
+
+
+def rank_players(totals: list[tuple[Player, int]]) -> list[Ranked]:
+    """Highest total first; equal totals share a rank (1, 2, 2, 4)."""
+    ordered = sorted(totals, key=lambda pt: (-pt[1], pt[0].label.casefold()))
+    out: list[Ranked] = []
+    for i, (player, total) in enumerate(ordered):
+        rank = out[-1].rank if out and out[-1].total == total else i + 1
+        out.append(Ranked(rank, player, total))
+    return out
+
+
+def club_games(*, club: Club) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(club=club)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by("-date", "-id")
+    )

@@ -1,0 +1,326 @@
+"""Writes of the games: creating a game, entering, correcting, deleting and restoring deals.
+
+Each runs in one transaction, checks the deal with the scoring engine, stores the input as
+entered, one score line per player, a revision for the history, and keeps the season
+statistics in step. HTML views and the API call the same functions, so each rule is
+enforced once."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tarot_scores import scoring
+from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.core.actors import Actor, signed_in
+from tarot_scores.games.kinds import game_kind
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
+from tarot_scores.games.seats import TableSeats, table_seats
+from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for
+from tarot_scores.scoring import ScoringError
+from tarot_scores.scoring.messages import Msg
+from tarot_scores.stats.services import stats_apply
+
+
+class DealConflict(Exception):
+    """The deal changed since the page was read, or its number was just taken."""
+
+    def __init__(self, message: str, *, current: Deal) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class GameClosed(Exception):
+    pass
+
+
+@transaction.atomic
+def game_create(
+    *,
+    club: Club,
+    players: Sequence[Player],
+    variant: str,
+    by: Actor,
+    house_rules: HouseRules | None = None,
+    date: Any = None,
+    label: str = "",
+    five_players: str | None = None,
+    max_deals: int | None = None,
+) -> Game:
+    """A game at one table, players in seat order (the first deals first).
+
+    ``five_players`` (a ``scoring.FivePlayers`` value) fixes how a tarot table of five plays:
+    called king or the dealer sitting out; it wins over the rule set's own mode (a tournament
+    sets it for all its tables), and without it a rule set that allows either stays open. It
+    is ignored at any other table. ``max_deals`` fixes the game's length (a tournament round's
+    table).
+
+    Raises ``GameSetupError`` (nothing stored) when a player sits twice or the game is not
+    played by this many.
+    """
+    stored_variant = "house" if house_rules is not None else variant
+    rule_set = rule_set_for(variant=variant, house_rules=house_rules)
+    setup = game_setup_check(
+        kind=game_kind(stored_variant),
+        seats=players,
+        rules=rule_set,
+        five_players=five_players,
+        imposed=True,
+    )
+    if setup.problems:
+        raise GameSetupError(setup)
+    rules = rule_set.to_mapping() if rule_set is not None else {}
+    if setup.five_players is not None:
+        rules["five_players"] = setup.five_players.value
+    game = Game.objects.create(
+        club=club,
+        variant=stored_variant,
+        house_rules=house_rules,
+        rules=rules,
+        date=date or timezone.localdate(),
+        label=label,
+        max_deals=max_deals,
+        created_by=signed_in(by),
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, player=player, position=i) for i, player in enumerate(setup.players)
+    )
+    return game
+
+
+@transaction.atomic
+def game_set_status(*, game: Game, status: str) -> Game:
+    game.status = status
+    game.save(update_fields=["status"])
+    return game
+
+
+_SITE_FIELDS = frozenset({"variant", "players"})
+
+
+def deal_score(
+    *, game: Game, payload: Mapping[str, Any], number: int, table: TableSeats | None = None
+) -> tuple[scoring.Result, TableSeats]:
+    """Score a deal of this game without saving anything (the live preview uses this too)."""
+    table = table or table_seats(game)
+    errors: dict[str, list[Msg]] = {}
+    for key in _SITE_FIELDS & set(payload):
+        errors[key] = [Msg("unknown_field")]
+    if errors:
+        raise ScoringError(errors)
+    engine_payload = table.to_engine(game, payload)
+    result = scoring.score(engine_payload, rules=game.rule_set())
+    if game.kind == "tarot" and len(table.players) == 5:
+        sitting = payload.get("sitting_out")
+        dealer = table.dealer(number)
+        if sitting is not None and sitting != dealer.pk:
+            raise ScoringError(
+                {"sitting_out": [Msg("dealer_sits_out", name=table.labels[dealer.pk])]}
+            )
+    return result, table
+
+
+def _store_scores(deal: Deal, scores: Mapping[int, int]) -> None:
+    ScoreLine.objects.filter(deal=deal).delete()
+    ScoreLine.objects.bulk_create(
+        ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
+    )
+
+
+def _stat_columns(
+    deal: Deal, game: Game, payload: Mapping[str, Any], result: scoring.Result
+) -> None:
+    if game.kind == "tarot":
+        deal.taker_id = payload.get("taker")
+        deal.contract = str(payload.get("contract") or "")
+        deal.won = result.won
+        deal.margin = result.margin
+    else:
+        deal.taker_id = None
+        deal.contract = ""
+        deal.won = None
+        deal.margin = None
+
+
+def _revise(deal: Deal, action: str, scores: Mapping[int, int], by: Actor, by_label: str) -> None:
+    DealRevision.objects.create(
+        deal=deal,
+        version=deal.version,
+        action=action,
+        payload=deal.payload,
+        scores={str(k): v for k, v in scores.items()},
+        by=signed_in(by),
+        by_label=by_label,
+    )
+
+
+def _check_room(game: Game) -> None:
+    """A game of a set length takes no deal beyond it."""
+    if game.max_deals is not None:
+        live = game.deals.filter(deleted_at__isnull=True).count()
+        if live >= game.max_deals:
+            raise GameClosed(
+                _("All %(count)s deals of this table are entered.") % {"count": game.max_deals}
+            )
+
+
+def _check_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise GameClosed(_("This game is finished: reopen it to enter or correct deals."))
+
+
+def deal_record(
+    *,
+    game: Game,
+    payload: Mapping[str, Any],
+    by: Actor,
+    number: int | None = None,
+    by_label: str = "",
+    table: TableSeats | None = None,
+) -> Deal:
+    """Enter the next deal of a game; the returned deal carries its score lines (``lines``).
+
+    ``number`` is the deal number the entry page expected; when two phones save the same new
+    deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
+    Without a number the game row is locked and the next number is used. ``table`` is the
+    game's seats as the caller read them, to save reading them again.
+    """
+    try:
+        with transaction.atomic():
+            last_number = (
+                Deal.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
+            )
+            locked = (
+                Game.objects.select_for_update(of=("self",))
+                .select_related("club")
+                .annotate(last_number=Coalesce(Subquery(last_number), 0))
+                .get(pk=game.pk)
+            )
+            _check_open(locked)
+            last = locked.last_number
+            if number is None:
+                number = last + 1
+            elif number != last + 1:
+                existing = locked.deals.filter(number=number).first()
+                if existing is not None:
+                    raise DealConflict(
+                        _("Deal %(number)s was just entered from another device.")
+                        % {"number": number},
+                        current=existing,
+                    )
+                number = last + 1
+            _check_room(locked)
+            result, table = deal_score(game=locked, payload=payload, number=number, table=table)
+            scores = table.scores_by_id(result)
+            deal = Deal(
+                game=locked, number=number, payload=dict(payload), dealer=table.dealer(number)
+            )
+            _stat_columns(deal, locked, payload, result)
+            deal.save()
+            lines = ScoreLine.objects.bulk_create(
+                ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
+            )
+            _keep_lines(deal, lines)
+            _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
+            stats_apply(locked, deal, scores, 1, len(table.players))
+            return deal
+    except IntegrityError:
+        existing = Deal.objects.filter(game=game, number=number).first() if number else None
+        if existing is None:
+            raise
+        raise DealConflict(
+            _("Deal %(number)s was just entered from another device.") % {"number": number},
+            current=existing,
+        ) from None
+
+
+def _keep_lines(deal: Deal, lines: list[ScoreLine]) -> None:
+    """Leave ``deal.lines`` as ``prefetch_related("lines")`` would: the pages and the API answer
+    with a new deal's scores without reading back what was just written."""
+    cached = deal.lines.all()
+    cached._result_cache = lines
+    cached._prefetch_done = True  # type: ignore[attr-defined]  # Django's own prefetch marks
+    deal._prefetched_objects_cache = {"lines": cached}  # type: ignore[attr-defined]
+
+
+def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:
+    # The game first, as deal_record locks it: a correction waits for a game being finished
+    # (and then finds it finished) instead of slipping in before the finish commits.
+    game = Game.objects.select_for_update(of=("self",)).select_related("club").get(pk=deal.game_id)
+    current = Deal.objects.select_for_update().get(pk=deal.pk)
+    _check_open(game)  # a finished game's sheet is final: no correction, deletion or restore
+    if version is not None and current.version != version:
+        raise DealConflict(
+            _(
+                "This deal was changed by someone else (now version %(version)s); "
+                "here is the newer version."
+            )
+            % {"version": current.version},
+            current=current,
+        )
+    return current, game
+
+
+def _current_scores(deal: Deal) -> dict[int, int]:
+    return dict(deal.lines.values_list("player_id", "points"))
+
+
+@transaction.atomic
+def deal_update(
+    *, deal: Deal, payload: Mapping[str, Any], version: int, by: Actor, by_label: str = ""
+) -> Deal:
+    """Correct a deal read at ``version``; a stale version raises ``DealConflict``."""
+    current, game = _locked_deal(deal, version)
+    if current.is_deleted:
+        raise GameClosed(_("This deal is deleted: restore it before correcting it."))
+    result, table = deal_score(game=game, payload=payload, number=current.number)
+    old = _current_scores(current)
+    scores = table.scores_by_id(result)
+    stats_apply(game, current, old, -1, len(table.players))
+    current.payload = dict(payload)
+    _stat_columns(current, game, payload, result)
+    current.version += 1
+    current.updated_at = timezone.now()
+    current.save()
+    _store_scores(current, scores)
+    _revise(current, DealRevision.Action.EDITED, scores, by, by_label)
+    stats_apply(game, current, scores, 1, len(table.players))
+    return current
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, version: int | None, by: Actor) -> Deal:
+    current, game = _locked_deal(deal, version)
+    if current.is_deleted:
+        return current
+    old = _current_scores(current)
+    stats_apply(game, current, old, -1, game.seats.count())
+    ScoreLine.objects.filter(deal=current).delete()
+    current.deleted_at = timezone.now()
+    current.version += 1
+    current.save()
+    _revise(current, DealRevision.Action.DELETED, {}, by, "")
+    return current
+
+
+@transaction.atomic
+def deal_restore(*, deal: Deal, by: Actor) -> Deal:
+    current, game = _locked_deal(deal, None)
+    if not current.is_deleted:
+        return current
+    _check_room(game)
+    result, table = deal_score(game=game, payload=current.payload, number=current.number)
+    scores = table.scores_by_id(result)
+    current.deleted_at = None
+    current.version += 1
+    current.save()
+    _store_scores(current, scores)
+    _revise(current, DealRevision.Action.RESTORED, scores, by, "")
+    stats_apply(game, current, scores, 1, len(table.players))
+    return current

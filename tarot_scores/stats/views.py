@@ -1,0 +1,127 @@
+"""The leaderboard and a player's page."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tarot_scores.clubs.models import Club
+from tarot_scores.clubs.views import club_for
+from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.games.words import rules_label
+from tarot_scores.stats import charts, selectors
+from tarot_scores.stats.forms import LeaderboardFilterForm, current_season, season_label
+
+SORT_COLUMNS = [
+    ("name", gettext_lazy("Player")),
+    ("points", gettext_lazy("Points")),
+    ("deals", gettext_lazy("Deals")),
+    ("average", gettext_lazy("Average per deal")),
+    ("taken", gettext_lazy("Times taker")),
+    ("success", gettext_lazy("Success rate")),
+]
+
+
+@require_GET
+def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug)
+    # The table only changes when a deal is written, which bumps the club's stats version:
+    # drawn once per version, filters and language, then served from the cache.
+    # The creation time too: a club id can be reused after a deletion (SQLite), a version can't.
+    # And the slug, which the table's links carry and the admin may change.
+    filters = urlencode(sorted(request.GET.items()))
+    key = (
+        f"leaderboard:{club.pk}:{club.slug}:{club.created_at.timestamp()}:{club.stats_version}:"
+        f"{get_language()}:{filters}"
+    )
+    table = cache.get(key)
+    if table is None:
+        table = render_to_string(
+            "tarot_scores/club/_leaderboard.html", _leaderboard_context(request, club)
+        )
+        cache.set(key, table, LEADERBOARD_SECONDS)
+    template = "tarot_scores/club/leaderboard.html"
+    if request.htmx:
+        template += "#leaderboard"
+    return render(request, template, {"club": club, "leaderboard_html": mark_safe(table)})
+
+
+LEADERBOARD_SECONDS = 600
+
+
+def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    url = reverse("clubs:leaderboard", kwargs={"slug": club.slug})
+    seasons = selectors.seasons_of(club=club)
+    filters = LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
+    values = filters.values()
+    rows = selectors.leaderboard(
+        club=club,
+        season=values["season"],
+        table_size=values["size"],
+        kind=values["kind"],
+        sort=values["sort"],
+    )
+    columns = [
+        (key, label, f"{url}?{urlencode(filters.query(sort=key))}") for key, label in SORT_COLUMNS
+    ]
+    season_text = (
+        _("all seasons")
+        if values["season"] is None
+        else _("season %(season)s") % {"season": season_label(club, values["season"])}
+    )
+    return {
+        "club": club,
+        "filters": filters,
+        "values": values,
+        "rows": rows,
+        "columns": columns,
+        "season_text": season_text,
+        "kind_text": dict(filters.fields["kind"].choices)[values["kind"]],  # type: ignore[attr-defined]
+        "sort_text": dict(filters.fields["sort"].choices)[values["sort"]],  # type: ignore[attr-defined]
+        "url": url,
+    }
+
+
+@require_GET
+def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    player = get_object_or_404(club.players.all(), pk=player_id)
+    season = current_season(club)
+    # The whole board (one query) so the row carries the player's rank in the club.
+    board = selectors.leaderboard(club=club, season=season)
+    row = next((r for r in board if r.player_id == player.pk), None)
+    history = selectors.player_history(club=club, player=player)
+    # The curve follows tarot games only: other games count points on another scale.
+    cumulative: list[tuple[str, int]] = []
+    running = 0
+    for item in history:
+        if item.game.kind == "tarot":
+            running += item.total
+            cumulative.append((date_format(item.game.date, "SHORT_DATE_FORMAT"), running))
+    chart = None
+    if cumulative:
+        title = _("%(player)s: cumulative tarot total after each game") % {"player": player.label}
+        drawing = charts.render_score_chart(cumulative)
+        # svg_markup escapes the only text that comes from users (the title).
+        chart = mark_safe(charts.svg_markup(drawing, title=title))
+    context = {
+        "club": club,
+        "player": player,
+        "row": row,
+        "season_text": season_label(club, season),
+        "history": [(item, rules_label(item.game)) for item in history],
+        "chart": chart,
+        "cumulative": cumulative,
+    }
+    return render(request, "tarot_scores/club/player.html", context)
