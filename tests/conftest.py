@@ -1,12 +1,18 @@
-"""Fixtures shared by the whole suite."""
+"""Fixtures shared by the whole suite: settings for tests, and people and clubs (an organiser,
+a member, an outsider, a superuser, a public and a private club with five players each)."""
 
 from collections.abc import Iterator
 
 import pytest
 from django.conf import settings as django_settings
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import translation
 from pytest_django import Settings
+
+from tarot_scores.clubs.models import Club, Player
+from tests.clubs.helpers import make_club
+from tests.factories import UserFactory
 
 
 @pytest.fixture(autouse=True)
@@ -28,3 +34,38 @@ def _empty_cache() -> Iterator[None]:
     # Cached pages are keyed on database state that each test rebuilds from scratch.
     yield
     cache.clear()
+
+
+@pytest.fixture
+def organiser(db: None) -> User:
+    return UserFactory.create(username="olga", first_name="Olga", email="olga@example.org")
+
+
+@pytest.fixture
+def member(db: None) -> User:
+    return UserFactory.create(username="marc", email="marc@example.org")
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    return UserFactory.create(username="otto")
+
+
+@pytest.fixture
+def superuser(db: None) -> User:
+    return UserFactory.create(username="root", is_superuser=True, is_staff=True)
+
+
+@pytest.fixture
+def club(organiser: User, member: User) -> Club:
+    return make_club("Tarot Club de Lyon", organiser, member)
+
+
+@pytest.fixture
+def private_club(organiser: User, member: User) -> Club:
+    return make_club("Cercle privé", organiser, member, public=False)
+
+
+@pytest.fixture
+def players(club: Club) -> list[Player]:
+    return list(club.players.order_by("name"))
