@@ -327,6 +327,7 @@ class GameListView(ClubAPIView):
             label=data.get("label", ""),
             max_deals=data.get("max_deals"),
             by=request.user,
+            imposed=False,  # the caller's choice: it must fit the rules (else 400)
         )
         game = game_selectors.club_games(club=data["club"]).get(pk=game.pk)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)

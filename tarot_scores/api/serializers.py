@@ -14,13 +14,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tarot_scores import scoring
-from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.i18n import engine_language
@@ -70,14 +68,9 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         model = Club
         fields = ["id", "name", "slug", "public"]
         read_only_fields = ["slug"]
-        # The name's uniqueness is checked below, case-insensitively, with the pages' message.
+        # A name already taken (whatever its case) is club_create's refusal, answered 400 on
+        # ``name`` like any other.
         extra_kwargs = {"name": {"validators": []}, "public": {"default": True}}
-
-    def validate_name(self, value: str) -> str:
-        name = value.strip()
-        if selectors.club_name_taken(name=name):
-            raise serializers.ValidationError(_("A club with this name already exists."))
-        return name
 
 
 class ClubRefSerializer(serializers.Serializer[Any]):
@@ -96,24 +89,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name", "nickname", "licence", "label", "club"]
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        club: Club = attrs["club"]
-        name = str(attrs.get("name") or "").strip()
-        nickname = str(attrs.get("nickname") or "").strip()
-        label = nickname or name
-        # Score sheets name players by their label: two alike at one club would be confusing.
-        if label and selectors.player_label_taken(club=club, label=label):
-            field = "nickname" if nickname else "name"
-            raise serializers.ValidationError(
-                {
-                    field: [
-                        _("A player of this club is already called “%(label)s”: add a nickname.")
-                        % {"label": label}
-                    ]
-                }
-            )
-        return attrs
+        # A label another player of the club has is player_create's refusal (400 on the field).
 
 
 # --- games ----------------------------------------------------------------------------------

@@ -1,29 +1,49 @@
 """Writes of the clubs: clubs, players, members and their accounts, house rules.
 
-Each runs in one transaction; the pages and the API call the same functions."""
+Each runs in one transaction; the pages and the API call the same functions, and the rules
+about names and roles are checked here, once: a club's name is unique, a club's players are
+shown under different labels, its rule sets have different names, and a club keeps at least
+one organiser. A broken rule raises ``Refusal`` (``tarot_scores.core.errors``) on the field
+the pages and the API name the same way."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tarot_scores import scoring
+from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.actors import Actor, signed_in
+from tarot_scores.core.errors import Refusal
+
+
+def _club_name_taken() -> Refusal:
+    return Refusal.on("name", "club_name_taken", _("A club with this name already exists."))
 
 
 @transaction.atomic
 def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
-    """A new club; its creator becomes its organiser."""
+    """A new club; its creator becomes its organiser. ``Refusal`` on ``name`` if another club
+    has this name (whatever its case)."""
+    name = name.strip()
+    if selectors.club_name_taken(name=name):
+        raise _club_name_taken()
     base = slugify(name)[:50] or "club"
     slug, n = base, 1
     while Club.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
-    club = Club.objects.create(name=name.strip(), slug=slug, public=public)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, slug=slug, public=public)
+    except IntegrityError:
+        # The same name created at the same instant by someone else.
+        raise _club_name_taken() from None
     user = signed_in(by)
     if user is not None:
         Membership.objects.create(club=club, user=user, role=Membership.Role.ORGANISER)
@@ -34,15 +54,35 @@ def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
 def player_create(
     *, club: Club, name: str, nickname: str = "", licence: str = "", user: Any = None
 ) -> Player:
-    player = Player.objects.create(
-        name=name.strip(), nickname=nickname.strip(), licence=licence.strip(), user=user
-    )
+    """A new player of the club. Score sheets name players by their label (the nickname, or
+    else the name): ``Refusal`` on that field if one of the club's players already has it."""
+    name, nickname = name.strip(), nickname.strip()
+    label = nickname or name
+    if label and selectors.player_label_taken(club=club, label=label):
+        raise Refusal.on(
+            "nickname" if nickname else "name",
+            "player_label_taken",
+            _("A player of this club is already called “%(label)s”: add a nickname.")
+            % {"label": label},
+        )
+    player = Player.objects.create(name=name, nickname=nickname, licence=licence.strip(), user=user)
     player.clubs.add(club)
     return player
 
 
 @transaction.atomic
 def membership_set(*, club: Club, user: Any, role: str) -> Membership:
+    """Give ``user`` this role in the club. ``Refusal`` on ``role`` when that would leave the
+    club without an organiser."""
+    if role != Membership.Role.ORGANISER:
+        # Locked, so that two organisers stepping down at once cannot both succeed.
+        organisers = list(
+            Membership.objects.select_for_update()
+            .filter(club=club, role=Membership.Role.ORGANISER)
+            .values_list("user_id", flat=True)
+        )
+        if organisers == [user.pk]:
+            raise Refusal.on("role", "last_organiser", _("A club needs at least one organiser."))
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -115,10 +155,19 @@ def house_rules_save(
     house_rules: HouseRules | None = None,
 ) -> HouseRules:
     """Create or change a club's rule set. Only the parameters that differ from the preset are
-    kept; games already begun keep the rules they were frozen with."""
+    kept; games already begun keep the rules they were frozen with. ``Refusal`` on ``name`` if
+    another of the club's rule sets has this name (whatever its case)."""
+    name = name.strip()
+    other_than = house_rules.pk if house_rules is not None else None
+    if selectors.house_rules_name_taken(club=club, name=name, other_than=other_than):
+        raise Refusal.on(
+            "name",
+            "rule_set_name_taken",
+            _("The club already has a rule set with this name."),
+        )
     preset = scoring.PRESETS[based_on].to_mapping()
     house_rules = house_rules or HouseRules(club=club)
-    house_rules.name = name.strip()
+    house_rules.name = name
     house_rules.based_on = based_on
     house_rules.parameters = {
         key: value
