@@ -23,7 +23,15 @@ from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
-from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES, game_kind
+from tarot_scores.games.kinds import (
+    BURACO,
+    FIVE_PLAYER_CHOICES,
+    HOUSE,
+    KINDS,
+    NOVATAROK,
+    TAROT,
+    game_kind,
+)
 from tarot_scores.games.models import Game
 from tarot_scores.games.seats import TableSeats
 from tarot_scores.games.setup import (
@@ -73,7 +81,7 @@ class DealForm(forms.Form):
     """What every deal form shares: the expected deal number, the version being corrected, and
     the mapping of the engine's refusals onto fields."""
 
-    kind = "tarot"
+    kind = TAROT
     # Engine field -> form slot; anything not listed goes to the slot named ALL.
     ENGINE_FIELDS: Mapping[str, str] = {}
     # Fields whose messages show with their group: "handful_12" -> "handfuls".
@@ -172,7 +180,7 @@ class DealForm(forms.Form):
 class TarotDealForm(DealForm):
     """A tarot deal in a few taps: preneur, contrat, (partenaire), bouts, points, then extras."""
 
-    kind = "tarot"
+    kind = TAROT
     ENGINE_FIELDS = {
         "taker": "taker",
         "partner": "partner",
@@ -391,7 +399,7 @@ class TarotDealForm(DealForm):
 class NovatarokDealForm(DealForm):
     """A Novatarok round: each player's card points, and who holds the kings, trull and pagat."""
 
-    kind = "novatarok"
+    kind = NOVATAROK
     ENGINE_FIELDS = {name: name for name in ("card_points", "kings", "trull", "pagat")}
     FIELD_SLOTS = {"card_": "card_points"}
     MELDS = NOVATAROK_MELDS
@@ -466,7 +474,7 @@ class BuracoSide:
 class BuracoDealForm(DealForm):
     """A buraco hand: which side each player is on, and what each side laid down."""
 
-    kind = "buraco"
+    kind = BURACO
     ENGINE_FIELDS = {"sides": "sides"}
     FIELD_SLOTS = {"side_": "sides", "s0_": "sides", "s1_": "sides"}
     SIDE_NAMES = (_("Side A"), _("Side B"))
@@ -539,9 +547,9 @@ class BuracoDealForm(DealForm):
 
 
 FORMS: dict[str, type[DealForm]] = {
-    "tarot": TarotDealForm,
-    "novatarok": NovatarokDealForm,
-    "buraco": BuracoDealForm,
+    TAROT: TarotDealForm,
+    NOVATAROK: NovatarokDealForm,
+    BURACO: BuracoDealForm,
 }
 
 
@@ -587,7 +595,7 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.players_by_id = {p.pk: p for p in players}
-        self.house_rules = {f"house:{h.pk}": h for h in house_rules}
+        self.house_rules = {f"{HOUSE}:{h.pk}": h for h in house_rules}
         rule_choices: list[Any] = [
             ("fft", _("Tarot, FFT rules")),
             ("classic", _("Tarot, classic rules")),
@@ -596,7 +604,7 @@ class GameForm(forms.Form):
             rule_choices.append(
                 (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
             )
-        rule_choices += [("novatarok", "Novatarok"), ("buraco", "Buraco")]
+        rule_choices += [(kind, label) for kind, label in KINDS if kind != TAROT]
         self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
         seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
         for i in range(1, SEATS + 1):
@@ -614,7 +622,7 @@ class GameForm(forms.Form):
 
     def variant(self) -> str:
         rules = str(self.cleaned_data.get("rules") or "fft")
-        return "house" if rules.startswith("house:") else rules
+        return HOUSE if rules.startswith(f"{HOUSE}:") else rules
 
     def clean(self) -> dict[str, Any] | None:
         data = super().clean() or {}
