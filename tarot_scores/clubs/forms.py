@@ -130,16 +130,8 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
         return value
 
     def clean_player(self) -> Player | None:
-        player = self.linked_player(str(self.cleaned_data.get("player") or ""))
-        user = self.user
-        if player is not None and user is not None:
-            own = getattr(user, "player", None)
-            if own is not None and own.pk != player.pk and own.pk not in self.players:
-                raise ValidationError(
-                    _("This account already plays as %(player)s at another club.")
-                    % {"player": own.label}
-                )
-        return player
+        # An account playing at another club keeps its player: member_add's refusal.
+        return self.linked_player(str(self.cleaned_data.get("player") or ""))
 
 
 class MembershipForm(_PlayerLinkMixin, forms.Form):
@@ -167,19 +159,8 @@ class MembershipForm(_PlayerLinkMixin, forms.Form):
     # A club keeps an organiser: membership_update's rule, put beside the role by the view.
 
     def clean_player(self) -> Player | None:
-        player = self.linked_player(str(self.cleaned_data.get("player") or ""))
-        own = self.own_player
-        if (
-            player is not None
-            and own is not None
-            and own.pk != player.pk
-            and own.pk not in self.players
-        ):
-            raise ValidationError(
-                _("This account already plays as %(player)s at another club.")
-                % {"player": own.label}
-            )
-        return player
+        # An account playing at another club keeps its player: membership_update's refusal.
+        return self.linked_player(str(self.cleaned_data.get("player") or ""))
 
 
 def _points(label: Any, *, low: int = 0) -> forms.IntegerField:

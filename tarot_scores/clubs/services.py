@@ -89,12 +89,28 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
     return membership
 
 
+def _check_plays_here(*, club: Club, user: Any, player: Player | None) -> None:
+    """An account plays as one player: one of another club's players keeps it, so linking it to
+    one of this club's is a ``Refusal`` on ``player`` (moving within the club is fine)."""
+    if player is None or user is None:
+        return
+    own = Player.objects.filter(user=user).first()
+    if own is not None and own.pk != player.pk and not own.clubs.filter(pk=club.pk).exists():
+        raise Refusal.on(
+            "player",
+            "plays_elsewhere",
+            _("This account already plays as %(player)s at another club.") % {"player": own.label},
+        )
+
+
 @transaction.atomic
 def member_add(
     *, club: Club, role: str, user: Any = None, email: str = "", player: Player | None = None
 ) -> tuple[Membership, bool]:
     """Add someone to a club: an existing account, or a new one for ``email``. ``player`` is the
-    club's player they are. Returns the membership and whether the account is new."""
+    club's player they are. Returns the membership and whether the account is new.
+    ``Refusal`` on ``player`` if the account already plays as another club's player."""
+    _check_plays_here(club=club, user=user, player=player)
     created = user is None
     if user is None:
         user = user_invite(email=email)
@@ -106,7 +122,10 @@ def member_add(
 
 @transaction.atomic
 def membership_update(*, membership: Membership, role: str, player: Player | None) -> Membership:
-    """Change a member's role and which of the club's players they are (None: none of them)."""
+    """Change a member's role and which of the club's players they are (None: none of them).
+    ``Refusal`` on ``role`` for the club's last organiser stepping down, on ``player`` if the
+    account already plays as another club's player."""
+    _check_plays_here(club=membership.club, user=membership.user, player=player)
     membership = membership_set(club=membership.club, user=membership.user, role=role)
     if player is not None:
         player_link_user(player=player, user=membership.user)

@@ -168,6 +168,24 @@ def _send_invitation(request: HttpRequest, club: Club, user: Any) -> None:
     send_mail(" ".join(subject.split()), body, None, [user.email])
 
 
+def _member_added(club: Club, form: MemberAddForm) -> tuple[Membership, bool] | None:
+    """Add the member the form names; None, with the reasons beside the fields, if refused."""
+    if not form.is_valid():
+        return None
+    data = form.cleaned_data
+    try:
+        return services.member_add(
+            club=club,
+            role=data["role"],
+            user=form.user,
+            email=data["identifier"],
+            player=data["player"],
+        )
+    except Refusal as refusal:
+        refusal.add_to_form(form)
+        return None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
@@ -182,15 +200,9 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
     if request.method == "POST" and request.POST.get("action") == "add":
         add_form = MemberAddForm(request.POST, prefix="add", club=club, players=players)
-        if add_form.is_valid():
-            data = add_form.cleaned_data
-            membership, created = services.member_add(
-                club=club,
-                role=data["role"],
-                user=add_form.user,
-                email=data["identifier"],
-                player=data["player"],
-            )
+        added = _member_added(club, add_form)
+        if added is not None:
+            membership, created = added
             user = membership.user
             if created:
                 _send_invitation(request, club, user)

@@ -13,6 +13,7 @@ the page and the API would store: every row fails.
 | player label taken           | new player, name/nickname| POST players       | player_create     |
 | house-rules name taken       | rules page, name         | none (no endpoint) | house_rules_save  |
 | last organiser steps down    | members page, role       | none (no endpoint) | membership_update |
+| account plays at another club| members page, player     | none (no endpoint) | member_add/update |
 | table of the wrong size      | new game, above seats    | POST games         | game_create       |
 | five-player mode vs rules    | new game, five players   | POST games         | game_create       |
 | a finished game (409)        | deal entry, status note  | POST deals         | deal_record       |
@@ -51,8 +52,9 @@ NAMES = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
 
 @dataclass
 class World:
-    """A club with one organiser (Olga) and a member, five players, a rule set "Du jeudi" that
-    plays tables of five with a called king, and an open game of four."""
+    """A club with one organiser (Olga) and a member (Marc), five players, a rule set "Du
+    jeudi" that plays tables of five with a called king, and an open game of four. Marc and Nina
+    (not a member) play as players of another club."""
 
     club: Club
     organiser: User
@@ -61,6 +63,8 @@ class World:
     house_rules: HouseRules
     game: Game
     lang: str
+    member: Membership
+    nina: User
 
     def page(self) -> Client:
         client = Client(HTTP_ACCEPT_LANGUAGE=self.lang)
@@ -78,14 +82,18 @@ def build_world(lang: str) -> World:
     club = ClubFactory.create(name="Tarot Club de Lyon")
     organiser = UserFactory.create(username="olga")
     membership = MembershipFactory.create(club=club, user=organiser, role=Membership.Role.ORGANISER)
-    MembershipFactory.create(club=club, user=UserFactory.create(username="marc"))
+    member = MembershipFactory.create(club=club, user=UserFactory.create(username="marc"))
+    nina = UserFactory.create(username="nina")
+    other = ClubFactory.create(name="Autre club")
+    for user, name in ((member.user, "Marc L."), (nina, "Nina K.")):
+        PlayerFactory.create(name=name, clubs=[other], user=user)
     players = [PlayerFactory.create(name=name, clubs=[club]) for name in NAMES]
     called_king = dataclasses.replace(scoring.FFT, five_players=scoring.FivePlayers.CALLED_KING)
     house_rules = club_services.house_rules_save(
         club=club, name="Du jeudi", based_on="fft", rules=called_king
     )
     game = make_game(club=club, players=players[:4])
-    return World(club, organiser, membership, players, house_rules, game, lang)
+    return World(club, organiser, membership, players, house_rules, game, lang, member, nina)
 
 
 # What a page shows, and where: each reads the messages of one place on the page.
@@ -229,6 +237,44 @@ CASES = [
         ),
     ),
     Case(
+        rule="a member playing at another club is not relinked",
+        field="player",
+        code="plays_elsewhere",
+        page=lambda w: w.page().post(
+            reverse("clubs:members", args=[w.club.slug]),
+            {
+                "action": "update",
+                "membership": str(w.member.pk),
+                f"m{w.member.pk}-role": "member",
+                f"m{w.member.pk}-player": str(w.players[2].pk),
+            },
+        ),
+        shown=lambda w, html: field_errors(html, f"id_m{w.member.pk}-player"),
+        api=None,
+        service=lambda w: club_services.membership_update(
+            membership=w.member, role="member", player=w.players[2]
+        ),
+    ),
+    Case(
+        rule="an account playing at another club is added without relinking",
+        field="player",
+        code="plays_elsewhere",
+        page=lambda w: w.page().post(
+            reverse("clubs:members", args=[w.club.slug]),
+            {
+                "action": "add",
+                "add-identifier": "nina",
+                "add-role": "member",
+                "add-player": str(w.players[2].pk),
+            },
+        ),
+        shown=beside("id_add-player"),
+        api=None,
+        service=lambda w: club_services.member_add(
+            club=w.club, role="member", user=w.nina, player=w.players[2]
+        ),
+    ),
+    Case(
         rule="a table of the wrong size",
         field="players",
         code="table_size",
@@ -293,9 +339,11 @@ CASES = [
 COUNTS = (Club, Player, HouseRules, Game, Deal)
 
 
-def _stored() -> tuple[int, ...]:
+def _stored() -> tuple[Any, ...]:
     counts = [model.objects.count() for model in COUNTS]
-    return (*counts, Membership.objects.filter(role=Membership.Role.ORGANISER).count())
+    links = sorted(Player.objects.filter(user__isnull=False).values_list("pk", "user_id"))
+    roles = sorted(Membership.objects.values_list("user_id", "role"))
+    return (*counts, tuple(links), tuple(roles))
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
