@@ -42,8 +42,11 @@ def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug, public=public)
     except IntegrityError:
-        # The same name created at the same instant by someone else.
-        raise _club_name_taken() from None
+        # The same name created at the same instant by someone else (or only the same slug:
+        # then the error stands, and trying again picks another).
+        if selectors.club_name_taken(name=name):
+            raise _club_name_taken() from None
+        raise
     user = signed_in(by)
     if user is not None:
         Membership.objects.create(club=club, user=user, role=Membership.Role.ORGANISER)
