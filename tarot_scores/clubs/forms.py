@@ -2,7 +2,8 @@
 
 Rules live elsewhere: a house rule set is checked by the scoring engine
 (``RuleSet.from_mapping``) and its refusals are put beside the fields; writes go through
-the services."""
+the services, whose ``Refusal`` (a name taken, the last organiser, an account playing at
+another club) the views put beside the fields too."""
 
 from __future__ import annotations
 
@@ -153,7 +154,6 @@ class MembershipForm(_PlayerLinkMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.membership = membership
         self.players = {p.pk: p for p in players}
-        self.own_player = own
         self.fields["player"].choices = _player_choices(players, membership.user)  # type: ignore[attr-defined]
 
     # A club keeps an organiser: membership_update's rule, put beside the role by the view.
