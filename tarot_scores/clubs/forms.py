@@ -115,12 +115,8 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
                     _("Several accounts use this e-mail address: enter the user name.")
                 )
         if users:
+            # An account that is a member already is member_add's refusal (on ``user``).
             self.user = users[0]
-            if Membership.objects.filter(club=self.club, user=self.user).exists():
-                raise ValidationError(
-                    _("%(name)s is already a member: change their role in the list.")
-                    % {"name": self.user.get_username()}
-                )
             return value
         try:
             validate_email(value)

@@ -112,7 +112,15 @@ def member_add(
 ) -> tuple[Membership, bool]:
     """Add someone to a club: an existing account, or a new one for ``email``. ``player`` is the
     club's player they are. Returns the membership and whether the account is new.
-    ``Refusal`` on ``player`` if the account already plays as another club's player."""
+    ``Refusal`` on ``user`` if the account is a member already (its role is changed with
+    ``membership_update``), on ``player`` if it already plays as another club's player."""
+    if user is not None and Membership.objects.filter(club=club, user=user).exists():
+        raise Refusal.on(
+            "user",
+            "already_member",
+            _("%(name)s is already a member: change their role in the list.")
+            % {"name": user.get_username()},
+        )
     _check_plays_here(club=club, user=user, player=player)
     created = user is None
     if user is None:

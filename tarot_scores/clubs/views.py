@@ -182,7 +182,7 @@ def _member_added(club: Club, form: MemberAddForm) -> tuple[Membership, bool] | 
             player=data["player"],
         )
     except Refusal as refusal:
-        refusal.add_to_form(form)
+        refusal.add_to_form(form, {"user": "identifier"})
         return None
 
 

@@ -51,10 +51,12 @@ def test_an_organiser_may_step_down_while_another_remains() -> None:
     assert second.role == Membership.Role.ORGANISER
 
 
-def test_adding_the_last_organiser_again_as_a_member_is_refused_too() -> None:
+def test_adding_a_member_again_is_refused_and_keeps_their_role() -> None:
     organiser = MembershipFactory.create(role=Membership.Role.ORGANISER)
 
     with pytest.raises(Refusal) as refused:
         services.member_add(club=organiser.club, role=Membership.Role.MEMBER, user=organiser.user)
 
-    assert refused.value.codes() == {"role": ["last_organiser"]}
+    assert refused.value.codes() == {"user": ["already_member"]}
+    organiser.refresh_from_db()
+    assert organiser.role == Membership.Role.ORGANISER

@@ -14,6 +14,7 @@ the page and the API would store: every row fails.
 | house-rules name taken       | rules page, name         | none (no endpoint) | house_rules_save  |
 | last organiser steps down    | members page, role       | none (no endpoint) | membership_update |
 | account plays at another club| members page, player     | none (no endpoint) | member_add/update |
+| a member added again         | members page, identifier | none (no endpoint) | member_add        |
 | table of the wrong size      | new game, above seats    | POST games         | game_create       |
 | five-player mode vs rules    | new game, five players   | POST games         | game_create       |
 | a finished game (409)        | deal entry, status note  | POST deals         | deal_record       |
@@ -272,6 +273,20 @@ CASES = [
         api=None,
         service=lambda w: club_services.member_add(
             club=w.club, role="member", user=w.nina, player=w.players[2]
+        ),
+    ),
+    Case(
+        rule="a member added again",
+        field="user",
+        code="already_member",
+        page=lambda w: w.page().post(
+            reverse("clubs:members", args=[w.club.slug]),
+            {"action": "add", "add-identifier": "marc", "add-role": "organiser"},
+        ),
+        shown=beside("id_add-identifier"),
+        api=None,
+        service=lambda w: club_services.member_add(
+            club=w.club, role="organiser", user=w.member.user
         ),
     ),
     Case(
