@@ -27,6 +27,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView, exception_handler
 
 from tarot_scores.api.examples import openapi_examples
+from tarot_scores.core.errors import Refusal
 from tarot_scores.scoring import VARIANTS, ScoringError, score
 
 # Far above any real deal (a five-player tarot deal is under 1 KB), far below Django's 2.5 MB.
@@ -141,7 +142,10 @@ class AlwaysJSON(DefaultContentNegotiation):
 
 
 def refusal_as_field_errors(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, with ``{"detail": msg}`` reshaped as ``{"non_field_errors": [msg]}``."""
+    """DRF's handler, with ``{"detail": msg}`` reshaped as ``{"non_field_errors": [msg]}``; a
+    service's ``Refusal`` answers 400 with its messages by field."""
+    if isinstance(exc, Refusal):
+        return Response(exc.messages(), status=status.HTTP_400_BAD_REQUEST)
     response = exception_handler(exc, context)
     if (
         response is not None

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -102,13 +100,8 @@ class ClubListView(ClubAPIView):
         serializer = ClubSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        try:
-            club = services.club_create(name=data["name"], public=data["public"], by=request.user)
-        except IntegrityError:
-            # The same name created at the same instant by someone else.
-            raise serializers.ValidationError(
-                {"name": [_("A club with this name already exists.")]}
-            ) from None
+        # A name taken is the service's Refusal: answered 400 on ``name`` (refusal_as_field_errors).
+        club = services.club_create(name=data["name"], public=data["public"], by=request.user)
         return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
 

@@ -57,6 +57,7 @@ from tarot_scores.clubs import selectors as club_selectors
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games import services
+from tarot_scores.games.kinds import PLAYER_FIELDS
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.scoring import ScoringError
@@ -71,12 +72,23 @@ def _site_deal_schema(*, extra: Mapping[str, Any], required: list[str]) -> dict[
     props: dict[str, Any] = schema["properties"]
     for key in ("variant", "players"):
         props.pop(key)
-    for key in ("taker", "partner", "sitting_out", "kings", "trull", "pagat"):
+    for key in PLAYER_FIELDS:
         props[key] = {"type": "integer", "nullable": key != "taker", "description": "Player id."}
     props["card_points"] = {
         "type": "object",
         "description": "Novatarok: card points by player id.",
         "additionalProperties": {"type": "integer"},
+    }
+    props["points"] = {
+        "oneOf": [
+            props["points"],
+            {
+                "type": "string",
+                "pattern": r"^\s*[0-9]+([.,][0-9]+)?\s*$",
+                "description": "As typed at the table (`41`, `40,5`), read as on the entry "
+                "page: no sign, exponent or other digits than 0 to 9. Stored as a number.",
+            },
+        ]
     }
     schema["properties"] = {**extra, **props}
     schema.pop("required")
@@ -327,6 +339,7 @@ class GameListView(ClubAPIView):
             label=data.get("label", ""),
             max_deals=data.get("max_deals"),
             by=request.user,
+            imposed=False,  # the caller's choice: it must fit the rules (else 400)
         )
         game = game_selectors.club_games(club=data["club"]).get(pk=game.pk)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)

@@ -14,17 +14,23 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tarot_scores import scoring
-from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.i18n import engine_language
-from tarot_scores.games.kinds import game_kind
+from tarot_scores.games.kinds import (
+    FIVE_PLAYER_MODES,
+    HOUSE,
+    PLAYER_FIELDS,
+    PLAYER_LISTS,
+    TABLE_SIZES,
+    TAROT,
+    VARIANTS,
+    game_kind,
+)
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.games.seats import TableSeats
 from tarot_scores.games.selectors import GameSheet
@@ -36,9 +42,7 @@ from tarot_scores.scoring.messages import Msg
 # never sent to the database.
 MAX_ID = 2**63 - 1
 MAX_NUMBER = 2**31 - 1
-MAX_SEATS = 5
-FIVE_PLAYER_MODES = [scoring.FivePlayers.CALLED_KING.value, scoring.FivePlayers.SITTING_OUT.value]
-GAME_VARIANTS = (*scoring.PRESETS, *scoring.OTHER_GAMES)
+MAX_SEATS = max(max(sizes) for sizes in TABLE_SIZES.values())
 
 
 def does_not_exist(pk: Any) -> str:
@@ -70,14 +74,9 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         model = Club
         fields = ["id", "name", "slug", "public"]
         read_only_fields = ["slug"]
-        # The name's uniqueness is checked below, case-insensitively, with the pages' message.
+        # A name already taken (whatever its case) is club_create's refusal, answered 400 on
+        # ``name`` like any other.
         extra_kwargs = {"name": {"validators": []}, "public": {"default": True}}
-
-    def validate_name(self, value: str) -> str:
-        name = value.strip()
-        if selectors.club_name_taken(name=name):
-            raise serializers.ValidationError(_("A club with this name already exists."))
-        return name
 
 
 class ClubRefSerializer(serializers.Serializer[Any]):
@@ -96,24 +95,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name", "nickname", "licence", "label", "club"]
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        club: Club = attrs["club"]
-        name = str(attrs.get("name") or "").strip()
-        nickname = str(attrs.get("nickname") or "").strip()
-        label = nickname or name
-        # Score sheets name players by their label: two alike at one club would be confusing.
-        if label and selectors.player_label_taken(club=club, label=label):
-            field = "nickname" if nickname else "name"
-            raise serializers.ValidationError(
-                {
-                    field: [
-                        _("A player of this club is already called “%(label)s”: add a nickname.")
-                        % {"label": label}
-                    ]
-                }
-            )
-        return attrs
+        # A label another player of the club has is player_create's refusal (400 on the field).
 
 
 # --- games ----------------------------------------------------------------------------------
@@ -122,7 +104,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 @extend_schema_field(
     {
         "oneOf": [
-            {"type": "string", "enum": list(GAME_VARIANTS)},
+            {"type": "string", "enum": list(VARIANTS)},
             {"type": "integer", "description": "The id of one of the club's house rule sets."},
         ],
         "example": "fft",
@@ -132,12 +114,12 @@ class VariantField(serializers.Field):  # type: ignore[type-arg]
     """A rule preset by name, or a house rule set by id (checked against the club later)."""
 
     def to_internal_value(self, data: Any) -> str | int:
-        if isinstance(data, str) and data in GAME_VARIANTS:
+        if isinstance(data, str) and data in VARIANTS:
             return data
         if isinstance(data, int) and not isinstance(data, bool) and 1 <= data <= MAX_ID:
             return data
         shown = data if isinstance(data, str) else json.dumps(data)[:60]
-        message = Msg("variant_unknown", name=shown, choices=", ".join(GAME_VARIANTS))
+        message = Msg("variant_unknown", name=shown, choices=", ".join(VARIANTS))
         raise serializers.ValidationError(message.render(engine_language()))
 
     def to_representation(self, value: Any) -> Any:
@@ -197,7 +179,7 @@ class GameCreateSerializer(serializers.Serializer[Any]):
             house_rules = HouseRules.objects.filter(club=club, pk=variant).first()
             if house_rules is None:
                 errors["variant"] = [does_not_exist(variant)]
-            variant = "house"
+            variant = HOUSE
         ids: list[int] = attrs["players"]
         found = {p.pk: p for p in club.players.filter(pk__in=ids)}
         setup = game_setup_check(
@@ -245,7 +227,7 @@ def seats_json(table: TableSeats) -> list[dict[str, Any]]:
 
 
 def five_players_of(game: Game, size: int) -> str | None:
-    if game.kind != "tarot" or size != 5:
+    if game.kind != TAROT or size != 5:
         return None
     mode = game.rules.get("five_players")
     return str(mode) if mode else None
@@ -474,9 +456,6 @@ def sheet_json(sheet: GameSheet) -> dict[str, Any]:
 
 # --- what a client sends for a deal -----------------------------------------------------------
 
-# Fields of the contract that name one player, and lists of objects whose "player" does.
-PLAYER_FIELDS = ("taker", "partner", "sitting_out", "kings", "trull", "pagat")
-PLAYER_LISTS = ("handfuls", "miseres")
 ID_KEY = re.compile(r"[0-9]{1,18}")
 
 

@@ -7,7 +7,6 @@ real pack and what it is worth. Its refusals come back beside the fields they ar
 can be edited without losing who took.
 """
 
-import re
 from decimal import Decimal
 from typing import Any
 
@@ -15,14 +14,14 @@ from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tarot_scores.core.errors import Refusal
+from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
+from tarot_scores.games.kinds import TABLE_SIZES, TAROT
 from tarot_scores.scoring import ScoringError
 
-PLAYER_COUNTS = (3, 4, 5)
+PLAYER_COUNTS = TABLE_SIZES[TAROT]
 DEFAULT_PLAYER_COUNT = 4
 NAME_MAX_LENGTH = 60  # the engine's limit
-ALL_POINTS = Decimal(91)
-# Digits, then a decimal comma or point and digits: no signs, exponents or "NaN".
-POINTS_PATTERN = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
 
 VARIANT_CHOICES = [
     ("fft", _("FFT (official rules)")),
@@ -67,23 +66,6 @@ def player_count(raw: str | None) -> int:
 
 def default_name(seat: int) -> str:
     return gettext("Player %(number)s") % {"number": seat}
-
-
-def parse_points(raw: str) -> Decimal:
-    """A number of card points as typed on a phone: "41", "40,5" or "40.5"."""
-    typed = raw.strip().replace(" ", "")
-    if not POINTS_PATTERN.fullmatch(typed):
-        raise forms.ValidationError(
-            _("Enter a number of points, for example 41 or 40,5."), code="invalid"
-        )
-    value = Decimal(typed.replace(",", "."))
-    if not 0 <= value <= ALL_POINTS:
-        raise forms.ValidationError(_("Points range from 0 to 91."), code="range")
-    return value
-
-
-def as_json_number(value: Decimal) -> int | float:
-    return int(value) if value == value.to_integral_value() else float(value)
 
 
 class CalculatorForm(forms.Form):
@@ -208,7 +190,10 @@ class CalculatorForm(forms.Form):
         return typed[:NAME_MAX_LENGTH] or default_name(seat)
 
     def clean_points(self) -> Decimal:
-        return parse_points(self.cleaned_data["points"])
+        try:
+            return parse_points(self.cleaned_data["points"])
+        except Refusal as refusal:
+            raise refusal.as_validation_error() from None
 
     def deal(self) -> dict[str, Any]:
         """The deal of the scoring contract (docs/scoring.md), from valid data."""

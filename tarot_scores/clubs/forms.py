@@ -2,7 +2,8 @@
 
 Rules live elsewhere: a house rule set is checked by the scoring engine
 (``RuleSet.from_mapping``) and its refusals are put beside the fields; writes go through
-the services."""
+the services, whose ``Refusal`` (a name taken, the last organiser, an account playing at
+another club) the views put beside the fields too."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tarot_scores import scoring
-from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES
@@ -37,10 +37,8 @@ class ClubForm(forms.Form):
     )
 
     def clean_name(self) -> str:
-        name = str(self.cleaned_data["name"]).strip()
-        if selectors.club_name_taken(name=name):
-            raise ValidationError(_("A club with this name already exists."))
-        return name
+        # Whether the name is taken is club_create's rule: the view puts its refusal here.
+        return str(self.cleaned_data["name"]).strip()
 
 
 class PlayerForm(forms.Form):
@@ -55,24 +53,12 @@ class PlayerForm(forms.Form):
         label=gettext_lazy("FFT licence number"), max_length=20, required=False
     )
 
+    # Two players of a club under one label is player_create's rule: the view puts its refusal
+    # beside the name or the nickname.
+
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
-
-    def clean(self) -> dict[str, Any] | None:
-        data = super().clean() or {}
-        name = str(data.get("name") or "").strip()
-        nickname = str(data.get("nickname") or "").strip()
-        label = nickname or name
-        # Score sheets name players by their label: two alike at one club would be confusing.
-        if label and selectors.player_label_taken(club=self.club, label=label):
-            field = "nickname" if nickname else "name"
-            self.add_error(
-                field,
-                _("A player of this club is already called “%(label)s”: add a nickname.")
-                % {"label": label},
-            )
-        return data
 
 
 def _player_choices(players: Iterable[Player], user: Any) -> list[tuple[str, str]]:
@@ -129,12 +115,8 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
                     _("Several accounts use this e-mail address: enter the user name.")
                 )
         if users:
+            # An account that is a member already is member_add's refusal (on ``user``).
             self.user = users[0]
-            if Membership.objects.filter(club=self.club, user=self.user).exists():
-                raise ValidationError(
-                    _("%(name)s is already a member: change their role in the list.")
-                    % {"name": self.user.get_username()}
-                )
             return value
         try:
             validate_email(value)
@@ -145,16 +127,8 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
         return value
 
     def clean_player(self) -> Player | None:
-        player = self.linked_player(str(self.cleaned_data.get("player") or ""))
-        user = self.user
-        if player is not None and user is not None:
-            own = getattr(user, "player", None)
-            if own is not None and own.pk != player.pk and own.pk not in self.players:
-                raise ValidationError(
-                    _("This account already plays as %(player)s at another club.")
-                    % {"player": own.label}
-                )
-        return player
+        # An account playing at another club keeps its player: member_add's refusal.
+        return self.linked_player(str(self.cleaned_data.get("player") or ""))
 
 
 class MembershipForm(_PlayerLinkMixin, forms.Form):
@@ -166,7 +140,6 @@ class MembershipForm(_PlayerLinkMixin, forms.Form):
         *args: Any,
         membership: Membership,
         players: Sequence[Player],
-        organisers: int,
         **kwargs: Any,
     ) -> None:
         own = getattr(membership.user, "player", None)
@@ -176,35 +149,14 @@ class MembershipForm(_PlayerLinkMixin, forms.Form):
         )
         super().__init__(*args, **kwargs)
         self.membership = membership
-        self.organisers = organisers
         self.players = {p.pk: p for p in players}
-        self.own_player = own
         self.fields["player"].choices = _player_choices(players, membership.user)  # type: ignore[attr-defined]
 
-    def clean_role(self) -> str:
-        role = str(self.cleaned_data["role"])
-        if (
-            self.membership.role == Membership.Role.ORGANISER
-            and role != Membership.Role.ORGANISER
-            and self.organisers <= 1
-        ):
-            raise ValidationError(_("A club needs at least one organiser."))
-        return role
+    # A club keeps an organiser: membership_update's rule, put beside the role by the view.
 
     def clean_player(self) -> Player | None:
-        player = self.linked_player(str(self.cleaned_data.get("player") or ""))
-        own = self.own_player
-        if (
-            player is not None
-            and own is not None
-            and own.pk != player.pk
-            and own.pk not in self.players
-        ):
-            raise ValidationError(
-                _("This account already plays as %(player)s at another club.")
-                % {"player": own.label}
-            )
-        return player
+        # An account playing at another club keeps its player: membership_update's refusal.
+        return self.linked_player(str(self.cleaned_data.get("player") or ""))
 
 
 def _points(label: Any, *, low: int = 0) -> forms.IntegerField:
@@ -353,11 +305,8 @@ class HouseRulesForm(forms.Form):
         return [(legend, [self[name] for name in names]) for legend, names in self.GROUPS]
 
     def clean_name(self) -> str:
-        name = str(self.cleaned_data["name"]).strip()
-        other_than = self.instance.pk if self.instance is not None else None
-        if selectors.house_rules_name_taken(club=self.club, name=name, other_than=other_than):
-            raise ValidationError(_("The club already has a rule set with this name."))
-        return name
+        # A name another rule set of the club has is house_rules_save's refusal.
+        return str(self.cleaned_data["name"]).strip()
 
     def clean(self) -> dict[str, Any] | None:
         data = super().clean() or {}

@@ -32,6 +32,7 @@ from tarot_scores.clubs.forms import (
     describe_rules,
 )
 from tarot_scores.clubs.models import Club, HouseRules, Membership
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import Game
@@ -58,11 +59,17 @@ def club_list(request: HtmxHttpRequest) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         form = ClubForm(request.POST)
         if form.is_valid():
-            club = services.club_create(
-                name=form.cleaned_data["name"], public=form.cleaned_data["public"], by=request.user
-            )
-            messages.success(request, _("Club %(name)s created.") % {"name": club.name})
-            return redirect("clubs:detail", slug=club.slug)
+            try:
+                club = services.club_create(
+                    name=form.cleaned_data["name"],
+                    public=form.cleaned_data["public"],
+                    by=request.user,
+                )
+            except Refusal as refusal:
+                refusal.add_to_form(form)
+            else:
+                messages.success(request, _("Club %(name)s created.") % {"name": club.name})
+                return redirect("clubs:detail", slug=club.slug)
     clubs = selectors.clubs_for(user=request.user)
     mine: set[int] = set()
     if request.user.is_authenticated:
@@ -114,11 +121,16 @@ def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied
     form = PlayerForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
-        player = services.player_create(club=club, **form.cleaned_data)
-        messages.success(request, _("%(name)s joins the club's players.") % {"name": player.label})
-        if "another" in request.POST:
-            return redirect("clubs:player_new", slug=club.slug)
-        return redirect("clubs:detail", slug=club.slug)
+        try:
+            player = services.player_create(club=club, **form.cleaned_data)
+        except Refusal as refusal:
+            refusal.add_to_form(form)
+        else:
+            name = player.label
+            messages.success(request, _("%(name)s joins the club's players.") % {"name": name})
+            if "another" in request.POST:
+                return redirect("clubs:player_new", slug=club.slug)
+            return redirect("clubs:detail", slug=club.slug)
     return render(
         request,
         "tarot_scores/club/player_new.html",
@@ -156,6 +168,24 @@ def _send_invitation(request: HttpRequest, club: Club, user: Any) -> None:
     send_mail(" ".join(subject.split()), body, None, [user.email])
 
 
+def _member_added(club: Club, form: MemberAddForm) -> tuple[Membership, bool] | None:
+    """Add the member the form names; None, with the reasons beside the fields, if refused."""
+    if not form.is_valid():
+        return None
+    data = form.cleaned_data
+    try:
+        return services.member_add(
+            club=club,
+            role=data["role"],
+            user=form.user,
+            email=data["identifier"],
+            player=data["player"],
+        )
+    except Refusal as refusal:
+        refusal.add_to_form(form, {"user": "identifier"})
+        return None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
@@ -165,21 +195,14 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied
     memberships = list(selectors.club_memberships(club=club))
     players = list(selectors.club_players(club=club))
-    organisers = sum(1 for m in memberships if m.role == Membership.Role.ORGANISER)
     bound_row: MembershipForm | None = None
     add_form = MemberAddForm(prefix="add", club=club, players=players)
 
     if request.method == "POST" and request.POST.get("action") == "add":
         add_form = MemberAddForm(request.POST, prefix="add", club=club, players=players)
-        if add_form.is_valid():
-            data = add_form.cleaned_data
-            membership, created = services.member_add(
-                club=club,
-                role=data["role"],
-                user=add_form.user,
-                email=data["identifier"],
-                player=data["player"],
-            )
+        added = _member_added(club, add_form)
+        if added is not None:
+            membership, created = added
             user = membership.user
             if created:
                 _send_invitation(request, club, user)
@@ -209,16 +232,20 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             prefix=f"m{target.pk}",
             membership=target,
             players=players,
-            organisers=organisers,
         )
         if bound_row.is_valid():
-            services.membership_update(
-                membership=target,
-                role=bound_row.cleaned_data["role"],
-                player=bound_row.cleaned_data["player"],
-            )
-            messages.success(request, _("%(name)s: saved.") % {"name": target.user.get_username()})
-            return redirect("clubs:members", slug=club.slug)
+            try:
+                services.membership_update(
+                    membership=target,
+                    role=bound_row.cleaned_data["role"],
+                    player=bound_row.cleaned_data["player"],
+                )
+            except Refusal as refusal:
+                refusal.add_to_form(bound_row)
+            else:
+                name = target.user.get_username()
+                messages.success(request, _("%(name)s: saved.") % {"name": name})
+                return redirect("clubs:members", slug=club.slug)
     elif request.method == "POST":
         raise PermissionDenied  # no such action: a hand-made request
 
@@ -227,9 +254,7 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             m,
             bound_row
             if bound_row is not None and bound_row.membership.pk == m.pk
-            else MembershipForm(
-                prefix=f"m{m.pk}", membership=m, players=players, organisers=organisers
-            ),
+            else MembershipForm(prefix=f"m{m.pk}", membership=m, players=players),
         )
         for m in memberships
     ]
@@ -255,15 +280,19 @@ def rules(request: HtmxHttpRequest, slug: str, rules_id: int | None = None) -> H
             raise PermissionDenied
         form = HouseRulesForm(request.POST, club=club, instance=house_rules)
         if form.is_valid() and form.rule_set is not None:
-            saved = services.house_rules_save(
-                club=club,
-                name=form.cleaned_data["name"],
-                based_on=form.cleaned_data["based_on"],
-                rules=form.rule_set,
-                house_rules=house_rules,
-            )
-            messages.success(request, _("Rule set %(name)s saved.") % {"name": saved.name})
-            return redirect("clubs:rules", slug=club.slug, rules_id=saved.pk)
+            try:
+                saved = services.house_rules_save(
+                    club=club,
+                    name=form.cleaned_data["name"],
+                    based_on=form.cleaned_data["based_on"],
+                    rules=form.rule_set,
+                    house_rules=house_rules,
+                )
+            except Refusal as refusal:
+                refusal.add_to_form(form)
+            else:
+                messages.success(request, _("Rule set %(name)s saved.") % {"name": saved.name})
+                return redirect("clubs:rules", slug=club.slug, rules_id=saved.pk)
     elif can_edit:
         form = HouseRulesForm(
             club=club, instance=house_rules, initial=_rules_initial(request, house_rules)

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.games import services
 from tarot_scores.games.forms import DealForm, deal_form_for
@@ -121,6 +122,9 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     except GameClosed as closed:
         context = screen.context(sheet, form, status_note=str(closed))
         return render(request, page, context, status=409)
+    except Refusal as refusal:
+        form.refused(refusal)
+        return render(request, page, screen.context(sheet, form), status=400)
     if screen.after_save is not None:
         screen.after_save(request)
     if not request.htmx:
@@ -141,6 +145,8 @@ def preview_context(game: Game, table: TableSeats, form: DealForm) -> dict[str, 
             )
         except ScoringError as error:
             form.engine_errors(error, get_language())
+        except Refusal as refusal:
+            form.refused(refusal)
     return {
         "form": form,
         # While typing, an empty field is not a mistake yet.
@@ -223,6 +229,9 @@ def deal_correct(
     except GameClosed as closed:
         context = screen.context(deal, form, status_note=str(closed))
         return render(request, screen.template, context, status=409)
+    except Refusal as refusal:
+        form.refused(refusal)
+        return render(request, screen.template, screen.context(deal, form), status=400)
     messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
     return redirect(screen.done)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -21,10 +21,27 @@ from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
-from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES, game_kind
+from tarot_scores.core.errors import Refusal
+from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
+from tarot_scores.games.kinds import (
+    BURACO,
+    FIVE_PLAYER_CHOICES,
+    HOUSE,
+    KINDS,
+    NOVATAROK,
+    TAROT,
+    game_kind,
+)
 from tarot_scores.games.models import Game
 from tarot_scores.games.seats import TableSeats
-from tarot_scores.games.setup import PLAYERS, game_setup_check, rule_set_for
+from tarot_scores.games.setup import (
+    FIVE_PLAYERS,
+    PLAYERS,
+    GameSetup,
+    GameSetupError,
+    game_setup_check,
+    rule_set_for,
+)
 from tarot_scores.games.words import (
     CONTRACTS,
     HANDFULS,
@@ -60,24 +77,11 @@ def _number_from(data: Mapping[str, Any] | None, default: int) -> int:
     return number if number > 0 else default
 
 
-def parse_points(raw: str) -> Decimal:
-    """Card points as typed on a phone: "40,5" or "40.5"."""
-    try:
-        value = Decimal(raw.strip().replace(",", ".").replace(" ", ""))
-    except InvalidOperation:
-        raise forms.ValidationError(
-            _("Enter a number such as 41 or 40,5."), code="invalid"
-        ) from None
-    if not value.is_finite():
-        raise forms.ValidationError(_("Enter a number such as 41 or 40,5."), code="invalid")
-    return value
-
-
 class DealForm(forms.Form):
     """What every deal form shares: the expected deal number, the version being corrected, and
     the mapping of the engine's refusals onto fields."""
 
-    kind = "tarot"
+    kind = TAROT
     # Engine field -> form slot; anything not listed goes to the slot named ALL.
     ENGINE_FIELDS: Mapping[str, str] = {}
     # Fields whose messages show with their group: "handful_12" -> "handfuls".
@@ -100,6 +104,7 @@ class DealForm(forms.Form):
         self.game = game
         self.table = table
         self.players = table.players
+        self.entered = payload  # the deal being corrected, if any
         self.deal_number = _number_from(data, number)
         self.dealer = table.dealer(self.deal_number)
         self.section_errors: dict[str, list[str]] = {}
@@ -147,6 +152,11 @@ class DealForm(forms.Form):
                 slot = ALL
             self.section_errors.setdefault(slot, []).extend(messages)
 
+    def refused(self, refusal: Refusal) -> None:
+        """Put a service's refusal beside the question it is about."""
+        for name, messages in refusal.messages().items():
+            self.section_errors.setdefault(self.slot_of(name), []).extend(messages)
+
     def slot_errors(self, *, quiet_required: bool = False) -> dict[str, list[str]]:
         """Every error slot of the page and what it says ([] clears it)."""
         out: dict[str, list[str]] = {name: [] for name in self.slot_names()}
@@ -170,7 +180,7 @@ class DealForm(forms.Form):
 class TarotDealForm(DealForm):
     """A tarot deal in a few taps: preneur, contrat, (partenaire), bouts, points, then extras."""
 
-    kind = "tarot"
+    kind = TAROT
     ENGINE_FIELDS = {
         "taker": "taker",
         "partner": "partner",
@@ -181,37 +191,73 @@ class TarotDealForm(DealForm):
         "slam": "slam",
         "handfuls": "handfuls",
         "miseres": "miseres",
+        "sitting_out": FIVE_PLAYERS,
     }
     FIELD_SLOTS = {"handful_": "handfuls", "misere_": "miseres", "defence_points": "points"}
 
     def slot_names(self) -> list[str]:
-        names = [ALL, "taker", "contract", "partner", "oudlers", "points", "petit_au_bout"]
-        names += ["handfuls", "slam", "miseres"]
+        names = [ALL, FIVE_PLAYERS, "taker", "contract", "partner", "oudlers", "points"]
+        names += ["petit_au_bout", "handfuls", "slam", "miseres"]
         return [
             n
             for n in names
-            if (n != "partner" or self.calls_partner) and (n != "miseres" or self.allows_miseres)
+            if (n != "partner" or self.calls_partner)
+            and (n != "miseres" or self.allows_miseres)
+            and (n != FIVE_PLAYERS or self.chooses_mode)
         ]
+
+    def _mode_asked(self) -> scoring.FivePlayers:
+        """How this deal's table of five plays, when the rules let each deal say: as posted,
+        else as the deal being corrected was entered, else called king."""
+        if self.is_bound:
+            posted = self.data.get(FIVE_PLAYERS)
+            if posted == scoring.FivePlayers.SITTING_OUT.value:
+                return scoring.FivePlayers.SITTING_OUT
+            return scoring.FivePlayers.CALLED_KING
+        if self.entered is not None and self.entered.get("sitting_out") is not None:
+            return scoring.FivePlayers.SITTING_OUT
+        return scoring.FivePlayers.CALLED_KING
 
     def build_fields(self) -> None:
         rules = self.game.rule_set() or scoring.FFT
         self.rules = rules
         five = len(self.players) == 5
-        # At five, FFT tournament style has the dealer sit out; a table of five otherwise calls a
-        # king. Rules that allow either play called king unless told otherwise.
-        self.sits_out = five and rules.five_players is scoring.FivePlayers.SITTING_OUT
-        self.calls_partner = five and not self.sits_out
-        active = [p for p in self.players if not (self.sits_out and p.pk == self.dealer.pk)]
+        # At five, the rules (frozen into the game) say how the table plays: the dealer sits
+        # out (FFT tournament style), a king is called, or either, and then each deal says
+        # which (the service judges it, as it does for the API's ``sitting_out``).
+        self.chooses_mode = five and rules.five_players is scoring.FivePlayers.EITHER
+        mode = self._mode_asked() if self.chooses_mode else rules.five_players
+        self.sits_out = five and mode is scoring.FivePlayers.SITTING_OUT
+        # With a choice per deal the questions stay the same whichever is chosen, so that the
+        # page works without JavaScript: the dealer taking, or a partner called while the
+        # dealer sits out, is refused by the engine with its reason.
+        self.calls_partner = five and (self.chooses_mode or not self.sits_out)
+        active = [
+            p
+            for p in self.players
+            if self.chooses_mode or not (self.sits_out and p.pk == self.dealer.pk)
+        ]
         self.active = active
         choices = _player_choices(self.table, active)
         f = self.fields
+        if self.chooses_mode:
+            f[FIVE_PLAYERS] = forms.ChoiceField(
+                label=_("At this table of five"),
+                choices=FIVE_PLAYER_CHOICES,
+                widget=ChipSelect,
+                required=False,
+            )
+            self.initial[FIVE_PLAYERS] = self._mode_asked().value
         f["taker"] = forms.ChoiceField(label=_("Taker"), choices=choices, widget=ChipSelect)
         f["contract"] = forms.ChoiceField(label=_("Contract"), choices=CONTRACTS, widget=ChipSelect)
         if self.calls_partner:
             f["partner"] = forms.ChoiceField(
-                label=_("Called partner"),
+                label=_("Called partner (called king only)")
+                if self.chooses_mode
+                else _("Called partner"),
                 choices=[*choices, (ALONE, _("Alone"))],
                 widget=ChipSelect,
+                required=not self.sits_out,
             )
         f["oudlers"] = forms.TypedChoiceField(
             label=_("Bouts"),
@@ -287,17 +333,17 @@ class TarotDealForm(DealForm):
         )
 
     def clean_points(self) -> Decimal:
-        value = parse_points(self.cleaned_data["points"])
-        if not 0 <= value <= 91:
-            raise forms.ValidationError(_("Card points go from 0 to 91."), code="range")
-        return value
+        try:
+            return parse_points(self.cleaned_data["points"])
+        except Refusal as refusal:
+            raise refusal.as_validation_error() from None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         points = data.get("points")
         if isinstance(points, Decimal) and data.get("defence_points"):
             # The defence counted its tricks: the attack has the rest of the 91 points.
-            data["points"] = Decimal(91) - points
+            data["points"] = ALL_POINTS - points
         return data
 
     def initial_from(self, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -309,7 +355,7 @@ class TarotDealForm(DealForm):
             "petit_au_bout": payload.get("petit_au_bout") or "",
             "slam": payload.get("slam") or "",
         }
-        if self.calls_partner:
+        if self.calls_partner and not self.sits_out:
             partner = payload.get("partner")
             initial["partner"] = (
                 str(partner) if partner not in (None, payload.get("taker")) else ALONE
@@ -325,11 +371,14 @@ class TarotDealForm(DealForm):
         data = self.cleaned_data
         points: Decimal = data["points"]
         partner = data.get("partner")
+        # With the dealer sitting out, "alone" is no answer: four play without a partner.
+        if self.sits_out and partner == ALONE:
+            partner = None
         return {
             "taker": self._id(data["taker"]),
             "partner": self._id(partner) if partner and partner != ALONE else None,
             "contract": data["contract"],
-            "points": int(points) if points == points.to_integral_value() else float(points),
+            "points": as_json_number(points),
             "oudlers": data["oudlers"],
             "petit_au_bout": data.get("petit_au_bout") or None,
             "handfuls": [
@@ -350,7 +399,7 @@ class TarotDealForm(DealForm):
 class NovatarokDealForm(DealForm):
     """A Novatarok round: each player's card points, and who holds the kings, trull and pagat."""
 
-    kind = "novatarok"
+    kind = NOVATAROK
     ENGINE_FIELDS = {name: name for name in ("card_points", "kings", "trull", "pagat")}
     FIELD_SLOTS = {"card_": "card_points"}
     MELDS = NOVATAROK_MELDS
@@ -425,7 +474,7 @@ class BuracoSide:
 class BuracoDealForm(DealForm):
     """A buraco hand: which side each player is on, and what each side laid down."""
 
-    kind = "buraco"
+    kind = BURACO
     ENGINE_FIELDS = {"sides": "sides"}
     FIELD_SLOTS = {"side_": "sides", "s0_": "sides", "s1_": "sides"}
     SIDE_NAMES = (_("Side A"), _("Side B"))
@@ -498,9 +547,9 @@ class BuracoDealForm(DealForm):
 
 
 FORMS: dict[str, type[DealForm]] = {
-    "tarot": TarotDealForm,
-    "novatarok": NovatarokDealForm,
-    "buraco": BuracoDealForm,
+    TAROT: TarotDealForm,
+    NOVATAROK: NovatarokDealForm,
+    BURACO: BuracoDealForm,
 }
 
 
@@ -546,7 +595,7 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.players_by_id = {p.pk: p for p in players}
-        self.house_rules = {f"house:{h.pk}": h for h in house_rules}
+        self.house_rules = {f"{HOUSE}:{h.pk}": h for h in house_rules}
         rule_choices: list[Any] = [
             ("fft", _("Tarot, FFT rules")),
             ("classic", _("Tarot, classic rules")),
@@ -555,7 +604,7 @@ class GameForm(forms.Form):
             rule_choices.append(
                 (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
             )
-        rule_choices += [("novatarok", "Novatarok"), ("buraco", "Buraco")]
+        rule_choices += [(kind, label) for kind, label in KINDS if kind != TAROT]
         self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
         seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
         for i in range(1, SEATS + 1):
@@ -573,7 +622,7 @@ class GameForm(forms.Form):
 
     def variant(self) -> str:
         rules = str(self.cleaned_data.get("rules") or "fft")
-        return "house" if rules.startswith("house:") else rules
+        return HOUSE if rules.startswith(f"{HOUSE}:") else rules
 
     def clean(self) -> dict[str, Any] | None:
         data = super().clean() or {}
@@ -587,14 +636,21 @@ class GameForm(forms.Form):
             five_players=data.get("five_players") or None,
         )
         self.seated = list(setup.players)
-        for problem in setup.problems:
-            if problem.seat is not None:
-                self.add_error(f"seat_{problem.seat}", problem.message)
-            elif known_rules:
-                # The table's size goes above the seats, not beside one of them; without a
-                # valid game only the seats can be judged.
-                field = None if problem.field == PLAYERS else problem.field
-                self.add_error(field, problem.message)
+        self._place(setup, known_rules=known_rules)
         if known_rules:
             data["five_players"] = setup.five_players
         return data
+
+    def setup_refused(self, refusal: GameSetupError) -> None:
+        """Put ``game_create``'s refusal beside the seats and questions it is about."""
+        self._place(refusal.setup, known_rules=True)
+
+    def _place(self, setup: GameSetup, *, known_rules: bool) -> None:
+        for problem in setup.problems:
+            error = forms.ValidationError(problem.message, code=problem.code)
+            if problem.seat is not None:
+                self.add_error(f"seat_{problem.seat}", error)
+            elif known_rules:
+                # The table's size goes above the seats, not beside one of them; without a
+                # valid game only the seats can be judged.
+                self.add_error(None if problem.field == PLAYERS else problem.field, error)

@@ -1,4 +1,5 @@
-"""The games the site keeps and their words: kinds, variants, table sizes, five-player modes.
+"""The games the site keeps and their words: kinds, variants, table sizes, five-player modes,
+the contract's fields that name a player.
 
 Defined once here; the models, forms, serializers and pages take them from this module.
 """
@@ -18,6 +19,9 @@ KINDS = [(TAROT, _("Tarot")), (NOVATAROK, "Novatarok"), (BURACO, "Buraco")]
 # How many sit at a table of each game.
 TABLE_SIZES = {TAROT: (3, 4, 5), NOVATAROK: (2, 3, 4, 5), BURACO: (2, 4)}
 
+# Every variant a game may name: the presets of tarot rules, then the other games.
+VARIANTS = scoring.VARIANTS
+
 # How players name the rules a game or tournament is played by.
 VARIANT_LABELS = {
     "fft": _("FFT (official rules)"),
@@ -35,6 +39,12 @@ FIVE_PLAYER_WORDS = {
 }
 # The two ways a table plays, as a form offers them (a rule set may also allow either).
 FIVE_PLAYER_CHOICES = [(mode.value, words) for mode, words in FIVE_PLAYER_WORDS.items()]
+FIVE_PLAYER_MODES = [mode.value for mode in FIVE_PLAYER_WORDS]
+
+# Fields of the scoring contract that name one player, and lists of objects whose "player"
+# does: the site sends players by id, the engine takes them by name.
+PLAYER_FIELDS = ("taker", "partner", "sitting_out", "kings", "trull", "pagat")
+PLAYER_LISTS = ("handfuls", "miseres")
 
 
 def game_kind(variant: str) -> str:

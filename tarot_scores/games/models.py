@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.games.kinds import TAROT, game_kind
 
 
 class Game(models.Model):
@@ -60,10 +61,10 @@ class Game(models.Model):
     @property
     def kind(self) -> str:
         """tarot, novatarok or buraco."""
-        return self.variant if self.variant in scoring.OTHER_GAMES else "tarot"
+        return game_kind(self.variant)
 
     def rule_set(self) -> scoring.RuleSet | None:
-        if self.kind != "tarot":
+        if self.kind != TAROT:
             return None
         return scoring.RuleSet.from_mapping(self.rules, based_on=scoring.FFT)
 

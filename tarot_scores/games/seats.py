@@ -7,6 +7,7 @@ from typing import Any
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Player
+from tarot_scores.games.kinds import PLAYER_FIELDS, PLAYER_LISTS, TAROT
 from tarot_scores.games.models import Game, Seat
 
 
@@ -42,12 +43,12 @@ class TableSeats:
     def to_engine(self, game: Game, payload: Mapping[str, Any]) -> dict[str, Any]:
         """The site's payload (players by id) as the scoring contract (players by name)."""
         out: dict[str, Any] = dict(payload)
-        out["variant"] = game.variant if game.kind != "tarot" else (game.rules.get("name") or "fft")
+        out["variant"] = game.variant if game.kind != TAROT else (game.rules.get("name") or "fft")
         out["players"] = list(self.labels.values())
-        for key in ("taker", "partner", "sitting_out", "kings", "trull", "pagat"):
+        for key in PLAYER_FIELDS:
             if key in out:
                 out[key] = self.label(out[key])
-        for key in ("handfuls", "miseres"):
+        for key in PLAYER_LISTS:
             if isinstance(out.get(key), list):
                 out[key] = [
                     {**item, "player": self.label(item.get("player"))}

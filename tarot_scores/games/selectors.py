@@ -9,6 +9,7 @@ from django.db.models import Prefetch, QuerySet
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games.kinds import NOVATAROK
 from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats
 
@@ -91,7 +92,7 @@ def _sheet(
         rows.append(DealRow(deal, scores, list(totals)))
     ranking = rank_players(list(zip(players, totals, strict=True)))
     winners: list[Player] = []
-    if game.kind == "novatarok":
+    if game.kind == NOVATAROK:
         by_label = {table.labels[p.pk]: t for p, t in zip(players, totals, strict=True)}
         names = scoring.novatarok_winners(by_label)
         winners = [p for p in players if table.labels[p.pk] in names]

@@ -19,7 +19,9 @@ from django.utils.translation import gettext as _
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import Actor, signed_in
-from tarot_scores.games.kinds import game_kind
+from tarot_scores.core.errors import WHOLE, Reason, Refusal
+from tarot_scores.core.points import POINTS, typed_points
+from tarot_scores.games.kinds import HOUSE, TAROT, game_kind
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for
@@ -28,16 +30,21 @@ from tarot_scores.scoring.messages import Msg
 from tarot_scores.stats.services import stats_apply
 
 
-class DealConflict(Exception):
-    """The deal changed since the page was read, or its number was just taken."""
+class DealConflict(Refusal):
+    """The deal changed since the page was read, or its number was just taken: ``current`` is
+    the deal as it is now (the API answers 409 with it)."""
 
     def __init__(self, message: str, *, current: Deal) -> None:
-        super().__init__(message)
+        super().__init__({WHOLE: [Reason("deal_conflict", message)]})
         self.current = current
 
 
-class GameClosed(Exception):
-    pass
+class GameClosed(Refusal):
+    """The game takes no such change: it is finished, its table has all its deals, or the deal
+    is deleted (the API answers 409)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__({WHOLE: [Reason(code, message)]})
 
 
 @transaction.atomic
@@ -52,6 +59,7 @@ def game_create(
     label: str = "",
     five_players: str | None = None,
     max_deals: int | None = None,
+    imposed: bool = True,
 ) -> Game:
     """A game at one table, players in seat order (the first deals first).
 
@@ -59,19 +67,20 @@ def game_create(
     called king or the dealer sitting out; it wins over the rule set's own mode (a tournament
     sets it for all its tables), and without it a rule set that allows either stays open. It
     is ignored at any other table. ``max_deals`` fixes the game's length (a tournament round's
-    table).
+    table). ``imposed=False`` is a player's choice (the new-game page, the API): it must fit the
+    rule set, and a rule set that allows either needs one (see ``game_setup_check``).
 
-    Raises ``GameSetupError`` (nothing stored) when a player sits twice or the game is not
-    played by this many.
+    Raises ``GameSetupError`` (nothing stored) when a player sits twice, the game is not
+    played by this many, or (not imposed) the table of five's mode does not fit the rules.
     """
-    stored_variant = "house" if house_rules is not None else variant
+    stored_variant = HOUSE if house_rules is not None else variant
     rule_set = rule_set_for(variant=variant, house_rules=house_rules)
     setup = game_setup_check(
         kind=game_kind(stored_variant),
         seats=players,
         rules=rule_set,
         five_players=five_players,
-        imposed=True,
+        imposed=imposed,
     )
     if setup.problems:
         raise GameSetupError(setup)
@@ -104,11 +113,24 @@ def game_set_status(*, game: Game, status: str) -> Game:
 _SITE_FIELDS = frozenset({"variant", "players"})
 
 
+def as_entered(game: Game, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The deal as it is stored: a tarot deal's ``points`` typed as text ("40,5") are read by
+    ``parse_points`` (a ``Refusal`` on ``points`` if they are not card points)."""
+    entered = dict(payload)
+    if game.kind == TAROT and POINTS in entered:
+        entered[POINTS] = typed_points(entered[POINTS])
+    return entered
+
+
 def deal_score(
     *, game: Game, payload: Mapping[str, Any], number: int, table: TableSeats | None = None
 ) -> tuple[scoring.Result, TableSeats]:
-    """Score a deal of this game without saving anything (the live preview uses this too)."""
+    """Score a deal of this game without saving anything (the live preview uses this too).
+
+    Refuses with ``ScoringError`` what the engine refuses, and with ``Refusal`` points typed
+    as text that are not card points."""
     table = table or table_seats(game)
+    payload = as_entered(game, payload)
     errors: dict[str, list[Msg]] = {}
     for key in _SITE_FIELDS & set(payload):
         errors[key] = [Msg("unknown_field")]
@@ -116,7 +138,7 @@ def deal_score(
         raise ScoringError(errors)
     engine_payload = table.to_engine(game, payload)
     result = scoring.score(engine_payload, rules=game.rule_set())
-    if game.kind == "tarot" and len(table.players) == 5:
+    if game.kind == TAROT and len(table.players) == 5:
         sitting = payload.get("sitting_out")
         dealer = table.dealer(number)
         if sitting is not None and sitting != dealer.pk:
@@ -136,7 +158,7 @@ def _store_scores(deal: Deal, scores: Mapping[int, int]) -> None:
 def _stat_columns(
     deal: Deal, game: Game, payload: Mapping[str, Any], result: scoring.Result
 ) -> None:
-    if game.kind == "tarot":
+    if game.kind == TAROT:
         deal.taker_id = payload.get("taker")
         deal.contract = str(payload.get("contract") or "")
         deal.won = result.won
@@ -166,13 +188,16 @@ def _check_room(game: Game) -> None:
         live = game.deals.filter(deleted_at__isnull=True).count()
         if live >= game.max_deals:
             raise GameClosed(
-                _("All %(count)s deals of this table are entered.") % {"count": game.max_deals}
+                "table_full",
+                _("All %(count)s deals of this table are entered.") % {"count": game.max_deals},
             )
 
 
 def _check_open(game: Game) -> None:
     if game.status != Game.Status.OPEN:
-        raise GameClosed(_("This game is finished: reopen it to enter or correct deals."))
+        raise GameClosed(
+            "game_finished", _("This game is finished: reopen it to enter or correct deals.")
+        )
 
 
 def deal_record(
@@ -216,6 +241,7 @@ def deal_record(
                     )
                 number = last + 1
             _check_room(locked)
+            payload = as_entered(locked, payload)
             result, table = deal_score(game=locked, payload=payload, number=number, table=table)
             scores = table.scores_by_id(result)
             deal = Deal(
@@ -278,7 +304,10 @@ def deal_update(
     """Correct a deal read at ``version``; a stale version raises ``DealConflict``."""
     current, game = _locked_deal(deal, version)
     if current.is_deleted:
-        raise GameClosed(_("This deal is deleted: restore it before correcting it."))
+        raise GameClosed(
+            "deal_deleted", _("This deal is deleted: restore it before correcting it.")
+        )
+    payload = as_entered(game, payload)
     result, table = deal_score(game=game, payload=payload, number=current.number)
     old = _current_scores(current)
     scores = table.scores_by_id(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,8 @@ from django.utils.translation import gettext_lazy
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import HouseRules, Player
-from tarot_scores.games.kinds import FIVE_PLAYER_WORDS, TABLE_SIZES
+from tarot_scores.core.errors import Reason, Refusal
+from tarot_scores.games.kinds import BURACO, FIVE_PLAYER_WORDS, NOVATAROK, TABLE_SIZES, TAROT
 
 
 def rule_set_for(*, variant: str, house_rules: HouseRules | None) -> scoring.RuleSet | None:
@@ -29,9 +31,9 @@ def rules_for(*, variant: str, house_rules: HouseRules | None) -> dict[str, Any]
 
 
 _WRONG_SIZE = {
-    "tarot": gettext_lazy("Tarot is played by 3, 4 or 5 players (here %(count)s)."),
-    "novatarok": gettext_lazy("Novatarok is played by 2 to 5 players (here %(count)s)."),
-    "buraco": gettext_lazy("Buraco is played by 2 or 4 players (here %(count)s)."),
+    TAROT: gettext_lazy("Tarot is played by 3, 4 or 5 players (here %(count)s)."),
+    NOVATAROK: gettext_lazy("Novatarok is played by 2 to 5 players (here %(count)s)."),
+    BURACO: gettext_lazy("Buraco is played by 2 or 4 players (here %(count)s)."),
 }
 
 
@@ -44,11 +46,13 @@ FIVE_PLAYERS = "five_players"
 @dataclass(frozen=True)
 class SetupProblem:
     """One refusal: ``field`` is ``players`` or ``five_players``; ``seat`` (from 1) when it is
-    about the player at one seat."""
+    about the player at one seat; ``code`` names the rule (``seated_twice``, ``table_size``,
+    ``five_players_required``, ``five_players_fixed``)."""
 
     field: str
     message: str
     seat: int | None = None
+    code: str = dataclasses.field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -68,13 +72,20 @@ class GameSetup:
         return out
 
 
-class GameSetupError(Exception):
-    """A game that cannot be created as asked; ``errors`` holds the messages by field."""
+class GameSetupError(Refusal):
+    """A game that cannot be created as asked (``game_create``): the refusal of each of the
+    table's problems, by field; ``setup`` is the checked table."""
 
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
-        self.errors = setup.messages()
-        super().__init__(" ".join(m for messages in self.errors.values() for m in messages))
+        reasons: dict[str, list[Reason]] = {}
+        for problem in setup.problems:
+            reasons.setdefault(problem.field, []).append(Reason(problem.code, problem.message))
+        super().__init__(reasons)
+
+    @property
+    def errors(self) -> dict[str, list[str]]:
+        return self.messages()
 
 
 def game_setup_check(
@@ -108,32 +119,32 @@ def game_setup_check(
                 "player": player.label,
                 "seat": seat_of[player.pk],
             }
-            problems.append(SetupProblem(PLAYERS, message, seat=seat))
+            problems.append(SetupProblem(PLAYERS, message, seat=seat, code="seated_twice"))
             continue
         seat_of[player.pk] = seat
         seated.append(player)
     count = len(seated)
     if count not in TABLE_SIZES[kind]:
-        problems.append(SetupProblem(PLAYERS, str(_WRONG_SIZE[kind]) % {"count": count}))
+        message = str(_WRONG_SIZE[kind]) % {"count": count}
+        problems.append(SetupProblem(PLAYERS, message, code="table_size"))
 
     mode: scoring.FivePlayers | None = None
     wanted = scoring.FivePlayers(five_players) if five_players else None
     if wanted is scoring.FivePlayers.EITHER:
         wanted = None  # not a way to play a table, only the absence of a choice
-    if kind == "tarot" and count == 5 and rules is not None:
+    if kind == TAROT and count == 5 and rules is not None:
         fixed = rules.five_players
         either = fixed is scoring.FivePlayers.EITHER
         if imposed:
             mode = wanted or (None if either else fixed)
         elif wanted is None and either:
-            problems.append(
-                SetupProblem(FIVE_PLAYERS, _("At five players, choose how the table plays."))
-            )
+            message = _("At five players, choose how the table plays.")
+            problems.append(SetupProblem(FIVE_PLAYERS, message, code="five_players_required"))
         elif wanted is None or wanted is fixed or either:
             mode = wanted or fixed
         else:
             message = _("These rules play tables of five with: %(mode)s.") % {
                 "mode": FIVE_PLAYER_WORDS[fixed]
             }
-            problems.append(SetupProblem(FIVE_PLAYERS, message))
+            problems.append(SetupProblem(FIVE_PLAYERS, message, code="five_players_fixed"))
     return GameSetup(players=tuple(seated), five_players=mode, problems=tuple(problems))

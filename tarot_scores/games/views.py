@@ -50,6 +50,7 @@ from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed
+from tarot_scores.games.setup import GameSetupError
 from tarot_scores.games.words import DealWords, deal_words, rules_label
 from tarot_scores.scoring import ScoringError
 
@@ -384,17 +385,22 @@ def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         house = form.chosen_house_rules()
-        game = services.game_create(
-            club=club,
-            players=form.seated,
-            variant=form.variant(),
-            house_rules=house,
-            date=data["date"],
-            label=data["label"],
-            five_players=data["five_players"],
-            by=request.user,
-        )
-        return redirect("games:detail", game.pk)
+        try:
+            game = services.game_create(
+                club=club,
+                players=form.seated,
+                variant=form.variant(),
+                house_rules=house,
+                date=data["date"],
+                label=data["label"],
+                five_players=data["five_players"],
+                by=request.user,
+                imposed=False,  # the organiser's choice: it must fit the rules
+            )
+        except GameSetupError as refusal:
+            form.setup_refused(refusal)
+        else:
+            return redirect("games:detail", game.pk)
     return render(
         request,
         "tarot_scores/club/game_new.html",

@@ -11,7 +11,7 @@ from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores.games import services
-from tarot_scores.games.kinds import variant_label
+from tarot_scores.games.kinds import BURACO, HOUSE, NOVATAROK, variant_label
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import TableSeats
 from tarot_scores.scoring import ScoringError
@@ -62,7 +62,7 @@ def format_points(value: Any, lang: str | None = None) -> str:
 
 def rules_label(game: Game) -> str:
     """The rules a game is played under, as a club member names them."""
-    return variant_label(game.variant, game.rules.get("name") if game.variant == "house" else None)
+    return variant_label(game.variant, game.rules.get("name") if game.variant == HOUSE else None)
 
 
 @dataclass(frozen=True)
@@ -130,14 +130,14 @@ def deal_words(
     """The short words for one deal's payload (players by id). ``outcome`` is the stored (won,
     margin) of a saved deal; without it (an old revision) the payload is scored again."""
     label = table.label
-    if game.kind == "novatarok":
+    if game.kind == NOVATAROK:
         melds = [
             _("%(meld)s: %(player)s") % {"meld": meld_label, "player": label(payload[name])}
             for name, meld_label in NOVATAROK_MELDS
             if payload.get(name) is not None
         ]
         return DealWords(text="; ".join(str(m) for m in melds) or str(_("no melds")))
-    if game.kind == "buraco":
+    if game.kind == BURACO:
         sides = payload.get("sides") or []
         parts = []
         for side in sides:

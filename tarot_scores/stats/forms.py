@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tarot_scores.clubs.models import Club
-from tarot_scores.games.kinds import KINDS, TABLE_SIZES
+from tarot_scores.games.kinds import KINDS, TABLE_SIZES, TAROT
 
 
 def season_label(club: Club, season: int) -> str:
@@ -46,7 +46,7 @@ class LeaderboardFilterForm(forms.Form):
     )
 
     def __init__(self, data: Any, *, club: Club, seasons: Sequence[int]) -> None:
-        kind = data.get("kind") if data.get("kind") in TABLE_SIZES else "tarot"
+        kind = data.get("kind") if data.get("kind") in TABLE_SIZES else TAROT
         default_season = seasons[0] if seasons else current_season(club)
         query = {
             "kind": kind,
@@ -77,7 +77,7 @@ class LeaderboardFilterForm(forms.Form):
             season = self.default_season
         size_text = data.get("size")
         return {
-            "kind": data.get("kind") or "tarot",
+            "kind": data.get("kind") or TAROT,
             "season": season,
             "size": int(size_text) if size_text else None,
             "sort": data.get("sort") or "points",

@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games.kinds import TAROT
 
 
 class PlayerSeason(models.Model):
@@ -18,7 +19,7 @@ class PlayerSeason(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     season = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=12, default="tarot")
+    kind = models.CharField(max_length=12, default=TAROT)
     table_size = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     points = models.BigIntegerField(default=0)

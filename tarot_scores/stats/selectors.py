@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, Sum
 
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.models import Game, ScoreLine
 from tarot_scores.stats.models import PlayerSeason
 
@@ -46,7 +47,7 @@ def leaderboard(
     club: Club,
     season: int | None = None,
     table_size: int | None = None,
-    kind: str = "tarot",
+    kind: str = TAROT,
     sort: str = "points",
     player_id: int | None = None,
 ) -> list[LeaderRow]:

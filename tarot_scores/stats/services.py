@@ -10,6 +10,7 @@ from django.db.models import Count, F
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.results import results_changed
+from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.models import Deal, Game, Seat
 from tarot_scores.stats.models import PlayerSeason
 
@@ -28,7 +29,7 @@ def _stats_rows(
 ) -> list[tuple[int, int, str, int, int, int, int, int, int]]:
     """One row per player: the key, then points, deals played, times taker, times won."""
     key = _stats_key(game, table_size)
-    sitting = deal.payload.get("sitting_out") if game.kind == "tarot" else None
+    sitting = deal.payload.get("sitting_out") if game.kind == TAROT else None
     rows = []
     for player_id, points in scores.items():
         taken = 1 if player_id == deal.taker_id else 0

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 from tarot_scores.clubs.models import Club
 from tarot_scores.clubs.views import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.words import rules_label
 from tarot_scores.stats import charts, selectors
 from tarot_scores.stats.forms import LeaderboardFilterForm, current_season, season_label
@@ -106,7 +107,7 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
     cumulative: list[tuple[str, int]] = []
     running = 0
     for item in history:
-        if item.game.kind == "tarot":
+        if item.game.kind == TAROT:
             running += item.total
             cumulative.append((date_format(item.game.date, "SHORT_DATE_FORMAT"), running))
     chart = None

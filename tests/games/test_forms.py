@@ -5,16 +5,16 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django import forms
 from django.utils import translation
 
 from tarot_scores import scoring
+from tarot_scores.core.errors import Refusal
+from tarot_scores.core.points import parse_points
 from tarot_scores.games.forms import (
     ALL,
     BuracoDealForm,
     NovatarokDealForm,
     TarotDealForm,
-    parse_points,
 )
 from tarot_scores.games.seats import table_seats
 from tarot_scores.games.words import deal_words
@@ -36,10 +36,22 @@ def test_points_as_typed_on_a_phone(typed: str, value: Decimal) -> None:
     assert parse_points(typed) == value
 
 
-@pytest.mark.parametrize("typed", ["abc", "", "4O", "nan", "inf"])
+@pytest.mark.parametrize(
+    "typed", ["abc", "", "4O", "nan", "inf", "1e1", "+40", "-4", "١٢", "40,5,5", "0x10"]
+)
 def test_points_that_are_not_numbers(typed: str) -> None:
-    with pytest.raises(forms.ValidationError):
+    with pytest.raises(Refusal) as refused:
         parse_points(typed)
+
+    assert refused.value.codes() == {"points": ["points_invalid"]}
+
+
+@pytest.mark.parametrize("typed", ["92", "91,5", "100"])
+def test_points_beyond_the_pack(typed: str) -> None:
+    with pytest.raises(Refusal) as refused:
+        parse_points(typed)
+
+    assert refused.value.codes() == {"points": ["points_range"]}
 
 
 def test_the_payload_names_players_by_id(table: Table) -> None:

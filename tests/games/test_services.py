@@ -21,6 +21,7 @@ from tarot_scores.games.setup import GameSetupError
 from tarot_scores.stats import selectors as stats_selectors
 from tarot_scores.stats import services as stats_services
 from tarot_scores.stats.models import PlayerSeason
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +38,8 @@ def user() -> User:
 
 def players(club: Club, n: int) -> list[Player]:
     names = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
-    return [club_services.player_create(club=club, name=names[i]) for i in range(n)]
+    # New players each time (one club may hold several "Aurélie": built past player_create).
+    return [PlayerFactory.create(name=names[i], clubs=[club]) for i in range(n)]
 
 
 def game_of(club: Club, n: int, variant: str = "fft", **kw: Any) -> Game:
@@ -179,7 +181,9 @@ def test_rules_are_frozen_into_the_game(club: Club) -> None:
 
 
 def test_duplicate_names_get_distinct_labels(club: Club) -> None:
-    twins = [club_services.player_create(club=club, name="Marie") for _ in range(2)]
+    # player_create refuses a second "Marie" in one club; two clubs' Maries may share a table
+    # (or an old database may hold twins), and the sheet still tells them apart.
+    twins = [PlayerFactory.create(name="Marie", clubs=[club]) for _ in range(2)]
     others = players(club, 2)
     game = game_services.game_create(club=club, players=[*twins, *others], variant="fft", by=None)
     deal = game_services.deal_record(game=game, payload=garde(twins[1].pk), by=None)

@@ -29,7 +29,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Membership
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game, ScoreLine, Seat
 from tests.api.conftest import token_client
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
 
@@ -1095,7 +1095,8 @@ def test_random_tournament_bodies_are_never_a_500(
 def test_random_entry_bodies_are_never_a_500(team_event: Event, body: Any, method: str) -> None:
     entry = team_event.tournament.entries.order_by("id").first()
     assert entry is not None
-    player = club_services.player_create(club=team_event.club, name="Candidat")
+    # A new player per example: player_create refuses a second "Candidat" in the club.
+    player = PlayerFactory.create(name="Candidat", clubs=[team_event.club])
     url = team_event.url("entries/" if method == "post" else f"entries/{entry.pk}/")
 
     response = send(
