@@ -24,7 +24,7 @@ from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
-from tarot_scores.games.models import Game, Seat
+from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
 from tournaments import seating
 from tournaments.models import Entry, Round, Table, Team, Tournament
@@ -358,14 +358,35 @@ def round_start(*, round_: Round) -> Round:
 def close_if_complete(*, round_: Round) -> bool:
     """Close the round as soon as every table has all its deals; True if it closed now.
 
-    Called after each deal a table enters through its link: the links stop taking deals and
-    corrections, and organisers correct what is left through the game pages (history kept).
+    The links then stop taking deals and corrections, and organisers correct what is left
+    through the game pages (history kept).
     """
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED or not round_complete(round_):
         return False
     round_close(round_=round_)
     return True
+
+
+def round_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+    """A deal of a game changed (registered with ``games.services.on_deal_change``, so it runs
+    in the deal's transaction whoever entered it: a table's link, the game page or the API): if
+    the game is a tournament table, close its round once every table has all its deals."""
+    if game.max_deals is None:
+        return  # a tournament table always has a set length: no query for a club's own game
+    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    if table is None or table.round.status == Round.Status.CLOSED:
+        return
+    round_ = table.round
+    # A correction or a deletion adds no deal: it can only find complete a round that already
+    # was. That is checked before locking the round, so that a table correcting a deal never
+    # waits on (or deadlocks with) the table whose last deal closes the round.
+    adds_none = action in (DealRevision.Action.EDITED, DealRevision.Action.DELETED)
+    if adds_none and not round_complete(round_):
+        return
+    # A deal that adds to the count locks the round before counting: two tables entering
+    # their last deals at once take turns, and the second sees the first's deal.
+    close_if_complete(round_=round_)
 
 
 @transaction.atomic

@@ -14,7 +14,8 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services as game_services
-from tarot_scores.games.models import Game, ScoreLine
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
+from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments import selectors, services
 from tournaments.models import Round, Tournament
 
@@ -74,7 +75,8 @@ def test_thirteen_players_three_rounds(club: Club) -> None:
             services.round_seat_next(tournament=tournament, by=None)  # round still playing
         play_round(round_, rng)
         assert services.round_complete(round_)
-        services.round_close(round_=round_)
+        # The last deal closed the round, in its own transaction.
+        assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
     with pytest.raises(services.TournamentError):
         services.round_seat_next(tournament=tournament, by=None)  # all rounds played
     tournament.refresh_from_db()
@@ -172,8 +174,7 @@ def test_knockout_goes_down_to_a_final_table(club: Club) -> None:
         round_ = services.round_seat_next(tournament=tournament, by=None)
         states = selectors.round_tables(round_=round_)
         sizes.append(sum(len(s.players) for s in states))
-        play_round(round_, rng)
-        services.round_close(round_=round_)
+        play_round(round_, rng)  # its last deal closes the stage
         if len(states) == 1:
             break
     assert sizes == [16, 8, 4]
@@ -229,10 +230,12 @@ def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
         payload = random_tarot_payload(rng, [p.pk for p in first.players], number)
         game_services.deal_record(game=first.table.game, payload=payload, by=None)
     assert services.close_if_complete(round_=round_) is False  # the second table still plays
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.SEATED
     for number in range(1, 5):
         payload = random_tarot_payload(rng, [p.pk for p in second.players], number)
         game_services.deal_record(game=second.table.game, payload=payload, by=None)
-    assert services.close_if_complete(round_=round_) is True
+    # The last deal closed the round (any way it is entered: this is the service the game
+    # pages and the API call); closing again finds nothing to do.
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
     assert all(
@@ -241,11 +244,64 @@ def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
     assert services.close_if_complete(round_=round_) is False  # already closed
 
 
+def _enter(state: selectors.TableState, numbers: range, rng: random.Random) -> None:
+    for number in numbers:
+        payload = random_tarot_payload(rng, [p.pk for p in state.players], number)
+        game_services.deal_record(game=state.table.game, payload=payload, by=None)
+
+
+def test_restoring_the_last_missing_deal_closes_the_round(club: Club) -> None:
+    tournament = make(club, rounds=2)
+    register(tournament, 8)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    first, second = selectors.round_tables(round_=round_)
+    rng = random.Random(5)
+    _enter(first, range(1, 5), rng)
+    _enter(second, range(1, 4), rng)
+    third = second.table.game.deals.get(number=3)
+    game_services.deal_delete(deal=third, version=None, by=None)
+    _enter(second, range(4, 5), rng)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.SEATED
+    game_services.deal_restore(deal=third, by=None)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
+def test_the_round_closes_in_the_deals_transaction(club: Club) -> None:
+    """Whatever fails after the round closed undoes the deal and the close together: neither is
+    ever stored without the other."""
+    tournament = make(club, rounds=2)
+    register(tournament, 4)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    (table,) = selectors.round_tables(round_=round_)
+    rng = random.Random(7)
+    _enter(table, range(1, 4), rng)
+    seen: list[str] = []
+
+    def fail_after(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+        seen.append(Round.objects.get(pk=round_.pk).status)
+        raise RuntimeError("the next step of the deal failed")
+
+    game_services.on_deal_change(fail_after)
+    try:
+        with pytest.raises(RuntimeError):
+            _enter(table, range(4, 5), rng)
+    finally:
+        game_services._after_deal_change.remove(fail_after)
+    assert seen == [Round.Status.CLOSED]  # closed inside the deal's transaction...
+    round_.refresh_from_db()  # ...and rolled back with it
+    assert round_.status == Round.Status.SEATED and round_.closed_at is None
+    assert table.table.game.deals.count() == 3
+    assert Game.objects.get(pk=table.table.game_id).status == Game.Status.OPEN
+    _enter(table, range(4, 5), rng)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
 def test_seating_the_next_round_closes_a_complete_one(club: Club) -> None:
     tournament = make(club, rounds=2)
     register(tournament, 4)
     round_one = services.round_seat_next(tournament=tournament, by=None)
-    play_round(round_one, random.Random(6))
+    with deals_leave_rounds_open():  # a round completed before deals closed rounds
+        play_round(round_one, random.Random(6))
     assert Round.objects.get(pk=round_one.pk).status != Round.Status.CLOSED
     services.round_seat_next(tournament=tournament, by=None)
     assert Round.objects.get(pk=round_one.pk).status == Round.Status.CLOSED
@@ -260,7 +316,8 @@ def test_a_round_starts_once_and_closes_once(club: Club) -> None:
     with pytest.raises(services.TournamentError):
         services.round_start(round_=round_)
     assert Round.objects.get(pk=round_.pk).started_at == started  # the countdown keeps running
-    play_round(round_, random.Random(2))
+    with deals_leave_rounds_open():
+        play_round(round_, random.Random(2))
     services.round_close(round_=round_)
     with pytest.raises(services.TournamentError):
         services.round_close(round_=round_)
