@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tarot_scores.clubs.models import Club
-from tarot_scores.clubs.views import club_for
+from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.results import leaderboard_key
 from tarot_scores.games.words import rules_label

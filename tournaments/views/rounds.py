@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tournaments import pdf, selectors, services
 from tournaments.forms import SwapForm
@@ -28,7 +29,6 @@ from tournaments.views.access import (
     countdown,
     entry_url,
     is_knockout,
-    login_first,
     managed,
     qr_svg,
     readable,
