@@ -7,7 +7,6 @@ JavaScript the same URLs answer whole pages and redirect after a successful POST
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +31,7 @@ from tarot_scores.clubs import selectors as club_selectors
 from tarot_scores.clubs.models import HouseRules
 from tarot_scores.core.access import club_for, club_readable, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games import exports, selectors, services
 from tarot_scores.games.entry import (
     EditScreen,
@@ -346,12 +346,7 @@ def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
     pdf = exports.render_score_sheet(sheet)
-    return FileResponse(
-        io.BytesIO(pdf),
-        as_attachment=True,
-        filename=exports.sheet_filename(sheet, "pdf"),
-        content_type="application/pdf",
-    )
+    return pdf_response(pdf, exports.sheet_filename(sheet, "pdf"))
 
 
 # --- a new game ----------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ fixed number of queries, whatever the number of deals."""
 
 from __future__ import annotations
 
-import io
 import time
 from typing import Any
 
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_GET
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import tournament_results_key
 from tournaments import exports, pdf, selectors
 from tournaments.models import Round, Tournament
@@ -101,12 +101,7 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         round_names=results["round_names"],
         teams=results["teams"],
     )
-    return FileResponse(
-        io.BytesIO(data),
-        as_attachment=True,
-        filename=f"tournament-{tournament.pk}-standings.pdf",
-        content_type="application/pdf",
-    )
+    return pdf_response(data, f"tournament-{tournament.pk}-standings.pdf")
 
 
 @require_GET
@@ -172,9 +167,4 @@ def bracket_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         bracket=result,
         stage_names=[round_name(tournament, s.number) for s in result.stages],
     )
-    return FileResponse(
-        io.BytesIO(data),
-        as_attachment=True,
-        filename=f"tournament-{tournament.pk}-bracket.pdf",
-        content_type="application/pdf",
-    )
+    return pdf_response(data, f"tournament-{tournament.pk}-bracket.pdf")
