@@ -370,23 +370,23 @@ def close_if_complete(*, round_: Round) -> bool:
 
 def round_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
     """A deal of a game changed (registered with ``games.services.on_deal_change``, so it runs
-    in the deal's transaction whoever entered it: a table's link, the game page or the API): if
-    the game is a tournament table, close its round once every table has all its deals."""
+    in the deal's transaction whoever wrote it: a table's link, the game page or the API): if
+    it completed a tournament table's round, close the round.
+
+    Only a deal entered or restored adds to a table's count. A correction or a deletion cannot
+    complete a round, and leaves the round alone: it never waits on the round's lock, so a
+    table correcting a deal while an organiser closes the round cannot deadlock with it.
+    """
+    if action not in (DealRevision.Action.CREATED, DealRevision.Action.RESTORED):
+        return
     if game.max_deals is None:
         return  # a tournament table always has a set length: no query for a club's own game
     table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
     if table is None or table.round.status == Round.Status.CLOSED:
         return
-    round_ = table.round
-    # A correction or a deletion adds no deal: it can only find complete a round that already
-    # was. That is checked before locking the round, so that a table correcting a deal never
-    # waits on (or deadlocks with) the table whose last deal closes the round.
-    adds_none = action in (DealRevision.Action.EDITED, DealRevision.Action.DELETED)
-    if adds_none and not round_complete(round_):
-        return
-    # A deal that adds to the count locks the round before counting: two tables entering
-    # their last deals at once take turns, and the second sees the first's deal.
-    close_if_complete(round_=round_)
+    # The round is locked before counting: two tables entering their last deals at once take
+    # turns, and the second sees the first's deal.
+    close_if_complete(round_=table.round)
 
 
 @transaction.atomic

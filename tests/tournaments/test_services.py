@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -425,3 +426,94 @@ def test_a_team_name_typed_in_other_capitals_is_the_same_team(club: Club) -> Non
     first = services.team_for_name(tournament=tournament, name="les éclairs")
     again = services.team_for_name(tournament=tournament, name="LES ÉCLAIRS")
     assert again.pk == first.pk and tournament.teams.count() == 1
+
+
+def _last_deals_ready(players: int) -> tuple[Round, list[selectors.TableState], random.Random]:
+    """A round of ``players`` (tables of four) whose tables each miss only their last deal."""
+    tournament = make(club_services.club_create(name="Club des Tournois", by=None), rounds=2)
+    register(tournament, players)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    states = selectors.round_tables(round_=round_)
+    rng = random.Random(11)
+    for state in states:
+        _enter(state, range(1, 4), rng)
+    return round_, states, rng
+
+
+def _run_at_once(*jobs: Any) -> list[Any]:
+    outcomes: list[Any] = []
+
+    def run(job: Any) -> None:
+        try:
+            outcomes.append(job())
+        except Exception as exc:  # the outcome is what the test looks at
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_entering_their_last_deals_at_once_close_the_round() -> None:
+    """Each locks the round before counting: the second sees the first's deal and closes it."""
+    round_, states, rng = _last_deals_ready(8)
+    payloads = [random_tarot_payload(rng, [p.pk for p in s.players], 4) for s in states]
+    barrier = threading.Barrier(2)
+
+    def last_deal(state: selectors.TableState, payload: dict[str, Any]) -> Any:
+        barrier.wait(timeout=10)
+        return game_services.deal_record(game=state.table.game, payload=payload, by=None)
+
+    outcomes = _run_at_once(
+        *(lambda s=s, p=p: last_deal(s, p) for s, p in zip(states, payloads, strict=True))
+    )
+
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+    assert set(Game.objects.filter(tournament_table__round=round_).values_list("status")) == {
+        (Game.Status.FINISHED,)
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> None:
+    """The correction holds its game while the organiser closes the (complete) round, which
+    finishes every game of it: the close waits for the correction, and both are kept."""
+    round_, (first, second), rng = _last_deals_ready(8)
+    with deals_leave_rounds_open():  # complete but open: the organiser's close is next
+        _enter(first, range(4, 5), rng)
+        _enter(second, range(4, 5), rng)
+    deal = first.table.game.deals.get(number=2)
+    holding = threading.Event()
+
+    def hold_the_game(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+        if action == DealRevision.Action.EDITED:
+            holding.set()
+            time.sleep(1.0)  # long enough for the close to lock the round and wait on this game
+
+    def correct() -> Any:
+        return game_services.deal_update(
+            deal=deal, payload=deal.payload, version=deal.version, by=None
+        )
+
+    def close() -> Any:
+        assert holding.wait(timeout=10)
+        return services.round_close(round_=Round.objects.get(pk=round_.pk))
+
+    # Before the tournament's own hook: the correction holds its game, and only then would look
+    # at the round, once the organiser's close has locked it and waits for this game.
+    game_services._after_deal_change.insert(0, hold_the_game)
+    try:
+        outcomes = _run_at_once(correct, close)
+    finally:
+        game_services._after_deal_change.remove(hold_the_game)
+
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert Deal.objects.get(pk=deal.pk).version == 2
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
