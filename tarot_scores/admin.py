@@ -1,10 +1,31 @@
-"""Django admin for every model of the club domain."""
+"""Django admin for every model of the club domain.
+
+Deals, their score lines, their revisions and the season statistics are shown, never written:
+a deal changed here would skip the scoring, the history, the statistics and the results
+version. Corrections go through the game pages or the API, which keep all of them in step.
+"""
+
+from typing import Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
+
+
+class ReadOnly:
+    """An admin (page or inline) that shows its rows and refuses to add, change or delete any."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -12,14 +33,14 @@ class SeatInline(admin.TabularInline):
     extra = 0
 
 
-class ScoreLineInline(admin.TabularInline):
+class ScoreLineInline(ReadOnly, admin.TabularInline):
     model = ScoreLine
     extra = 0
     readonly_fields = ("player", "points")
     can_delete = False
 
 
-class RevisionInline(admin.TabularInline):
+class RevisionInline(ReadOnly, admin.TabularInline):
     model = DealRevision
     extra = 0
     readonly_fields = ("version", "action", "payload", "scores", "by", "by_label", "at")
@@ -60,7 +81,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("__str__", "taker", "contract", "won", "version", "deleted_at")
     list_filter = ("contract", "won")
     list_select_related = ("game__club", "taker")
@@ -68,12 +89,18 @@ class DealAdmin(admin.ModelAdmin):
 
 
 @admin.register(DealRevision)
-class DealRevisionAdmin(admin.ModelAdmin):
+class DealRevisionAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("deal", "version", "action", "by", "by_label", "at")
     list_select_related = ("deal__game__club", "by")
 
 
+@admin.register(ScoreLine)
+class ScoreLineAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ("deal", "player", "points")
+    list_select_related = ("deal__game__club", "player")
+
+
 @admin.register(PlayerSeason)
-class PlayerSeasonAdmin(admin.ModelAdmin):
+class PlayerSeasonAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("player", "club", "season", "kind", "table_size", "points", "deals")
     list_filter = ("club", "season", "kind", "table_size")

@@ -8,7 +8,6 @@ PDF's bytes; none makes a query.
 
 from __future__ import annotations
 
-import io
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,24 +19,22 @@ from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import cm
 from reportlab.platypus import (
     KeepInFrame,
     KeepTogether,
     PageBreak,
     Paragraph,
-    SimpleDocTemplate,
     Spacer,
     Table,
     TableStyle,
 )
 
+from tarot_scores.core.pdf import GRID, HEAD_FILL, build, grid_style, para, styles
 from tournaments.models import Tournament
 from tournaments.selectors import Bracket, StandingRow, TeamRow
 
-_GRID = colors.HexColor("#777777")
-_HEAD = colors.HexColor("#e6e6e6")
 _MARGIN = 1.2 * cm
 
 
@@ -63,51 +60,9 @@ def collation_key(name: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
-def _styles() -> dict[str, ParagraphStyle]:
-    base = getSampleStyleSheet()
-    normal = base["Normal"]
-    return {
-        "title": ParagraphStyle(
-            "title", parent=base["Title"], fontName="Helvetica-Bold", alignment=0, spaceAfter=4
-        ),
-        "big": ParagraphStyle(
-            "big", parent=normal, fontName="Helvetica-Bold", fontSize=20, leading=24
-        ),
-        "meta": ParagraphStyle("meta", parent=normal, fontSize=10, leading=13),
-        "small": ParagraphStyle("small", parent=normal, fontSize=7, leading=9),
-        "h2": ParagraphStyle("h2", parent=base["Heading2"], fontName="Helvetica-Bold"),
-        "cell": ParagraphStyle("cell", parent=normal, fontSize=9, leading=11),
-        "head": ParagraphStyle(
-            "head", parent=normal, fontSize=9, leading=11, fontName="Helvetica-Bold"
-        ),
-    }
-
-
-def _p(text: Any, style: ParagraphStyle) -> Paragraph:
-    # Paragraph reads a little markup: names typed by players must not be taken for it.
-    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return Paragraph(escaped, style)
-
-
 def _heading(tournament: Tournament) -> str:
     date = formats.date_format(tournament.date, "DATE_FORMAT")
     return f"{tournament.club.name} · {date}"
-
-
-def _build(story: list[Any], *, title: str, author: str, pagesize: Any = A4) -> bytes:
-    buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=pagesize,
-        leftMargin=_MARGIN,
-        rightMargin=_MARGIN,
-        topMargin=_MARGIN,
-        bottomMargin=_MARGIN,
-        title=title,
-        author=author,
-    )
-    doc.build(story)
-    return buffer.getvalue()
 
 
 def _short(name: str, limit: int = 20) -> str:
@@ -131,7 +86,7 @@ def render_table_sheets(
 ) -> bytes:
     """One landscape page per table: who sits where, a grid of the round's deals to fill in
     (the dealer of each deal printed already) and the QR code of the table's entry link."""
-    st = _styles()
+    st = styles(title_left=True)
     pagesize = landscape(A4)
     width, height = pagesize
     usable_w = width - 2 * _MARGIN
@@ -154,11 +109,11 @@ def render_table_sheets(
             for i, name in enumerate(table.players, start=1)
         ]
         left: list[Any] = [
-            _p(tournament.name, st["title"]),
-            _p(_heading(tournament), st["meta"]),
-            _p(f"{round_name} · " + _("Table %(n)s") % {"n": table.number}, st["big"]),
+            para(tournament.name, st["title"]),
+            para(_heading(tournament), st["meta"]),
+            para(f"{round_name} · " + _("Table %(n)s") % {"n": table.number}, st["big"]),
             Spacer(1, 0.15 * cm),
-            _p(_("Seats: %(seats)s") % {"seats": " · ".join(seats)}, st["meta"]),
+            para(_("Seats: %(seats)s") % {"seats": " · ".join(seats)}, st["meta"]),
         ]
         if len(table.players) == 5:
             note = (
@@ -166,9 +121,9 @@ def render_table_sheets(
                 if sits_out
                 else _("At a table of 5 the taker calls a king.")
             )
-            left.append(_p(note, st["meta"]))
+            left.append(para(note, st["meta"]))
         left.append(
-            _p(
+            para(
                 _("%(deals)s deals, then sign the sheet and hand it to the organisers.")
                 % {"deals": deals},
                 st["meta"],
@@ -176,8 +131,8 @@ def render_table_sheets(
         )
         right = [
             _qr(table.entry_url, qr_size),
-            _p(_("Scan to enter the deals:"), st["small"]),
-            _p(table.entry_url, st["small"]),
+            para(_("Scan to enter the deals:"), st["small"]),
+            para(table.entry_url, st["small"]),
         ]
         head = Table([[left, right]], colWidths=[usable_w - qr_size - 1.4 * cm, qr_size + 1.4 * cm])
         head.setStyle(
@@ -196,7 +151,7 @@ def render_table_sheets(
         head_style = ParagraphStyle(
             "grid-head", parent=st["head"], fontSize=font, leading=font * 1.15
         )
-        data: list[list[Any]] = [[_p(c, head_style) for c in [*columns, *table.players]]]
+        data: list[list[Any]] = [[para(c, head_style) for c in [*columns, *table.players]]]
         for number in range(1, deals + 1):
             dealer = table.players[(number - 1) % len(table.players)] if table.players else ""
             data.append(
@@ -210,17 +165,15 @@ def render_table_sheets(
             rowHeights=[max(row_h, 2.4 * font + 4), *[row_h] * (len(data) - 1)],
         )
         grid.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), "Helvetica", font),
-                    ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", font),
-                    ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
-                    ("BACKGROUND", (0, -1), (-1, -1), _HEAD),
-                    ("GRID", (0, 0), (-1, -1), 0.5, _GRID),
-                    ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("TEXTCOLOR", (1, 1), (1, -2), colors.HexColor("#555555")),
-                ]
+            grid_style(
+                ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", font),
+                ("BACKGROUND", (0, -1), (-1, -1), HEAD_FILL),
+                ("GRID", (0, 0), (-1, -1), 0.5, GRID),
+                ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("TEXTCOLOR", (1, 1), (1, -2), colors.HexColor("#555555")),
+                size=font,
+                rule=0,
             )
         )
         # Long names or many deals shrink the page's content rather than spill onto a second
@@ -229,8 +182,8 @@ def render_table_sheets(
             KeepInFrame(usable_w, usable_h - 0.1 * cm, content=[head, grid], mode="shrink")
         )
     if not story:
-        story.append(_p(_("This round has no tables."), st["meta"]))
-    return _build(
+        story.append(para(_("This round has no tables."), st["meta"]))
+    return build(
         story,
         title=f"{tournament.name} · {round_name}",
         author=tournament.club.name,
@@ -245,40 +198,37 @@ def render_seating_list(
     *, tournament: Tournament, round_name: str, lines: Sequence[SeatingLine]
 ) -> bytes:
     """Every player in alphabetical order with table and seat, in type read from a distance."""
-    st = _styles()
+    st = styles(title_left=True)
     ordered = sorted(lines, key=lambda line: (collation_key(line.player), line.table, line.seat))
     story: list[Any] = [
-        _p(tournament.name, st["title"]),
-        _p(_heading(tournament), st["meta"]),
-        _p(round_name + " · " + _("Seating"), st["big"]),
+        para(tournament.name, st["title"]),
+        para(_heading(tournament), st["meta"]),
+        para(round_name + " · " + _("Seating"), st["big"]),
         Spacer(1, 0.4 * cm),
     ]
     data: list[list[Any]] = [[_("Player"), _("Table"), _("Seat")]]
     data += [[line.player, str(line.table), str(line.seat)] for line in ordered]
     grid = Table(data, colWidths=[10 * cm, 3 * cm, 3 * cm], repeatRows=1, hAlign="LEFT")
     grid.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), "Helvetica", 14),
-                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 12),
-                ("FONT", (1, 1), (1, -1), "Helvetica-Bold", 16),
-                ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
-                ("LINEBELOW", (0, 0), (-1, -1), 0.4, _GRID),
-                ("ALIGN", (1, 0), (-1, -1), "CENTER"),
-                ("TOPPADDING", (0, 0), (-1, -1), 5),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
-            ]
+        grid_style(
+            ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 12),
+            ("FONT", (1, 1), (1, -1), "Helvetica-Bold", 16),
+            ("ALIGN", (1, 0), (-1, -1), "CENTER"),
+            ("TOPPADDING", (0, 0), (-1, -1), 5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+            size=14,
+            rule=0.4,
         )
     )
     story.append(grid)
-    return _build(story, title=f"{tournament.name} · {round_name}", author=tournament.club.name)
+    return build(story, title=f"{tournament.name} · {round_name}", author=tournament.club.name)
 
 
 # --- standings and bracket ---------------------------------------------------------------------
 
 
 def _tie_breaks(st: dict[str, ParagraphStyle]) -> Paragraph:
-    return _p(
+    return para(
         _(
             "Ties are broken by the total, then the best round, then the last round played, "
             "then the name."
@@ -295,23 +245,23 @@ def render_standings(
     teams: Sequence[TeamRow] = (),
 ) -> bytes:
     """The ranking with every round's score and the total; team standings when there are teams."""
-    st = _styles()
+    st = styles(title_left=True)
     many = len(round_names) > 6
     pagesize = landscape(A4) if many else A4
     usable = pagesize[0] - 2 * _MARGIN
     has_teams = any(r.team for r in rows)
     story: list[Any] = [
-        _p(tournament.name, st["title"]),
-        _p(_heading(tournament), st["meta"]),
-        _p(_("Standings"), st["h2"]),
+        para(tournament.name, st["title"]),
+        para(_heading(tournament), st["meta"]),
+        para(_("Standings"), st["h2"]),
     ]
     head = [_("Rank"), _("Player"), *([_("Team")] if has_teams else []), *round_names, _("Total")]
-    data: list[list[Any]] = [[_p(h, st["head"]) for h in head]]
+    data: list[list[Any]] = [[para(h, st["head"]) for h in head]]
     for row in rows:
         rounds = ["–" if r is None else str(r) for r in row.rounds]
-        team = [_p(row.team, st["cell"])] if has_teams else []
+        team = [para(row.team, st["cell"])] if has_teams else []
         data.append(
-            [f"{row.rank}.", _p(row.player.label, st["cell"]), *team, *rounds, str(row.total)]
+            [f"{row.rank}.", para(row.player.label, st["cell"]), *team, *rounds, str(row.total)]
         )
     fixed = [1.2 * cm, 5.0 * cm, *([3.5 * cm] if has_teams else [])]
     number_w = min(2.2 * cm, (usable - sum(fixed)) / max(1, len(round_names) + 1))
@@ -322,41 +272,38 @@ def render_standings(
         hAlign="LEFT",
     )
     grid.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
-                ("FONT", (-1, 1), (-1, -1), "Helvetica-Bold", 10),
-                ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
-                ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
-                ("ALIGN", (len(fixed), 1), (-1, -1), "RIGHT"),
-                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ]
+        grid_style(
+            ("FONT", (-1, 1), (-1, -1), "Helvetica-Bold", 10),
+            ("ALIGN", (len(fixed), 1), (-1, -1), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            size=9,
         )
     )
     story += [grid, Spacer(1, 0.3 * cm), _tie_breaks(st)]
     if teams:
-        story += [Spacer(1, 0.5 * cm), _p(_("Teams"), st["h2"])]
+        story += [Spacer(1, 0.5 * cm), para(_("Teams"), st["h2"])]
         team_data: list[list[Any]] = [[_("Rank"), _("Team"), _("Players"), _("Total")]]
         team_data += [
-            [f"{t.rank}.", _p(t.name, st["cell"]), _p(", ".join(t.members), st["cell"]), t.total]
+            [
+                f"{t.rank}.",
+                para(t.name, st["cell"]),
+                para(", ".join(t.members), st["cell"]),
+                t.total,
+            ]
             for t in teams
         ]
         team_grid = Table(
             team_data, colWidths=[1.2 * cm, 4.5 * cm, 9 * cm, 2.2 * cm], hAlign="LEFT"
         )
         team_grid.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
-                    ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
-                    ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
-                    ("ALIGN", (-1, 0), (-1, -1), "RIGHT"),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                ]
+            grid_style(
+                ("ALIGN", (-1, 0), (-1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                size=9,
             )
         )
         story.append(team_grid)
-    return _build(
+    return build(
         story,
         title=f"{tournament.name} · {_('Standings')}",
         author=tournament.club.name,
@@ -368,22 +315,22 @@ def render_bracket(
     *, tournament: Tournament, bracket: Bracket, stage_names: Sequence[str]
 ) -> bytes:
     """Every stage's tables, each player's score there and who went through; the final ranking."""
-    st = _styles()
+    st = styles(title_left=True)
     story: list[Any] = [
-        _p(tournament.name, st["title"]),
-        _p(_heading(tournament), st["meta"]),
+        para(tournament.name, st["title"]),
+        para(_heading(tournament), st["meta"]),
     ]
     through = _("through")
     for name, stage in zip(stage_names, bracket.stages, strict=True):
         title = name + (" · " + _("Final") if stage.final else "")
         if not stage.complete:
             title += " · " + _("being played")
-        block: list[Any] = [_p(title, st["h2"])]
+        block: list[Any] = [para(title, st["h2"])]
         for table in stage.tables:
             data: list[list[Any]] = [[_("Table %(n)s") % {"n": table.number}, "", ""]]
             data += [
                 [
-                    _p(seat.player.label, st["cell"]),
+                    para(seat.player.label, st["cell"]),
                     str(seat.points),
                     through if seat.qualified else "",
                 ]
@@ -391,33 +338,22 @@ def render_bracket(
             ]
             grid = Table(data, colWidths=[6 * cm, 2.2 * cm, 2.6 * cm], hAlign="LEFT")
             grid.setStyle(
-                TableStyle(
-                    [
-                        ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
-                        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 10),
-                        ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
-                        ("SPAN", (0, 0), (-1, 0)),
-                        ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
-                        ("ALIGN", (1, 1), (1, -1), "RIGHT"),
-                        ("FONT", (2, 1), (2, -1), "Helvetica-Bold", 9),
-                    ]
+                grid_style(
+                    ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 10),
+                    ("SPAN", (0, 0), (-1, 0)),
+                    ("ALIGN", (1, 1), (1, -1), "RIGHT"),
+                    ("FONT", (2, 1), (2, -1), "Helvetica-Bold", 9),
+                    size=9,
                 )
             )
             block += [grid, Spacer(1, 0.25 * cm)]
         story.append(KeepTogether(block))
     if bracket.ranking:
-        story.append(_p(_("Final ranking"), st["h2"]))
-        data = [[f"{rank}.", _p(player.label, st["cell"])] for rank, player in bracket.ranking]
+        story.append(para(_("Final ranking"), st["h2"]))
+        data = [[f"{rank}.", para(player.label, st["cell"])] for rank, player in bracket.ranking]
         ranking = Table(data, colWidths=[1.2 * cm, 7 * cm], hAlign="LEFT")
-        ranking.setStyle(
-            TableStyle(
-                [
-                    ("FONT", (0, 0), (-1, -1), "Helvetica", 10),
-                    ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
-                ]
-            )
-        )
+        ranking.setStyle(grid_style(size=10, head=False))
         story.append(ranking)
     elif not bracket.stages:
-        story.append(_p(_("No stage has been seated yet."), st["meta"]))
-    return _build(story, title=f"{tournament.name} · {_('Bracket')}", author=tournament.club.name)
+        story.append(para(_("No stage has been seated yet."), st["meta"]))
+    return build(story, title=f"{tournament.name} · {_('Bracket')}", author=tournament.club.name)

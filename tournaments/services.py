@@ -24,7 +24,7 @@ from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
-from tarot_scores.games.models import Game, Seat
+from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
 from tournaments import seating
 from tournaments.models import Entry, Round, Table, Team, Tournament
@@ -301,6 +301,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
             % {"t": tournament.name, "r": number, "n": index},
             max_deals=tournament.deals_per_round,
             five_players=tournament.five_mode if len(table_players) == 5 else None,
+            imposed=True,  # the tournament's mode, checked against its rules when it was set
         )
         Table.objects.create(round=round_, number=index, game=game)
     if tournament.status != Tournament.Status.RUNNING:
@@ -358,14 +359,35 @@ def round_start(*, round_: Round) -> Round:
 def close_if_complete(*, round_: Round) -> bool:
     """Close the round as soon as every table has all its deals; True if it closed now.
 
-    Called after each deal a table enters through its link: the links stop taking deals and
-    corrections, and organisers correct what is left through the game pages (history kept).
+    The links then stop taking deals and corrections, and organisers correct what is left
+    through the game pages (history kept).
     """
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status == Round.Status.CLOSED or not round_complete(round_):
         return False
     round_close(round_=round_)
     return True
+
+
+def round_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+    """A deal of a game changed (registered with ``games.services.on_deal_change``, so it runs
+    in the deal's transaction whoever wrote it: a table's link, the game page or the API): if
+    it completed a tournament table's round, close the round.
+
+    Only a deal entered or restored adds to a table's count. A correction or a deletion cannot
+    complete a round, and leaves the round alone: it never waits on the round's lock, so a
+    table correcting a deal while an organiser closes the round cannot deadlock with it.
+    """
+    if action not in (DealRevision.Action.CREATED, DealRevision.Action.RESTORED):
+        return
+    if game.max_deals is None:
+        return  # a tournament table always has a set length: no query for a club's own game
+    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    if table is None or table.round.status == Round.Status.CLOSED:
+        return
+    # The round is locked before counting: two tables entering their last deals at once take
+    # turns, and the second sees the first's deal.
+    close_if_complete(round_=table.round)
 
 
 @transaction.atomic

@@ -32,6 +32,7 @@ from tarot_scores.clubs.forms import (
     describe_rules,
 )
 from tarot_scores.clubs.models import Club, HouseRules, Membership
+from tarot_scores.core.access import club_for
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.games import selectors as game_selectors
@@ -40,14 +41,6 @@ from tarot_scores.games.words import rules_label
 from tarot_scores.scoring import PRESETS
 
 GAMES_PER_PAGE = 30
-
-
-def club_for(request: HttpRequest, slug: str) -> Club:
-    """The club, if this user may see it; otherwise 404, whether or not it exists."""
-    club = get_object_or_404(Club, slug=slug)
-    if not permissions.can_view_club(request.user, club):
-        raise Http404
-    return club
 
 
 @require_http_methods(["GET", "POST"])

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import cm
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Spacer, Table
 
 from tarot_scores.core.exports import CsvExport, RowWriter
+from tarot_scores.core.pdf import GRID_LIGHT, build, grid_style, para, styles
 from tarot_scores.games.selectors import DealRow, GameSheet
 from tarot_scores.games.words import DealWords, deal_words, outcome, rules_label
 
@@ -73,50 +72,25 @@ class GameCsv(CsvExport):
         writer.writerow([_("Total"), "", "", "", "", "", "", *self.sheet.totals])
 
 
-_GRID = colors.HexColor("#999999")
-
-
-_HEAD = colors.HexColor("#e6e6e6")
-
-
-def _styles() -> dict[str, ParagraphStyle]:
-    base = getSampleStyleSheet()
-    return {
-        "title": ParagraphStyle("title", parent=base["Title"], fontName="Helvetica-Bold"),
-        "meta": ParagraphStyle("meta", parent=base["Normal"], fontSize=10, leading=13),
-        "cell": ParagraphStyle("cell", parent=base["Normal"], fontSize=8, leading=10),
-        "head": ParagraphStyle(
-            "head", parent=base["Normal"], fontSize=8, leading=10, fontName="Helvetica-Bold"
-        ),
-        "h2": ParagraphStyle("h2", parent=base["Heading2"], fontName="Helvetica-Bold"),
-    }
-
-
-def _p(text: Any, style: ParagraphStyle) -> Paragraph:
-    # Paragraph reads a little markup: names typed by players must not be taken for it.
-    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return Paragraph(escaped, style)
-
-
 def render_score_sheet(sheet: GameSheet) -> bytes:
     """The feuille de marque of one game, A4 portrait, the table header on every page."""
     game = sheet.game
-    st = _styles()
+    st = styles(text_size=8)
     names = [sheet.table.labels[p.pk] for p in sheet.players]
     tarot = game.kind == "tarot"
 
     story: list[Any] = [
-        _p(_("Score sheet"), st["title"]),
-        _p(_("Club: %(name)s") % {"name": game.club.name}, st["meta"]),
-        _p(
+        para(_("Score sheet"), st["title"]),
+        para(_("Club: %(name)s") % {"name": game.club.name}, st["meta"]),
+        para(
             _("Date: %(date)s") % {"date": formats.date_format(game.date, "DATE_FORMAT")},
             st["meta"],
         ),
-        _p(_("Rules: %(rules)s") % {"rules": rules_label(game)}, st["meta"]),
-        _p(_("Players: %(names)s") % {"names": ", ".join(names)}, st["meta"]),
+        para(_("Rules: %(rules)s") % {"rules": rules_label(game)}, st["meta"]),
+        para(_("Players: %(names)s") % {"names": ", ".join(names)}, st["meta"]),
     ]
     if game.label:
-        story.insert(1, _p(game.label, st["meta"]))
+        story.insert(1, para(game.label, st["meta"]))
     story.append(Spacer(1, 0.4 * cm))
 
     usable = A4[0] - 3 * cm
@@ -130,7 +104,7 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
     fixed[1] = max(2.5 * cm, usable - sum(fixed) - score_width * len(names))
     widths = [*fixed, *([score_width] * len(names))]
 
-    data: list[list[Any]] = [[_p(h, st["head"]) for h in [*head, *names]]]
+    data: list[list[Any]] = [[para(h, st["head"]) for h in [*head, *names]]]
     for row, words in live_rows(sheet):
         scores = ["" if s is None else f"{s:+d}" if s else "0" for s in row.scores]
         if tarot:
@@ -140,68 +114,47 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
                 result = f"{result}; {'; '.join(words.extras)}"
             cells = [
                 str(row.deal.number),
-                _p(taker, st["cell"]),
-                _p(words.contract, st["cell"]),
-                _p(result, st["cell"]),
+                para(taker, st["cell"]),
+                para(words.contract, st["cell"]),
+                para(result, st["cell"]),
             ]
         else:
-            cells = [str(row.deal.number), _p(words.text, st["cell"])]
+            cells = [str(row.deal.number), para(words.text, st["cell"])]
         data.append([*cells, *scores])
-    data.append([_p(_("Total"), st["head"]), *[""] * (len(head) - 1), *map(str, sheet.totals)])
+    data.append([para(_("Total"), st["head"]), *[""] * (len(head) - 1), *map(str, sheet.totals)])
 
     grid = Table(data, colWidths=widths, repeatRows=1)
     first_score = len(head)
     grid.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
-                ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
-                ("GRID", (0, 0), (-1, -1), 0.4, _GRID),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("ALIGN", (first_score, 1), (-1, -1), "RIGHT"),
-                ("ALIGN", (0, 1), (0, -1), "RIGHT"),
-                ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 9),
-                ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
-            ]
+        grid_style(
+            ("GRID", (0, 0), (-1, -1), 0.4, GRID_LIGHT),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("ALIGN", (first_score, 1), (-1, -1), "RIGHT"),
+            ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+            ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 9),
+            ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
+            size=8,
+            rule=0,
         )
     )
     story.append(grid)
 
     story.append(Spacer(1, 0.5 * cm))
-    story.append(_p(_("Final ranking"), st["h2"]))
+    story.append(para(_("Final ranking"), st["h2"]))
     ranking = [[f"{r.rank}.", sheet.table.labels[r.player.pk], str(r.total)] for r in sheet.ranking]
     if sheet.winners:
         winners = ", ".join(sheet.table.labels[p.pk] for p in sheet.winners)
-        story.append(_p(_("Game over: %(names)s won.") % {"names": winners}, st["meta"]))
+        story.append(para(_("Game over: %(names)s won.") % {"names": winners}, st["meta"]))
     ranked = Table(ranking, colWidths=[1.2 * cm, 6 * cm, 2.5 * cm], hAlign="LEFT")
     ranked.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), "Helvetica", 10),
-                ("ALIGN", (2, 0), (2, -1), "RIGHT"),
-                ("LINEBELOW", (0, 0), (-1, -1), 0.3, _GRID),
-            ]
-        )
+        grid_style(("ALIGN", (2, 0), (2, -1), "RIGHT"), size=10, head=False, rule_colour=GRID_LIGHT)
     )
     story.append(ranked)
 
-    buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=A4,
-        leftMargin=1.5 * cm,
-        rightMargin=1.5 * cm,
-        topMargin=1.5 * cm,
-        bottomMargin=1.5 * cm,
+    return build(
+        story,
         title=f"{game.club.name} {game.date.isoformat()}",
         author=game.club.name,
+        margin=1.5 * cm,
+        numbered=True,
     )
-    doc.build(story, onFirstPage=_page_number, onLaterPages=_page_number)
-    return buffer.getvalue()
-
-
-def _page_number(canvas: Any, doc: Any) -> None:
-    canvas.saveState()
-    canvas.setFont("Helvetica", 8)
-    canvas.drawRightString(A4[0] - 1.5 * cm, 1 * cm, str(doc.page))
-    canvas.restoreState()

@@ -8,7 +8,7 @@ enforced once."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
@@ -200,6 +200,30 @@ def _check_open(game: Game) -> None:
         )
 
 
+class AfterDealChange(Protocol):
+    """What another app does when a deal of a game is entered, corrected, deleted or restored:
+    called inside that deal's transaction, with the game locked, so what it writes commits or
+    rolls back with the deal (an error it raises undoes the deal too)."""
+
+    def __call__(self, *, game: Game, deal: Deal, action: DealRevision.Action) -> None: ...
+
+
+_after_deal_change: list[AfterDealChange] = []
+
+
+def on_deal_change(hook: AfterDealChange) -> AfterDealChange:
+    """Have ``hook`` called after every deal change, in its transaction (from an AppConfig's
+    ``ready``: tournaments closes a round this way without the games importing it)."""
+    if hook not in _after_deal_change:
+        _after_deal_change.append(hook)
+    return hook
+
+
+def _deal_changed(game: Game, deal: Deal, action: DealRevision.Action) -> None:
+    for hook in _after_deal_change:
+        hook(game=game, deal=deal, action=action)
+
+
 def deal_record(
     *,
     game: Game,
@@ -255,6 +279,7 @@ def deal_record(
             _keep_lines(deal, lines)
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
             stats_apply(locked, deal, scores, 1, len(table.players))
+            _deal_changed(locked, deal, DealRevision.Action.CREATED)
             return deal
     except IntegrityError:
         existing = Deal.objects.filter(game=game, number=number).first() if number else None
@@ -320,6 +345,7 @@ def deal_update(
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label)
     stats_apply(game, current, scores, 1, len(table.players))
+    _deal_changed(game, current, DealRevision.Action.EDITED)
     return current
 
 
@@ -335,6 +361,7 @@ def deal_delete(*, deal: Deal, version: int | None, by: Actor) -> Deal:
     current.version += 1
     current.save()
     _revise(current, DealRevision.Action.DELETED, {}, by, "")
+    _deal_changed(game, current, DealRevision.Action.DELETED)
     return current
 
 
@@ -352,4 +379,5 @@ def deal_restore(*, deal: Deal, by: Actor) -> Deal:
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "")
     stats_apply(game, current, scores, 1, len(table.players))
+    _deal_changed(game, current, DealRevision.Action.RESTORED)
     return current

@@ -7,13 +7,11 @@ JavaScript the same URLs answer whole pages and redirect after a successful POST
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import (
@@ -27,13 +25,13 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
 from tarot_scores.clubs.models import HouseRules
-from tarot_scores.clubs.views import club_for
+from tarot_scores.core.access import club_for, club_readable, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games import exports, selectors, services
 from tarot_scores.games.entry import (
     EditScreen,
@@ -55,19 +53,6 @@ from tarot_scores.games.words import DealWords, deal_words, rules_label
 from tarot_scores.scoring import ScoringError
 
 TEMPLATES = "tarot_scores/game/"
-
-
-def _login(request: HtmxHttpRequest, next_url: str) -> HttpResponse:
-    """Anonymous writers go to the login page, then back to ``next_url`` (a page, not a POST)."""
-    if request.htmx:
-        return HttpResponseClientRedirect(f"{reverse('login')}?next={next_url}")
-    return redirect_to_login(next_url)
-
-
-def _readable(request: HtmxHttpRequest, game: Game) -> None:
-    """Private clubs do not exist for outsiders."""
-    if not permissions.can_view_club(request.user, game.club):
-        raise Http404
 
 
 def _sheet_or_404(game_id: int) -> GameSheet:
@@ -115,7 +100,7 @@ def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]
 @require_GET
 def detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
-    _readable(request, sheet.game)
+    club_readable(request, sheet.game.club)
     template = "detail.html#sheet" if request.htmx else "detail.html"
     return render(request, TEMPLATES + template, _sheet_context(request, sheet))
 
@@ -157,10 +142,10 @@ def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Enter the next deal: a few taps on a phone, a live preview, then Save."""
     here = reverse("games:deal_new", args=[game_id])
     if not request.user.is_authenticated:
-        return _login(request, here)
+        return login_first(request, here)
     sheet = _sheet_or_404(game_id)
     game = sheet.game
-    _readable(request, game)
+    club_readable(request, game.club)
     if not permissions.can_enter_deals(request.user, game):
         raise PermissionDenied
     if request.method == "POST":
@@ -181,9 +166,9 @@ def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def deal_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Score what is typed so far, store nothing: each player's score and the reasons."""
     if not request.user.is_authenticated:
-        return _login(request, reverse("games:deal_new", args=[game_id]))
+        return login_first(request, reverse("games:deal_new", args=[game_id]))
     game = _game_or_404(game_id)
-    _readable(request, game)
+    club_readable(request, game.club)
     if not permissions.can_enter_deals(request.user, game):
         raise PermissionDenied
     table = table_seats(game)
@@ -194,8 +179,8 @@ def deal_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def _correction_gate(request: HtmxHttpRequest, deal: Deal) -> HttpResponse | None:
     game = deal.game
     if not request.user.is_authenticated:
-        return _login(request, reverse("games:deal_edit", args=[deal.pk]))
-    _readable(request, game)
+        return login_first(request, reverse("games:deal_edit", args=[deal.pk]))
+    club_readable(request, game.club)
     if not permissions.can_correct_deal(request.user, deal):
         raise PermissionDenied
     return None
@@ -307,7 +292,7 @@ def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     """Every version of a deal: who entered, corrected, deleted or restored it, and when."""
     deal = _deal_or_404(deal_id)
     game = deal.game
-    _readable(request, game)
+    club_readable(request, game.club)
     table = table_seats(game)
     revisions: QuerySet[DealRevision] = deal.revisions.select_related("by").order_by(
         "version", "id"
@@ -334,9 +319,9 @@ def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
 def status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Finish a game (no more entries) or reopen it."""
     if not request.user.is_authenticated:
-        return _login(request, reverse("games:detail", args=[game_id]))
+        return login_first(request, reverse("games:detail", args=[game_id]))
     game = _game_or_404(game_id)
-    _readable(request, game)
+    club_readable(request, game.club)
     if not permissions.can_manage_game(request.user, game):
         raise PermissionDenied
     wanted = request.POST.get("status", "")
@@ -353,21 +338,16 @@ def status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def sheet_csv(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
-    _readable(request, sheet.game)
+    club_readable(request, sheet.game.club)
     return exports.GameCsv(sheet).response()
 
 
 @require_GET
 def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
     sheet = _sheet_or_404(game_id)
-    _readable(request, sheet.game)
+    club_readable(request, sheet.game.club)
     pdf = exports.render_score_sheet(sheet)
-    return FileResponse(
-        io.BytesIO(pdf),
-        as_attachment=True,
-        filename=exports.sheet_filename(sheet, "pdf"),
-        content_type="application/pdf",
-    )
+    return pdf_response(pdf, exports.sheet_filename(sheet, "pdf"))
 
 
 # --- a new game ----------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tarot_scores.clubs.models import Club
-from tarot_scores.clubs.views import club_for
+from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.results import leaderboard_key
 from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.words import rules_label
 from tarot_scores.stats import charts, selectors
@@ -39,13 +40,8 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     # The table only changes when a deal is written, which bumps the club's stats version:
     # drawn once per version, filters and language, then served from the cache.
-    # The creation time too: a club id can be reused after a deletion (SQLite), a version can't.
-    # And the slug, which the table's links carry and the admin may change.
     filters = urlencode(sorted(request.GET.items()))
-    key = (
-        f"leaderboard:{club.pk}:{club.slug}:{club.created_at.timestamp()}:{club.stats_version}:"
-        f"{get_language()}:{filters}"
-    )
+    key = leaderboard_key(club=club, language=get_language(), filters=filters)
     table = cache.get(key)
     if table is None:
         table = render_to_string(

@@ -30,6 +30,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game, ScoreLine, Seat
 from tests.api.conftest import token_client
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
 
@@ -191,18 +192,15 @@ def test_a_whole_tournament_through_the_api(event: Event) -> None:
         assert [r["number"] for r in progress] == list(range(1, number + 1))
         assert progress[-1]["complete"] is True
         assert all(t["entered"] == 3 and t["complete"] for t in progress[-1]["tables"])
+        # The last deal entered through the API closed the round, as a table's link would.
+        assert progress[-1]["status"] == "closed"
     refused = assert_refusal(send(client, "post", base + "rounds/"), 409)
     assert refused == {"non_field_errors": ["All 3 rounds have been played."]}
-    assert client.get(base).json()["status"] == "running"
-    # Seating a round closed the one before; the last is closed by hand, and that is the end.
-    assert [r["status"] for r in client.get(base + "rounds/").json()] == [
-        "closed",
-        "closed",
-        "playing",
-    ]
-    closed = send(client, "post", base + "rounds/3/close/")
-    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    # The last round's last deal closed it, and that is the end.
+    assert [r["status"] for r in client.get(base + "rounds/").json()] == ["closed"] * 3
     assert client.get(base).json()["status"] == "finished"
+    again = assert_refusal(send(client, "post", base + "rounds/3/close/"), 409)
+    assert again == {"non_field_errors": ["This round is already closed."]}
 
     standings = client.get(base + "standings/").json()
     assert len(standings) == 13
@@ -258,8 +256,7 @@ def test_a_knockout_goes_down_to_a_final_table_and_its_bracket(db: None) -> None
     } - set(qualified)
     refused = assert_refusal(send(client, "post", event.url("rounds/")), 409)
     assert refused == {"non_field_errors": ["The final table has been played."]}
-    assert client.get(event.url()).json()["status"] == "running"
-    assert send(client, "post", event.url("rounds/2/close/")).status_code == 200
+    # The final's last deal, entered through the API, closed it and finished the knockout.
     assert client.get(event.url()).json()["status"] == "finished"
 
 
@@ -543,7 +540,8 @@ def test_closing_a_round_finishes_its_games_once_every_deal_is_in(seated: Event)
         "non_field_errors": ["Some tables have not entered all their deals yet."]
     }
     assert round_one(seated).status == Round.Status.PLAYING
-    play_round_via_api(client, client.get(seated.url("rounds/")).json()[0], random.Random(5))
+    with deals_leave_rounds_open():  # the organiser's close is what closes it here
+        play_round_via_api(client, client.get(seated.url("rounds/")).json()[0], random.Random(5))
     earliest = timezone.now()
 
     response = send(client, "post", url, {"anything": "ignored"})
@@ -574,7 +572,8 @@ def test_closing_a_round_finishes_its_games_once_every_deal_is_in(seated: Event)
 
 def test_a_round_can_be_closed_without_being_started(seated: Event) -> None:
     client = seated.client("organiser")
-    play_round(round_one(seated), random.Random(3))
+    with deals_leave_rounds_open():
+        play_round(round_one(seated), random.Random(3))
 
     response = send(client, "post", seated.url("rounds/1/close/"))
 
@@ -628,8 +627,7 @@ def test_each_refusal_about_a_round_in_the_readers_language(
     ]
     services.round_start(round_=round_one(seated))
     answers += [post("start"), post("swap", {"first": a, "second": b})]
-    play_round(round_one(seated), random.Random(2))
-    services.round_close(round_=round_one(seated))
+    play_round(round_one(seated), random.Random(2))  # its last deal closes the round
     answers.append(post("close"))
 
     assert answers == ROUND_REFUSALS[expected]

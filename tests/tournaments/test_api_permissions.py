@@ -14,6 +14,7 @@ import pytest
 
 from tarot_scores.clubs import services as club_services
 from tarot_scores.games.models import Seat
+from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tests.tournaments.test_api import (
     API,
     ORGANISERS,
@@ -31,15 +32,17 @@ from tournaments.models import Entry, Round, Tournament
 
 @pytest.fixture(params=["public", "private"])
 def any_event(request: pytest.FixtureRequest, db: None) -> Event:
-    """A knockout of 8 checked-in players with its first stage (two tables) seated and played,
-    in a public or a private club: every read has something to show, and the final is next."""
+    """A knockout of 8 checked-in players with its first stage (two tables) seated and played
+    but not closed, in a public or a private club: every read has something to show, and the
+    final is next."""
     event = build_event(
         public=request.param == "public",
         tag=request.param[:2],
         players=8,
         format=Tournament.Format.KNOCKOUT,
     )
-    play_round(services.round_seat_next(tournament=event.tournament, by=None), random.Random(1))
+    with deals_leave_rounds_open():  # complete but open: closing it is the organiser's to do
+        play_round(services.round_seat_next(tournament=event.tournament, by=None), random.Random(1))
     return event
 
 

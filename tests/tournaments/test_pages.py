@@ -23,6 +23,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import ScoreLine
 from tests.factories import ClubFactory, UserFactory
+from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tests.tournaments.test_pages_world import (
     World,
     build_world,
@@ -336,7 +337,8 @@ def test_closing_the_last_round_shows_the_final_ranking(world: World) -> None:
     client = organiser(world)
     for number in (1, 2):
         round_ = world.tournament.round_set.get(number=number)
-        play(round_, seed=number)
+        with deals_leave_rounds_open():  # the organiser's button closes it
+            play(round_, seed=number)
         response = client.post(
             reverse("tournaments:round_close", args=[world.tournament.pk, number])
         )
@@ -439,8 +441,7 @@ def test_the_bracket_shows_who_went_through_and_the_final_ranking() -> None:
     )
     while True:
         round_ = services.round_seat_next(tournament=tournament, by=None)
-        play(round_, seed=round_.number)
-        services.round_close(round_=round_)
+        play(round_, seed=round_.number)  # its last deal closes the stage
         if round_.tables.count() == 1:
             break
     page = Client().get(reverse("tournaments:bracket", args=[tournament.pk]))
@@ -481,9 +482,7 @@ def test_reads_do_not_grow_with_the_deals(
         tournament = make_tournament(club, size, deals_per_round=deals, rounds=3)
         for number in (1, 2):
             round_ = services.round_seat_next(tournament=tournament, by=None)
-            play(round_, seed=number)
-            if number == 1:
-                services.round_close(round_=round_)
+            play(round_, seed=number)  # each round closes with its last deal
         url = reverse(f"tournaments:{name}", args=[tournament.pk])
         counts.append(_count(Client(), url))
         with django_assert_max_num_queries(most):

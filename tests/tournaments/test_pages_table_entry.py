@@ -7,12 +7,14 @@ another table's deal, a closed round, or a table that has all its deals; a wrong
 from __future__ import annotations
 
 import pytest
+from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from tarot_scores.games.models import Deal, DealRevision
+from tarot_scores.games.models import Deal, DealRevision, Game
 from tests.tournaments.test_pages_world import World, build_world, deal_post, play, text_of
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.models import Round
 from tournaments.selectors import TableState
 
 pytestmark = pytest.mark.django_db
@@ -96,8 +98,11 @@ def test_a_wrong_token_is_a_404() -> None:
 
 def test_a_full_table_takes_no_more_deals() -> None:
     world = build_world()
-    play(world.round)
     first, _second = tables(world)
+    for number in (1, 2):  # the other table still plays: the round stays open
+        assert (
+            Client().post(entry(first), deal_post(first.players[0].pk, number)).status_code == 302
+        )
     page = Client().get(entry(first))
     assert page.status_code == 200
     assert 'id="deal-full"' in page.content.decode()
@@ -109,8 +114,7 @@ def test_a_full_table_takes_no_more_deals() -> None:
 
 def test_a_closed_round_refuses_the_link() -> None:
     world = build_world()
-    play(world.round)
-    services.round_close(round_=world.round)
+    play(world.round)  # its last deal closes the round
     first, _second = tables(world)
     deal = Deal.objects.filter(game=first.table.game).first()
     assert deal is not None
@@ -206,3 +210,35 @@ def test_the_link_works_the_same_for_every_role(role: str, public: bool) -> None
     revision = deal.revisions.get()
     assert revision.by is None and str(first.table.number) in revision.by_label
     assert client.get(reverse("tournaments:table_entry", args=["nope"])).status_code == 404
+
+
+def test_the_last_deal_through_the_link_closes_the_round() -> None:
+    world = build_world()
+    first, second = tables(world)
+    play(world.round, deals=1)
+    client = Client()
+    client.post(entry(first), deal_post(first.players[0].pk, 2))
+    assert Round.objects.get(pk=world.round.pk).status == Round.Status.SEATED
+    response = client.post(entry(second), deal_post(second.players[0].pk, 2))
+    assert response.status_code == 302
+    assert Round.objects.get(pk=world.round.pk).status == Round.Status.CLOSED
+    said = [str(m) for m in get_messages(response.wsgi_request)]
+    assert any("la séance est close" in m for m in said), said
+
+
+def test_the_last_deal_through_the_game_page_closes_the_round_too() -> None:
+    """An organiser entering a table's last deal on the club's game page closes the round as
+    the table's link would: the rule lives in the deal's service, not in a page."""
+    world = build_world()
+    first, second = tables(world)
+    play(world.round, deals=1)
+    Client().post(entry(first), deal_post(first.players[0].pk, 2))
+    client = Client()
+    organiser = world.users["organiser"]
+    assert organiser is not None
+    client.force_login(organiser)
+    game = second.table.game
+    url = reverse("games:deal_new", args=[game.pk])
+    assert client.post(url, deal_post(second.players[0].pk, 2)).status_code == 302
+    assert Round.objects.get(pk=world.round.pk).status == Round.Status.CLOSED
+    assert all(s.table.game.status == Game.Status.FINISHED for s in tables(world))

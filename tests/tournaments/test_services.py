@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -14,7 +15,8 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services as game_services
-from tarot_scores.games.models import Game, ScoreLine
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
+from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments import selectors, services
 from tournaments.models import Round, Tournament
 
@@ -74,7 +76,8 @@ def test_thirteen_players_three_rounds(club: Club) -> None:
             services.round_seat_next(tournament=tournament, by=None)  # round still playing
         play_round(round_, rng)
         assert services.round_complete(round_)
-        services.round_close(round_=round_)
+        # The last deal closed the round, in its own transaction.
+        assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
     with pytest.raises(services.TournamentError):
         services.round_seat_next(tournament=tournament, by=None)  # all rounds played
     tournament.refresh_from_db()
@@ -172,8 +175,7 @@ def test_knockout_goes_down_to_a_final_table(club: Club) -> None:
         round_ = services.round_seat_next(tournament=tournament, by=None)
         states = selectors.round_tables(round_=round_)
         sizes.append(sum(len(s.players) for s in states))
-        play_round(round_, rng)
-        services.round_close(round_=round_)
+        play_round(round_, rng)  # its last deal closes the stage
         if len(states) == 1:
             break
     assert sizes == [16, 8, 4]
@@ -229,10 +231,12 @@ def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
         payload = random_tarot_payload(rng, [p.pk for p in first.players], number)
         game_services.deal_record(game=first.table.game, payload=payload, by=None)
     assert services.close_if_complete(round_=round_) is False  # the second table still plays
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.SEATED
     for number in range(1, 5):
         payload = random_tarot_payload(rng, [p.pk for p in second.players], number)
         game_services.deal_record(game=second.table.game, payload=payload, by=None)
-    assert services.close_if_complete(round_=round_) is True
+    # The last deal closed the round (any way it is entered: this is the service the game
+    # pages and the API call); closing again finds nothing to do.
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
     assert all(
@@ -241,11 +245,64 @@ def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
     assert services.close_if_complete(round_=round_) is False  # already closed
 
 
+def _enter(state: selectors.TableState, numbers: range, rng: random.Random) -> None:
+    for number in numbers:
+        payload = random_tarot_payload(rng, [p.pk for p in state.players], number)
+        game_services.deal_record(game=state.table.game, payload=payload, by=None)
+
+
+def test_restoring_the_last_missing_deal_closes_the_round(club: Club) -> None:
+    tournament = make(club, rounds=2)
+    register(tournament, 8)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    first, second = selectors.round_tables(round_=round_)
+    rng = random.Random(5)
+    _enter(first, range(1, 5), rng)
+    _enter(second, range(1, 4), rng)
+    third = second.table.game.deals.get(number=3)
+    game_services.deal_delete(deal=third, version=None, by=None)
+    _enter(second, range(4, 5), rng)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.SEATED
+    game_services.deal_restore(deal=third, by=None)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
+def test_the_round_closes_in_the_deals_transaction(club: Club) -> None:
+    """Whatever fails after the round closed undoes the deal and the close together: neither is
+    ever stored without the other."""
+    tournament = make(club, rounds=2)
+    register(tournament, 4)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    (table,) = selectors.round_tables(round_=round_)
+    rng = random.Random(7)
+    _enter(table, range(1, 4), rng)
+    seen: list[str] = []
+
+    def fail_after(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+        seen.append(Round.objects.get(pk=round_.pk).status)
+        raise RuntimeError("the next step of the deal failed")
+
+    game_services.on_deal_change(fail_after)
+    try:
+        with pytest.raises(RuntimeError):
+            _enter(table, range(4, 5), rng)
+    finally:
+        game_services._after_deal_change.remove(fail_after)
+    assert seen == [Round.Status.CLOSED]  # closed inside the deal's transaction...
+    round_.refresh_from_db()  # ...and rolled back with it
+    assert round_.status == Round.Status.SEATED and round_.closed_at is None
+    assert table.table.game.deals.count() == 3
+    assert Game.objects.get(pk=table.table.game_id).status == Game.Status.OPEN
+    _enter(table, range(4, 5), rng)
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
 def test_seating_the_next_round_closes_a_complete_one(club: Club) -> None:
     tournament = make(club, rounds=2)
     register(tournament, 4)
     round_one = services.round_seat_next(tournament=tournament, by=None)
-    play_round(round_one, random.Random(6))
+    with deals_leave_rounds_open():  # a round completed before deals closed rounds
+        play_round(round_one, random.Random(6))
     assert Round.objects.get(pk=round_one.pk).status != Round.Status.CLOSED
     services.round_seat_next(tournament=tournament, by=None)
     assert Round.objects.get(pk=round_one.pk).status == Round.Status.CLOSED
@@ -260,7 +317,8 @@ def test_a_round_starts_once_and_closes_once(club: Club) -> None:
     with pytest.raises(services.TournamentError):
         services.round_start(round_=round_)
     assert Round.objects.get(pk=round_.pk).started_at == started  # the countdown keeps running
-    play_round(round_, random.Random(2))
+    with deals_leave_rounds_open():
+        play_round(round_, random.Random(2))
     services.round_close(round_=round_)
     with pytest.raises(services.TournamentError):
         services.round_close(round_=round_)
@@ -368,3 +426,94 @@ def test_a_team_name_typed_in_other_capitals_is_the_same_team(club: Club) -> Non
     first = services.team_for_name(tournament=tournament, name="les éclairs")
     again = services.team_for_name(tournament=tournament, name="LES ÉCLAIRS")
     assert again.pk == first.pk and tournament.teams.count() == 1
+
+
+def _last_deals_ready(players: int) -> tuple[Round, list[selectors.TableState], random.Random]:
+    """A round of ``players`` (tables of four) whose tables each miss only their last deal."""
+    tournament = make(club_services.club_create(name="Club des Tournois", by=None), rounds=2)
+    register(tournament, players)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    states = selectors.round_tables(round_=round_)
+    rng = random.Random(11)
+    for state in states:
+        _enter(state, range(1, 4), rng)
+    return round_, states, rng
+
+
+def _run_at_once(*jobs: Any) -> list[Any]:
+    outcomes: list[Any] = []
+
+    def run(job: Any) -> None:
+        try:
+            outcomes.append(job())
+        except Exception as exc:  # the outcome is what the test looks at
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_entering_their_last_deals_at_once_close_the_round() -> None:
+    """Each locks the round before counting: the second sees the first's deal and closes it."""
+    round_, states, rng = _last_deals_ready(8)
+    payloads = [random_tarot_payload(rng, [p.pk for p in s.players], 4) for s in states]
+    barrier = threading.Barrier(2)
+
+    def last_deal(state: selectors.TableState, payload: dict[str, Any]) -> Any:
+        barrier.wait(timeout=10)
+        return game_services.deal_record(game=state.table.game, payload=payload, by=None)
+
+    outcomes = _run_at_once(
+        *(lambda s=s, p=p: last_deal(s, p) for s, p in zip(states, payloads, strict=True))
+    )
+
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+    assert set(Game.objects.filter(tournament_table__round=round_).values_list("status")) == {
+        (Game.Status.FINISHED,)
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> None:
+    """The correction holds its game while the organiser closes the (complete) round, which
+    finishes every game of it: the close waits for the correction, and both are kept."""
+    round_, (first, second), rng = _last_deals_ready(8)
+    with deals_leave_rounds_open():  # complete but open: the organiser's close is next
+        _enter(first, range(4, 5), rng)
+        _enter(second, range(4, 5), rng)
+    deal = first.table.game.deals.get(number=2)
+    holding = threading.Event()
+
+    def hold_the_game(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+        if action == DealRevision.Action.EDITED:
+            holding.set()
+            time.sleep(1.0)  # long enough for the close to lock the round and wait on this game
+
+    def correct() -> Any:
+        return game_services.deal_update(
+            deal=deal, payload=deal.payload, version=deal.version, by=None
+        )
+
+    def close() -> Any:
+        assert holding.wait(timeout=10)
+        return services.round_close(round_=Round.objects.get(pk=round_.pk))
+
+    # Before the tournament's own hook: the correction holds its game, and only then would look
+    # at the round, once the organiser's close has locked it and waits for this game.
+    game_services._after_deal_change.insert(0, hold_the_game)
+    try:
+        outcomes = _run_at_once(correct, close)
+    finally:
+        game_services._after_deal_change.remove(hold_the_game)
+
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert Deal.objects.get(pk=deal.pk).version == 2
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED

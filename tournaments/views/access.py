@@ -12,34 +12,17 @@ import math
 from dataclasses import dataclass
 
 import segno
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.clubs import permissions
-from tarot_scores.clubs.models import Club
-from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.access import club_readable
 from tournaments.models import Round, Table, Tournament
-
-
-def login_first(request: HtmxHttpRequest, next_url: str) -> HttpResponse:
-    """Anonymous organisers log in, then come back to ``next_url`` (a page, not a POST)."""
-    if request.htmx:
-        return HttpResponseClientRedirect(f"{reverse('login')}?next={next_url}")
-    return redirect_to_login(next_url)
-
-
-def club_for(request: HttpRequest, slug: str) -> Club:
-    club = get_object_or_404(Club, slug=slug)
-    if not permissions.can_view_club(request.user, club):
-        raise Http404
-    return club
 
 
 def readable(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -47,8 +30,7 @@ def readable(request: HttpRequest, tournament_id: int) -> Tournament:
     tournament = get_object_or_404(
         Tournament.objects.select_related("club", "house_rules"), pk=tournament_id
     )
-    if not permissions.can_view_club(request.user, tournament.club):
-        raise Http404
+    club_readable(request, tournament.club)
     return tournament
 
 

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import HouseRules, Player
+from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.kinds import variant_label
@@ -26,10 +27,8 @@ from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pdf import collation_key
 from tournaments.views.access import (
-    club_for,
     countdown,
     is_knockout,
-    login_first,
     managed,
     readable,
     round_name,

@@ -4,7 +4,6 @@ fixed number of queries, whatever the number of deals."""
 
 from __future__ import annotations
 
-import io
 import time
 from typing import Any
 
@@ -19,6 +18,8 @@ from django.views.decorators.http import require_GET
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.pdf import pdf_response
+from tarot_scores.core.results import tournament_results_key
 from tournaments import exports, pdf, selectors
 from tournaments.models import Round, Tournament
 from tournaments.views.access import countdown, is_knockout, readable, round_name
@@ -53,10 +54,13 @@ RESULTS_SECONDS = 600
 def _results_key(request: HttpRequest, tournament: Tournament, page: str, slot: int = 0) -> str:
     """Results pages change only with the club's results version, which every deal, round and
     registration write bumps in its transaction: a key that names it is never stale."""
-    club = tournament.club
-    return (
-        f"results:{page}:{tournament.pk}:{club.created_at.timestamp()}:{club.stats_version}:"
-        f"{get_language()}:{bool(getattr(request, 'htmx', False))}:{slot}"
+    return tournament_results_key(
+        club=tournament.club,
+        tournament_id=tournament.pk,
+        page=page,
+        language=get_language(),
+        htmx=bool(getattr(request, "htmx", False)),
+        slot=slot,
     )
 
 
@@ -97,12 +101,7 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         round_names=results["round_names"],
         teams=results["teams"],
     )
-    return FileResponse(
-        io.BytesIO(data),
-        as_attachment=True,
-        filename=f"tournament-{tournament.pk}-standings.pdf",
-        content_type="application/pdf",
-    )
+    return pdf_response(data, f"tournament-{tournament.pk}-standings.pdf")
 
 
 @require_GET
@@ -168,9 +167,4 @@ def bracket_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         bracket=result,
         stage_names=[round_name(tournament, s.number) for s in result.stages],
     )
-    return FileResponse(
-        io.BytesIO(data),
-        as_attachment=True,
-        filename=f"tournament-{tournament.pk}-bracket.pdf",
-        content_type="application/pdf",
-    )
+    return pdf_response(data, f"tournament-{tournament.pk}-bracket.pdf")

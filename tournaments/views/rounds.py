@@ -4,7 +4,6 @@ countdown, closing a complete round, and the sheets printed for it."""
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -19,7 +18,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.pdf import pdf_response
 from tournaments import pdf, selectors, services
 from tournaments.forms import SwapForm
 from tournaments.models import Round, Tournament
@@ -28,7 +29,6 @@ from tournaments.views.access import (
     countdown,
     entry_url,
     is_knockout,
-    login_first,
     managed,
     qr_svg,
     readable,
@@ -216,12 +216,6 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
 # --- printed sheets ----------------------------------------------------------------------------
 
 
-def _pdf_response(data: bytes, filename: str) -> FileResponse:
-    return FileResponse(
-        io.BytesIO(data), as_attachment=True, filename=filename, content_type="application/pdf"
-    )
-
-
 @require_GET
 def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponseBase:
     """One page per table, to fill in by hand; its QR code is the table's private link, so
@@ -241,7 +235,7 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
     data = pdf.render_table_sheets(
         tournament=tournament, round_name=round_name(tournament, number), tables=tables
     )
-    return _pdf_response(data, f"tournament-{tournament.pk}-round-{number}-tables.pdf")
+    return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-tables.pdf")
 
 
 @require_GET
@@ -257,4 +251,4 @@ def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> Fi
     data = pdf.render_seating_list(
         tournament=tournament, round_name=round_name(tournament, number), lines=lines
     )
-    return _pdf_response(data, f"tournament-{tournament.pk}-round-{number}-seating.pdf")
+    return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-seating.pdf")

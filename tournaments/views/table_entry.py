@@ -34,7 +34,6 @@ from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import table_seats
 from tarot_scores.games.selectors import GameSheet
-from tournaments import services
 from tournaments.models import Round, Table
 from tournaments.views.access import round_name
 
@@ -126,7 +125,9 @@ def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> HttpResponse:
     def round_may_close(request: HtmxHttpRequest) -> None:
-        if services.close_if_complete(round_=table.round):
+        # The deal's own transaction closed the round if this was the last deal it waited for
+        # (tournaments.services.round_after_deal); the link was refused on a closed round.
+        if Round.objects.filter(pk=table.round_id, status=Round.Status.CLOSED).exists():
             messages.success(request, _("Every table has entered its deals: the round is closed."))
 
     screen = EntryScreen(
