@@ -258,7 +258,7 @@ def seed_club(deals: int, *, seed: int = 1, players: int = 12, per_game: int = 2
     from tarot_scores.clubs.demo import random_tarot_payload
     from tarot_scores.games import services as game_services
     from tarot_scores.games.seats import TableSeats
-    from tarot_scores.games.setup import rules_for
+    from tarot_scores.games.setup import frozen_rules_for
     from tarot_scores.models import (
         Club,
         Deal,
@@ -287,7 +287,7 @@ def seed_club(deals: int, *, seed: int = 1, players: int = 12, per_game: int = 2
         game = Game.objects.create(
             club=club,
             variant="fft",
-            rules=rules_for(variant="fft", house_rules=None),
+            rules=frozen_rules_for(variant="fft", house_rules=None),
             date=start + datetime.timedelta(days=rng.randrange(3 * 365)),
             status=Game.Status.FINISHED,
         )

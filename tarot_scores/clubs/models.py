@@ -116,6 +116,7 @@ class HouseRules(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def rules(self) -> scoring.RuleSet:
+    def rule_set(self) -> scoring.RuleSet:
+        """The rule set (``scoring.RuleSet``): the preset with this club's changes."""
         base = scoring.PRESETS[self.based_on]
         return scoring.RuleSet.from_mapping({**self.parameters, "name": self.name}, based_on=base)

@@ -295,12 +295,12 @@ def rules(request: HtmxHttpRequest, slug: str, rules_id: int | None = None) -> H
     summaries = []
     for item in all_rules:
         keys = [k for k in item.parameters if k != "name"]
-        summaries.append((item, describe_rules(item.rules(), keys)))
+        summaries.append((item, describe_rules(item.rule_set(), keys)))
     context = {
         "club": club,
         "house_rules": house_rules,
         "summaries": summaries,
-        "details": describe_rules(house_rules.rules()) if house_rules is not None else None,
+        "details": describe_rules(house_rules.rule_set()) if house_rules is not None else None,
         "form": form,
         "can_edit": can_edit,
     }
@@ -317,6 +317,6 @@ def _rules_initial(request: HttpRequest, house_rules: HouseRules | None) -> dict
         initial["based_on"] = based_on
         initial["name"] = request.GET.get("name") or (house_rules.name if house_rules else "")
         return initial
-    initial = HouseRulesForm.initial_from(house_rules.rules())
+    initial = HouseRulesForm.initial_from(house_rules.rule_set())
     initial.update(name=house_rules.name, based_on=house_rules.based_on)
     return initial

@@ -20,12 +20,12 @@ def rule_set_for(*, variant: str, house_rules: HouseRules | None) -> scoring.Rul
     """The tarot rule set a new game is played under; None for the other games (and for house
     rules that were not found)."""
     if house_rules is not None:
-        return house_rules.rules()
+        return house_rules.rule_set()
     return scoring.PRESETS.get(variant)
 
 
-def rules_for(*, variant: str, house_rules: HouseRules | None) -> dict[str, Any]:
-    """The rule set a new game is played under, frozen into the game."""
+def frozen_rules_for(*, variant: str, house_rules: HouseRules | None) -> dict[str, Any]:
+    """The rule set a new game is played under, as frozen into ``Game.rules``."""
     rules = rule_set_for(variant=variant, house_rules=house_rules)
     return rules.to_mapping() if rules is not None else {}
 

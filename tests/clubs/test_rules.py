@@ -74,7 +74,7 @@ def test_create_keeps_only_the_changes(client: Client, club: Club, organiser: Us
         "margin_rounding": "10",
         "handful_trumps_4": [9, 12, 15],
     }
-    rules = house_rules.rules()
+    rules = house_rules.rule_set()
     assert rules.coefficient_garde == 3
     assert rules.margin_rounding is scoring.MarginRounding.TEN
 
@@ -86,7 +86,7 @@ def test_based_on_classic_stores_the_differences_from_classic(
     client.post(rules_url(club), rules_post_data("Misères à 20", "classic", misere=20))
     house_rules = HouseRules.objects.get(club=club)
     assert house_rules.parameters == {"misere": 20}
-    assert house_rules.rules().handful_beneficiary is scoring.Beneficiary.DECLARER
+    assert house_rules.rule_set().handful_beneficiary is scoring.Beneficiary.DECLARER
 
 
 @pytest.mark.parametrize(
