@@ -431,7 +431,7 @@ class DealCreateView(ClubAPIView):
         try:
             body = _deal_body(request)
             number = _take(body, DealNumberSerializer).get("number")
-            deal = busy_if_locked(
+            recorded = busy_if_locked(
                 lambda: services.deal_record(
                     game=game, payload=body, by=request.user, number=number
                 )
@@ -442,8 +442,9 @@ class DealCreateView(ClubAPIView):
             return _conflict(conflict)
         except GameClosed as closed:
             return _closed(closed)
-        # The new deal carries its score lines (deal_record keeps them): no need to read it back.
-        return Response(DealSerializer(deal).data, status=status.HTTP_201_CREATED)
+        # The scores as written: no need to read the new deal's lines back.
+        answer = DealSerializer(recorded.deal, context={"scores": recorded.scores})
+        return Response(answer.data, status=status.HTTP_201_CREATED)
 
 
 # --- one deal ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ enforced once."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -175,6 +176,15 @@ def _check_open(game: Game) -> None:
         raise GameClosed(_("This game is finished: reopen it to enter or correct deals."))
 
 
+@dataclass(frozen=True)
+class RecordedDeal:
+    """A deal just entered and its scores as written (player id -> points): what the pages and
+    the API answer with, without reading the deal's score lines back."""
+
+    deal: Deal
+    scores: dict[int, int]
+
+
 def deal_record(
     *,
     game: Game,
@@ -183,8 +193,8 @@ def deal_record(
     number: int | None = None,
     by_label: str = "",
     table: TableSeats | None = None,
-) -> Deal:
-    """Enter the next deal of a game; the returned deal carries its score lines (``lines``).
+) -> RecordedDeal:
+    """Enter the next deal of a game; returns it with the scores its score lines hold.
 
     ``number`` is the deal number the entry page expected; when two phones save the same new
     deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
@@ -223,13 +233,12 @@ def deal_record(
             )
             _stat_columns(deal, locked, payload, result)
             deal.save()
-            lines = ScoreLine.objects.bulk_create(
+            ScoreLine.objects.bulk_create(
                 ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
             )
-            _keep_lines(deal, lines)
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
             stats_apply(locked, deal, scores, 1, len(table.players))
-            return deal
+            return RecordedDeal(deal, scores)
     except IntegrityError:
         existing = Deal.objects.filter(game=game, number=number).first() if number else None
         if existing is None:
@@ -238,15 +247,6 @@ def deal_record(
             _("Deal %(number)s was just entered from another device.") % {"number": number},
             current=existing,
         ) from None
-
-
-def _keep_lines(deal: Deal, lines: list[ScoreLine]) -> None:
-    """Leave ``deal.lines`` as ``prefetch_related("lines")`` would: the pages and the API answer
-    with a new deal's scores without reading back what was just written."""
-    cached = deal.lines.all()
-    cached._result_cache = lines
-    cached._prefetch_done = True  # type: ignore[attr-defined]  # Django's own prefetch marks
-    deal._prefetched_objects_cache = {"lines": cached}  # type: ignore[attr-defined]
 
 
 def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:

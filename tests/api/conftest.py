@@ -57,7 +57,7 @@ class Table:
     def record(self, payload: dict[str, Any] | None = None, **kw: Any) -> Deal:
         return game_services.deal_record(
             game=self.game, payload=payload or garde(self.ids[2], **kw), by=None
-        )
+        ).deal
 
 
 def garde(taker: int, points: float = 49, oudlers: int = 2, **extra: Any) -> dict[str, Any]:

@@ -89,7 +89,7 @@ def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: 
 
 
 def test_entering_a_deal_does_not_read_it_back(table: Table) -> None:
-    """The new deal's answer comes from what was just written (deal_record keeps its lines)."""
+    """The new deal's answer comes from what was just written (deal_record returns its scores)."""
     with CaptureQueriesContext(connection) as queries:
         response = enter(table, {**garde(table.ids[2]), "number": 1})
 
@@ -559,7 +559,7 @@ def test_a_deal_cannot_be_restored_into_a_full_table(table: Table) -> None:
     game = services.game_create(
         club=table.club, players=table.players, variant="fft", by=None, max_deals=1
     )
-    first = services.deal_record(game=game, payload=garde(table.ids[0]), by=None)
+    first = services.deal_record(game=game, payload=garde(table.ids[0]), by=None).deal
     services.deal_delete(deal=first, version=1, by=None)
     services.deal_record(game=game, payload=garde(table.ids[1]), by=None)
 

@@ -41,7 +41,7 @@ class Table:
     def record(self, payload: dict[str, Any] | None = None, **kw: Any) -> Deal:
         return services.deal_record(
             game=self.game, payload=payload or garde(self.ids[0], **kw), by=None
-        )
+        ).deal
 
 
 def garde(taker: int, points: float = 49, oudlers: int = 2, **extra: Any) -> dict[str, Any]:

@@ -159,7 +159,7 @@ def test_a_delete_without_version_is_a_bad_request(table: Table) -> None:
 def test_the_history_lists_every_version_with_who_and_when(table: Table) -> None:
     a, b, c, d = table.ids
     organiser = table.users["organiser"]
-    deal = services.deal_record(game=table.game, payload=garde(a), by=organiser)
+    deal = services.deal_record(game=table.game, payload=garde(a), by=organiser).deal
     services.deal_update(deal=deal, payload=garde(c, points=60), version=1, by=organiser)
     services.deal_delete(deal=deal, version=2, by=None)
     DealRevision.objects.filter(deal=deal, version=3).update(by_label="Table 4")
