@@ -313,7 +313,7 @@ class GameListView(ClubAPIView):
         context = {"request": request}
         ref = ClubRefSerializer(data=request.data, context=context)
         ref.is_valid(raise_exception=True)
-        require(permissions.can_create_game(request.user, ref.validated_data["club"]))
+        require(permissions.can_create_game(request, ref.validated_data["club"]))
         serializer = GameCreateSerializer(data=request.data, context=context)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -350,7 +350,7 @@ class GameDetailView(ClubAPIView):
             sheet = game_selectors.game_sheet(game_id=pk)
         except Game.DoesNotExist:
             raise Http404 from None
-        readable_club(request.user, sheet.game.club)
+        readable_club(request, sheet.game.club)
         return Response(sheet_json(sheet))
 
 
@@ -364,8 +364,8 @@ class GameStatusView(ClubAPIView):
     status_wanted: Game.Status
 
     def set_status(self, request: Request, pk: int) -> Response:
-        game = game_or_404(request.user, pk)
-        require(permissions.can_manage_game(request.user, game))
+        game = game_or_404(request, pk)
+        require(permissions.can_manage_game(request, game))
         busy_if_locked(lambda: services.game_set_status(game=game, status=self.status_wanted))
         return Response(sheet_json(game_selectors.game_sheet(game_id=game.pk)))
 
@@ -426,8 +426,8 @@ class DealCreateView(ClubAPIView):
         examples=DEAL_EXAMPLES,
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = game_or_404(request.user, pk)
-        require(permissions.can_enter_deals(request.user, game))
+        game = game_or_404(request, pk)
+        require(permissions.can_enter_deals(request, game))
         try:
             body = _deal_body(request)
             number = _take(body, DealNumberSerializer).get("number")
@@ -465,7 +465,7 @@ class DealDetailView(ClubAPIView):
         responses={200: DealSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return _deal_answer(deal_or_404(request.user, pk))
+        return _deal_answer(deal_or_404(request, pk))
 
     @extend_schema(
         operation_id="deals_update",
@@ -501,8 +501,8 @@ class DealDetailView(ClubAPIView):
         ],
     )
     def patch(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
-        require(permissions.can_correct_deal(request.user, deal))
+        deal = deal_or_404(request, pk)
+        require(permissions.can_correct_deal(request, deal))
         try:
             body = _deal_body(request)
             version = _take(body, DealVersionSerializer)["version"]
@@ -538,8 +538,8 @@ class DealDetailView(ClubAPIView):
         },
     )
     def delete(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
-        require(permissions.can_correct_deal(request.user, deal))
+        deal = deal_or_404(request, pk)
+        require(permissions.can_correct_deal(request, deal))
         params = DealVersionSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         version = params.validated_data["version"]
@@ -576,8 +576,8 @@ class DealRestoreView(ClubAPIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
-        require(permissions.can_correct_deal(request.user, deal))
+        deal = deal_or_404(request, pk)
+        require(permissions.can_correct_deal(request, deal))
         try:
             deal = busy_if_locked(lambda: services.deal_restore(deal=deal, by=request.user))
         except ScoringError as error:
@@ -601,6 +601,6 @@ class DealHistoryView(ClubAPIView):
         responses={200: RevisionSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
+        deal = deal_or_404(request, pk)
         revisions = DealRevision.objects.filter(deal=deal).select_related("by")
         return Response(RevisionSerializer(revisions.order_by("version", "id"), many=True).data)

@@ -44,7 +44,7 @@ GAMES_PER_PAGE = 30
 def club_for(request: HttpRequest, slug: str) -> Club:
     """The club, if this user may see it; otherwise 404, whether or not it exists."""
     club = get_object_or_404(Club, slug=slug)
-    if not permissions.can_view_club(request.user, club):
+    if not permissions.can_view_club(request, club):
         raise Http404
     return club
 
@@ -97,8 +97,8 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "players": selectors.club_players(club=club),
         "page": page,
         "rows": rows,
-        "is_member": permissions.is_member(request.user, club),
-        "is_organiser": permissions.is_organiser(request.user, club),
+        "is_member": permissions.is_member(request, club),
+        "is_organiser": permissions.is_organiser(request, club),
     }
     template = "tarot_scores/club/detail.html"
     if request.htmx:
@@ -110,7 +110,7 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    if not permissions.can_add_player(request.user, club):
+    if not permissions.can_add_player(request, club):
         raise PermissionDenied
     form = PlayerForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
@@ -161,7 +161,7 @@ def _send_invitation(request: HttpRequest, club: Club, user: Any) -> None:
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Organisers: who is in the club, their role, which player they are; add someone."""
     club = club_for(request, slug)
-    if not permissions.is_organiser(request.user, club):
+    if not permissions.is_organiser(request, club):
         raise PermissionDenied
     memberships = list(selectors.club_memberships(club=club))
     players = list(selectors.club_players(club=club))
@@ -246,7 +246,7 @@ def rules(request: HtmxHttpRequest, slug: str, rules_id: int | None = None) -> H
     """The club's rule sets for everyone who may read the club; organisers create and edit."""
     club = club_for(request, slug)
     house_rules = get_object_or_404(HouseRules, club=club, pk=rules_id) if rules_id else None
-    can_edit = permissions.is_organiser(request.user, club)
+    can_edit = permissions.is_organiser(request, club)
     form: HouseRulesForm | None = None
     if request.method == "POST":
         if not request.user.is_authenticated:

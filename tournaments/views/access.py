@@ -37,7 +37,7 @@ def login_first(request: HtmxHttpRequest, next_url: str) -> HttpResponse:
 
 def club_for(request: HttpRequest, slug: str) -> Club:
     club = get_object_or_404(Club, slug=slug)
-    if not permissions.can_view_club(request.user, club):
+    if not permissions.can_view_club(request, club):
         raise Http404
     return club
 
@@ -47,7 +47,7 @@ def readable(request: HttpRequest, tournament_id: int) -> Tournament:
     tournament = get_object_or_404(
         Tournament.objects.select_related("club", "house_rules"), pk=tournament_id
     )
-    if not permissions.can_view_club(request.user, tournament.club):
+    if not permissions.can_view_club(request, tournament.club):
         raise Http404
     return tournament
 
@@ -55,7 +55,7 @@ def readable(request: HttpRequest, tournament_id: int) -> Tournament:
 def managed(request: HttpRequest, tournament_id: int) -> Tournament:
     """The tournament, for an organiser of its club (or a superuser): 403 for other readers."""
     tournament = readable(request, tournament_id)
-    if not permissions.is_organiser(request.user, tournament.club):
+    if not permissions.is_organiser(request, tournament.club):
         raise PermissionDenied
     return tournament
 
