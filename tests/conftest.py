@@ -13,8 +13,7 @@ from hypothesis import settings as hypothesis_settings
 from pytest_django import Settings
 
 from tarot_scores.clubs.models import Club, Player
-from tests.clubs.helpers import make_club
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_club
 
 # Property tests that leave the number of examples to the profile: few while working (`make
 # test`), the full 10,000 deals in CI (`.ci/run` sets HYPOTHESIS_PROFILE=ci).

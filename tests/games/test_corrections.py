@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
-from tests.games.conftest import Table, garde
+from tests.factories import Table, garde
 from tests.games.helpers import page_text, slot_text, tarot_post
 
 pytestmark = pytest.mark.django_db

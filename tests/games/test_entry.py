@@ -16,7 +16,7 @@ from tarot_scores import scoring
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.scoring.messages import Msg
-from tests.games.conftest import Table, build_table
+from tests.factories import Table, build_table
 from tests.games.helpers import page_text, slot_text, tarot_post
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from pytest_django import DjangoAssertNumQueries
 from tarot_scores import scoring
 from tarot_scores.games import selectors, services
 from tarot_scores.games.models import Game
-from tests.games.conftest import ROLES, Table, build_table, garde
+from tests.factories import ROLES, Table, build_table, garde
 from tests.games.helpers import page_text
 
 pytestmark = pytest.mark.django_db
