@@ -1,6 +1,7 @@
 """Fixtures shared by the whole suite: settings for tests, and people and clubs (an organiser,
 a member, an outsider, a superuser, a public and a private club with five players each)."""
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -8,11 +9,17 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import translation
+from hypothesis import settings as hypothesis_settings
 from pytest_django import Settings
 
 from tarot_scores.clubs.models import Club, Player
-from tests.clubs.helpers import make_club
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_club
+
+# Property tests that leave the number of examples to the profile: few while working (`make
+# test`), the full 10,000 deals in CI (`.ci/run` sets HYPOTHESIS_PROFILE=ci).
+hypothesis_settings.register_profile("dev", max_examples=200)
+hypothesis_settings.register_profile("ci", max_examples=10_000)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture(autouse=True)

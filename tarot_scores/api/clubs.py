@@ -37,7 +37,7 @@ def club_filter(request: Request) -> Club | None:
         pk = field.run_validation(raw)
     except serializers.ValidationError as error:
         raise serializers.ValidationError({"club": error.detail}) from None
-    return club_or_404(request.user, pk)
+    return club_or_404(request, pk)
 
 
 CLUB_QUERY = OpenApiParameter(
@@ -116,7 +116,7 @@ class ClubDetailView(ClubAPIView):
         responses={200: ClubSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(ClubSerializer(club_or_404(request.user, pk)).data)
+        return Response(ClubSerializer(club_or_404(request, pk)).data)
 
 
 PLAYER_EXAMPLES = [
@@ -188,7 +188,7 @@ class PlayerListView(ClubAPIView):
         ref = ClubRefSerializer(data=request.data, context=context)
         ref.is_valid(raise_exception=True)
         club: Club = ref.validated_data["club"]
-        require(permissions.can_add_player(request.user, club))
+        require(permissions.can_add_player(request, club))
         serializer = PlayerSerializer(data=request.data, context=context)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

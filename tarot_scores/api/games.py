@@ -325,7 +325,7 @@ class GameListView(ClubAPIView):
         context = {"request": request}
         ref = ClubRefSerializer(data=request.data, context=context)
         ref.is_valid(raise_exception=True)
-        require(permissions.can_create_game(request.user, ref.validated_data["club"]))
+        require(permissions.can_create_game(request, ref.validated_data["club"]))
         serializer = GameCreateSerializer(data=request.data, context=context)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -363,7 +363,7 @@ class GameDetailView(ClubAPIView):
             sheet = game_selectors.game_sheet(game_id=pk)
         except Game.DoesNotExist:
             raise Http404 from None
-        readable_club(request.user, sheet.game.club)
+        readable_club(request, sheet.game.club)
         return Response(sheet_json(sheet))
 
 
@@ -377,8 +377,8 @@ class GameStatusView(ClubAPIView):
     status_wanted: Game.Status
 
     def set_status(self, request: Request, pk: int) -> Response:
-        game = game_or_404(request.user, pk)
-        require(permissions.can_manage_game(request.user, game))
+        game = game_or_404(request, pk)
+        require(permissions.can_manage_game(request, game))
         busy_if_locked(lambda: services.game_set_status(game=game, status=self.status_wanted))
         return Response(sheet_json(game_selectors.game_sheet(game_id=game.pk)))
 
@@ -439,12 +439,12 @@ class DealCreateView(ClubAPIView):
         examples=DEAL_EXAMPLES,
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = game_or_404(request.user, pk)
-        require(permissions.can_enter_deals(request.user, game))
+        game = game_or_404(request, pk)
+        require(permissions.can_enter_deals(request, game))
         try:
             body = _deal_body(request)
             number = _take(body, DealNumberSerializer).get("number")
-            deal = busy_if_locked(
+            recorded = busy_if_locked(
                 lambda: services.deal_record(
                     game=game, payload=body, by=request.user, number=number
                 )
@@ -455,8 +455,9 @@ class DealCreateView(ClubAPIView):
             return _conflict(conflict)
         except GameClosed as closed:
             return _closed(closed)
-        # The new deal carries its score lines (deal_record keeps them): no need to read it back.
-        return Response(DealSerializer(deal).data, status=status.HTTP_201_CREATED)
+        # The scores as written: no need to read the new deal's lines back.
+        answer = DealSerializer(recorded.deal, context={"scores": recorded.scores})
+        return Response(answer.data, status=status.HTTP_201_CREATED)
 
 
 # --- one deal ---------------------------------------------------------------------------------
@@ -477,7 +478,7 @@ class DealDetailView(ClubAPIView):
         responses={200: DealSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return _deal_answer(deal_or_404(request.user, pk))
+        return _deal_answer(deal_or_404(request, pk))
 
     @extend_schema(
         operation_id="deals_update",
@@ -513,8 +514,8 @@ class DealDetailView(ClubAPIView):
         ],
     )
     def patch(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
-        require(permissions.can_correct_deal(request.user, deal))
+        deal = deal_or_404(request, pk)
+        require(permissions.can_correct_deal(request, deal))
         try:
             body = _deal_body(request)
             version = _take(body, DealVersionSerializer)["version"]
@@ -550,8 +551,8 @@ class DealDetailView(ClubAPIView):
         },
     )
     def delete(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
-        require(permissions.can_correct_deal(request.user, deal))
+        deal = deal_or_404(request, pk)
+        require(permissions.can_correct_deal(request, deal))
         params = DealVersionSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         version = params.validated_data["version"]
@@ -588,8 +589,8 @@ class DealRestoreView(ClubAPIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
-        require(permissions.can_correct_deal(request.user, deal))
+        deal = deal_or_404(request, pk)
+        require(permissions.can_correct_deal(request, deal))
         try:
             deal = busy_if_locked(lambda: services.deal_restore(deal=deal, by=request.user))
         except ScoringError as error:
@@ -613,6 +614,6 @@ class DealHistoryView(ClubAPIView):
         responses={200: RevisionSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request.user, pk)
+        deal = deal_or_404(request, pk)
         revisions = DealRevision.objects.filter(deal=deal).select_related("by")
         return Response(RevisionSerializer(revisions.order_by("version", "id"), many=True).data)

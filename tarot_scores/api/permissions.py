@@ -30,33 +30,33 @@ class ReadAnyoneWriteSignedIn(BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-def readable_club(user: Any, club: Club) -> Club:
+def readable_club(who: Any, club: Club) -> Club:
     """The club, or 404 for someone who may not know it exists."""
-    if not permissions.can_view_club(user, club):
+    if not permissions.can_view_club(who, club):
         raise Http404
     return club
 
 
-def club_or_404(user: Any, pk: int) -> Club:
+def club_or_404(who: Any, pk: int) -> Club:
     club = Club.objects.filter(pk=pk).first()
     if club is None:
         raise Http404
-    return readable_club(user, club)
+    return readable_club(who, club)
 
 
-def game_or_404(user: Any, pk: int) -> Game:
+def game_or_404(who: Any, pk: int) -> Game:
     game = Game.objects.select_related("club").filter(pk=pk).first()
     if game is None:
         raise Http404
-    readable_club(user, game.club)
+    readable_club(who, game.club)
     return game
 
 
-def deal_or_404(user: Any, pk: int) -> Deal:
+def deal_or_404(who: Any, pk: int) -> Deal:
     deal = Deal.objects.select_related("game__club").filter(pk=pk).first()
     if deal is None:
         raise Http404
-    readable_club(user, deal.game.club)
+    readable_club(who, deal.game.club)
     return deal
 
 

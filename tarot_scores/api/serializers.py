@@ -294,7 +294,8 @@ def scores_json(scores: Mapping[int, int] | None) -> dict[str, int] | None:
 
 
 class DealSerializer(serializers.ModelSerializer[Deal]):
-    """One deal with its score lines (``lines`` read, or prefetched)."""
+    """One deal with its score lines (``lines`` read, or prefetched; or a new deal's scores as
+    written, given as ``context["scores"]``)."""
 
     scores = serializers.SerializerMethodField()
     deleted = serializers.SerializerMethodField()
@@ -323,6 +324,9 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
     def get_scores(self, deal: Deal) -> dict[str, int] | None:
         if deal.is_deleted:
             return None
+        written = self.context.get("scores")
+        if written is not None:
+            return scores_json(written)
         return scores_json({line.player_id: line.points for line in deal.lines.all()})
 
     @extend_schema_field(OpenApiTypes.BOOL)

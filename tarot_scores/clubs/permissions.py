@@ -4,71 +4,113 @@ Organisers manage members and house rules and may correct any deal of their club
 create games and enter or correct deals in the games they sit in (through the player linked
 to their account). Everyone may read a club that publishes its results. Superusers may do
 everything. HTML views and the API ask these same questions.
+
+Each question takes ``who``: the request (the usual case), an ``Access`` or a bare user. A page
+asks several questions about the same club or game: the request's ``Access`` reads each role
+and each seat once for the whole request, while a bare user is read afresh for each question.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
+from rest_framework.request import Request
+
 from tarot_scores.clubs.models import Club, Membership
 from tarot_scores.games.models import Deal, Game
 
 
-def _role(user: Any, club: Club) -> str | None:
-    if user is None or not user.is_authenticated:
-        return None
-    cache: dict[int, str | None] = user.__dict__.setdefault("_club_roles", {})
-    if club.pk not in cache:
-        cache[club.pk] = (
-            Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
-        )
-    return cache[club.pk]
+class Access:
+    """One reader's roles in clubs and seats in games, each read at most once."""
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+        self._roles: dict[int, str | None] = {}
+        self._seated: dict[int, bool] = {}
+
+    @property
+    def signed_in(self) -> bool:
+        return bool(self.user is not None and self.user.is_authenticated)
+
+    def role(self, club: Club) -> str | None:
+        if not self.signed_in:
+            return None
+        if club.pk not in self._roles:
+            self._roles[club.pk] = (
+                Membership.objects.filter(club=club, user=self.user)
+                .values_list("role", flat=True)
+                .first()
+            )
+        return self._roles[club.pk]
+
+    def sits_in(self, game: Game) -> bool:
+        if not self.signed_in:
+            return False
+        if game.pk not in self._seated:
+            self._seated[game.pk] = game.seats.filter(player__user=self.user).exists()
+        return self._seated[game.pk]
 
 
-def is_superuser(user: Any) -> bool:
+def access(request: HttpRequest | Request) -> Access:
+    """The request's ``Access``, made on first use. The API authenticates its own user (a
+    token), so an ``Access`` made for another user of the same request is not reused."""
+    found: Access | None = getattr(request, "access", None)
+    if found is None or found.user is not request.user:
+        found = Access(request.user)
+        request.access = found  # type: ignore[union-attr]
+    return found
+
+
+def _access(who: Any) -> Access:
+    if isinstance(who, Access):
+        return who
+    if isinstance(who, HttpRequest | Request):
+        return access(who)
+    return Access(who)
+
+
+def is_superuser(who: Any) -> bool:
+    user = _access(who).user
     return bool(user is not None and user.is_authenticated and user.is_superuser)
 
 
-def can_view_club(user: Any, club: Club) -> bool:
-    return club.public or is_superuser(user) or _role(user, club) is not None
+def can_view_club(who: Any, club: Club) -> bool:
+    return club.public or is_superuser(who) or _access(who).role(club) is not None
 
 
-def is_member(user: Any, club: Club) -> bool:
-    return is_superuser(user) or _role(user, club) is not None
+def is_member(who: Any, club: Club) -> bool:
+    return is_superuser(who) or _access(who).role(club) is not None
 
 
-def is_organiser(user: Any, club: Club) -> bool:
-    return is_superuser(user) or _role(user, club) == Membership.Role.ORGANISER
+def is_organiser(who: Any, club: Club) -> bool:
+    return is_superuser(who) or _access(who).role(club) == Membership.Role.ORGANISER
 
 
-def can_create_game(user: Any, club: Club) -> bool:
-    return is_member(user, club)
+def can_create_game(who: Any, club: Club) -> bool:
+    return is_member(who, club)
 
 
-def can_add_player(user: Any, club: Club) -> bool:
-    return is_member(user, club)
+def can_add_player(who: Any, club: Club) -> bool:
+    return is_member(who, club)
 
 
-def sits_in(user: Any, game: Game) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    cache: dict[int, bool] = user.__dict__.setdefault("_seated_in", {})
-    if game.pk not in cache:
-        cache[game.pk] = game.seats.filter(player__user=user).exists()
-    return cache[game.pk]
+def sits_in(who: Any, game: Game) -> bool:
+    return _access(who).sits_in(game)
 
 
-def can_enter_deals(user: Any, game: Game) -> bool:
+def can_enter_deals(who: Any, game: Game) -> bool:
     """Organisers of the club; members who sit at the table."""
-    if is_organiser(user, game.club):
+    reader = _access(who)
+    if is_organiser(reader, game.club):
         return True
-    return is_member(user, game.club) and sits_in(user, game)
+    return is_member(reader, game.club) and reader.sits_in(game)
 
 
-def can_correct_deal(user: Any, deal: Deal) -> bool:
-    return can_enter_deals(user, deal.game)
+def can_correct_deal(who: Any, deal: Deal) -> bool:
+    return can_enter_deals(who, deal.game)
 
 
-def can_manage_game(user: Any, game: Game) -> bool:
+def can_manage_game(who: Any, game: Game) -> bool:
     """Finish or reopen a game: whoever may enter its deals."""
-    return can_enter_deals(user, game)
+    return can_enter_deals(who, game)

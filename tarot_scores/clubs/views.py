@@ -97,8 +97,8 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "players": selectors.club_players(club=club),
         "page": page,
         "rows": rows,
-        "is_member": permissions.is_member(request.user, club),
-        "is_organiser": permissions.is_organiser(request.user, club),
+        "is_member": permissions.is_member(request, club),
+        "is_organiser": permissions.is_organiser(request, club),
     }
     template = "tarot_scores/club/detail.html"
     if request.htmx:
@@ -110,7 +110,7 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    if not permissions.can_add_player(request.user, club):
+    if not permissions.can_add_player(request, club):
         raise PermissionDenied
     form = PlayerForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
@@ -184,7 +184,7 @@ def _member_added(club: Club, form: MemberAddForm) -> tuple[Membership, bool] | 
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Organisers: who is in the club, their role, which player they are; add someone."""
     club = club_for(request, slug)
-    if not permissions.is_organiser(request.user, club):
+    if not permissions.is_organiser(request, club):
         raise PermissionDenied
     memberships = list(selectors.club_memberships(club=club))
     players = list(selectors.club_players(club=club))
@@ -264,7 +264,7 @@ def rules(request: HtmxHttpRequest, slug: str, rules_id: int | None = None) -> H
     """The club's rule sets for everyone who may read the club; organisers create and edit."""
     club = club_for(request, slug)
     house_rules = get_object_or_404(HouseRules, club=club, pk=rules_id) if rules_id else None
-    can_edit = permissions.is_organiser(request.user, club)
+    can_edit = permissions.is_organiser(request, club)
     form: HouseRulesForm | None = None
     if request.method == "POST":
         if not request.user.is_authenticated:

@@ -25,7 +25,7 @@ def login_first(request: HtmxHttpRequest, next_url: str) -> HttpResponse:
 
 def club_readable(request: HttpRequest, club: Club) -> None:
     """Private clubs do not exist for outsiders: 404 unless this user may see ``club``."""
-    if not permissions.can_view_club(request.user, club):
+    if not permissions.can_view_club(request, club):
         raise Http404
 
 

@@ -3,7 +3,7 @@ it: the screens say what differs, saving and refusing are the same."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -60,9 +60,13 @@ class DealCard:
     scores: list[tuple[str, int | None]]
 
 
-def deal_card(game: Game, table: TableSeats, deal: Deal) -> DealCard:
-    lines = deal.lines.all() if not deal.is_deleted else []
-    scores = {line.player_id: line.points for line in lines}
+def deal_card(
+    game: Game, table: TableSeats, deal: Deal, scores: Mapping[int, int] | None = None
+) -> DealCard:
+    """``scores`` when the caller has them (a deal just recorded), else the deal's score lines."""
+    if scores is None:
+        lines = deal.lines.all() if not deal.is_deleted else []
+        scores = {line.player_id: line.points for line in lines}
     return DealCard(
         deal.number,
         deal.version,
@@ -98,7 +102,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     if not form.is_valid():
         return render(request, page, screen.context(sheet, form), status=400)
     try:
-        deal = services.deal_record(
+        recorded = services.deal_record(
             game=game,
             payload=form.payload(),
             by=screen.by,
@@ -125,14 +129,19 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     except Refusal as refusal:
         form.refused(refusal)
         return render(request, page, screen.context(sheet, form), status=400)
+    deal = recorded.deal
     if screen.after_save is not None:
         screen.after_save(request)
     if not request.htmx:
         messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
         return redirect(screen.done(deal))
     # The sheet just read plus the new deal, unless another deal was saved in between.
-    fresh = sheet.after(deal) if deal.number == sheet.next_number else screen.reload()
-    context = screen.context(fresh, blank_form(fresh), saved=deal_card(game, fresh.table, deal))
+    if deal.number == sheet.next_number:
+        fresh = sheet.after(deal, recorded.scores)
+    else:
+        fresh = screen.reload()
+    saved = deal_card(game, fresh.table, deal, recorded.scores)
+    context = screen.context(fresh, blank_form(fresh), saved=saved)
     return render(request, screen.template + "#entry-response", context)
 
 

@@ -44,8 +44,8 @@ class GameSheet:
     def live_deals(self) -> int:
         return sum(1 for r in self.rows if not r.deal.is_deleted)
 
-    def after(self, deal: Deal) -> GameSheet:
-        """This sheet with ``deal`` (just saved, its score lines at hand) added: what a fresh
+    def after(self, deal: Deal, scores: dict[int, int]) -> GameSheet:
+        """This sheet with ``deal`` (just saved, with its ``scores``) added: what a fresh
         read would give when nothing else changed meanwhile, without reading it again."""
         lines = {
             row.deal.pk: {
@@ -53,7 +53,7 @@ class GameSheet:
             }
             for row in self.rows
         }
-        lines[deal.pk] = {line.player_id: line.points for line in deal.lines.all()}
+        lines[deal.pk] = scores
         return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal], lines)
 
 

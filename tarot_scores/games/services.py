@@ -8,6 +8,7 @@ enforced once."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
@@ -224,6 +225,15 @@ def _deal_changed(game: Game, deal: Deal, action: DealRevision.Action) -> None:
         hook(game=game, deal=deal, action=action)
 
 
+@dataclass(frozen=True)
+class RecordedDeal:
+    """A deal just entered and its scores as written (player id -> points): what the pages and
+    the API answer with, without reading the deal's score lines back."""
+
+    deal: Deal
+    scores: dict[int, int]
+
+
 def deal_record(
     *,
     game: Game,
@@ -232,8 +242,8 @@ def deal_record(
     number: int | None = None,
     by_label: str = "",
     table: TableSeats | None = None,
-) -> Deal:
-    """Enter the next deal of a game; the returned deal carries its score lines (``lines``).
+) -> RecordedDeal:
+    """Enter the next deal of a game; returns it with the scores its score lines hold.
 
     ``number`` is the deal number the entry page expected; when two phones save the same new
     deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
@@ -273,14 +283,13 @@ def deal_record(
             )
             _stat_columns(deal, locked, payload, result)
             deal.save()
-            lines = ScoreLine.objects.bulk_create(
+            ScoreLine.objects.bulk_create(
                 ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
             )
-            _keep_lines(deal, lines)
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
             stats_apply(locked, deal, scores, 1, len(table.players))
             _deal_changed(locked, deal, DealRevision.Action.CREATED)
-            return deal
+            return RecordedDeal(deal, scores)
     except IntegrityError:
         existing = Deal.objects.filter(game=game, number=number).first() if number else None
         if existing is None:
@@ -289,15 +298,6 @@ def deal_record(
             _("Deal %(number)s was just entered from another device.") % {"number": number},
             current=existing,
         ) from None
-
-
-def _keep_lines(deal: Deal, lines: list[ScoreLine]) -> None:
-    """Leave ``deal.lines`` as ``prefetch_related("lines")`` would: the pages and the API answer
-    with a new deal's scores without reading back what was just written."""
-    cached = deal.lines.all()
-    cached._result_cache = lines
-    cached._prefetch_done = True  # type: ignore[attr-defined]  # Django's own prefetch marks
-    deal._prefetched_objects_cache = {"lines": cached}  # type: ignore[attr-defined]
 
 
 def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:

@@ -70,15 +70,15 @@ def _deal_or_404(deal_id: int) -> Deal:
     return get_object_or_404(Deal.objects.select_related("game__club"), pk=deal_id)
 
 
-def _may_correct(user: Any, game: Game) -> bool:
+def _may_correct(who: Any, game: Game) -> bool:
     # Asked once per page rather than once per row: the rule depends on the game, and an unsaved
     # deal of that game asks it without a query per deal.
-    return permissions.can_correct_deal(user, Deal(game=game))
+    return permissions.can_correct_deal(who, Deal(game=game))
 
 
 def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]:
     game = sheet.game
-    may_enter = permissions.can_enter_deals(request.user, game)
+    may_enter = permissions.can_enter_deals(request, game)
     return {
         "sheet": sheet,
         "game": game,
@@ -89,8 +89,8 @@ def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]
         # A game of a set length (a tournament table) takes no deal beyond it.
         "is_full": game.max_deals is not None and sheet.live_deals >= game.max_deals,
         "may_enter": may_enter,
-        "may_manage": permissions.can_manage_game(request.user, game),
-        "may_correct": _may_correct(request.user, game),
+        "may_manage": permissions.can_manage_game(request, game),
+        "may_correct": _may_correct(request, game),
         "next_dealer": sheet.table.labels[sheet.next_dealer.pk],
         "winners": [sheet.table.labels[p.pk] for p in sheet.winners],
         "ranking": [(r.rank, sheet.table.labels[r.player.pk], r.total) for r in sheet.ranking],
@@ -146,7 +146,7 @@ def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
     game = sheet.game
     club_readable(request, game.club)
-    if not permissions.can_enter_deals(request.user, game):
+    if not permissions.can_enter_deals(request, game):
         raise PermissionDenied
     if request.method == "POST":
         screen = EntryScreen(
@@ -169,7 +169,7 @@ def deal_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return login_first(request, reverse("games:deal_new", args=[game_id]))
     game = _game_or_404(game_id)
     club_readable(request, game.club)
-    if not permissions.can_enter_deals(request.user, game):
+    if not permissions.can_enter_deals(request, game):
         raise PermissionDenied
     table = table_seats(game)
     form = deal_form_for(game)(request.POST, game=game, table=table, number=1)
@@ -181,7 +181,7 @@ def _correction_gate(request: HtmxHttpRequest, deal: Deal) -> HttpResponse | Non
     if not request.user.is_authenticated:
         return login_first(request, reverse("games:deal_edit", args=[deal.pk]))
     club_readable(request, game.club)
-    if not permissions.can_correct_deal(request.user, deal):
+    if not permissions.can_correct_deal(request, deal):
         raise PermissionDenied
     return None
 
@@ -310,7 +310,7 @@ def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
         "deal": deal,
         "rows": rows,
         "names": [table.labels[p.pk] for p in table.players],
-        "may_correct": permissions.can_correct_deal(request.user, deal),
+        "may_correct": permissions.can_correct_deal(request, deal),
     }
     return render(request, TEMPLATES + "history.html", context)
 
@@ -322,7 +322,7 @@ def status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return login_first(request, reverse("games:detail", args=[game_id]))
     game = _game_or_404(game_id)
     club_readable(request, game.club)
-    if not permissions.can_manage_game(request.user, game):
+    if not permissions.can_manage_game(request, game):
         raise PermissionDenied
     wanted = request.POST.get("status", "")
     if wanted not in Game.Status.values:
@@ -357,7 +357,7 @@ def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
 @require_http_methods(["GET", "POST"])
 def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    if not permissions.can_create_game(request.user, club):
+    if not permissions.can_create_game(request, club):
         raise PermissionDenied
     players = list(club_selectors.club_players(club=club))
     house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))

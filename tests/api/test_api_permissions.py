@@ -15,29 +15,29 @@ from rest_framework.test import APIClient
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
-from tests.api.conftest import (
-    DEAL_WRITERS,
+from tests.factories import (
     MEMBERS,
     READERS_OF_PRIVATE,
     ROLES,
-    Table,
-    build_table,
+    WRITERS,
+    ApiTable,
+    build_api_table,
     garde,
 )
 
 
 @pytest.fixture(params=["public", "private"])
-def any_table(request: pytest.FixtureRequest, db: None) -> Table:
-    return build_table(public=request.param == "public", tag=request.param[:2])
+def any_table(request: pytest.FixtureRequest, db: None) -> ApiTable:
+    return build_api_table(public=request.param == "public", tag=request.param[:2])
 
 
-def read_status(table: Table, role: str) -> int:
+def read_status(table: ApiTable, role: str) -> int:
     return 200 if table.club.public or role in READERS_OF_PRIVATE else 404
 
 
 # --- reads ------------------------------------------------------------------------------------
 
-READS: dict[str, Callable[[Table, Deal], str]] = {
+READS: dict[str, Callable[[ApiTable, Deal], str]] = {
     "club": lambda t, d: f"/api/v1/clubs/{t.club.pk}/",
     "players": lambda t, d: f"/api/v1/players/?club={t.club.pk}",
     "games": lambda t, d: f"/api/v1/games/?club={t.club.pk}",
@@ -50,7 +50,7 @@ READS: dict[str, Callable[[Table, Deal], str]] = {
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("endpoint", list(READS))
 def test_reads_are_open_for_public_clubs_and_404_for_outsiders_of_private_ones(
-    any_table: Table, endpoint: str, role: str
+    any_table: ApiTable, endpoint: str, role: str
 ) -> None:
     deal = any_table.record()
 
@@ -63,7 +63,7 @@ def test_reads_are_open_for_public_clubs_and_404_for_outsiders_of_private_ones(
 
 @pytest.mark.parametrize("role", ROLES)
 def test_the_club_list_shows_a_private_club_to_its_readers_only(
-    private_table: Table, role: str
+    private_table: ApiTable, role: str
 ) -> None:
     names = [c["name"] for c in private_table.client(role).get("/api/v1/clubs/").json()["results"]]
 
@@ -72,7 +72,7 @@ def test_the_club_list_shows_a_private_club_to_its_readers_only(
 
 @pytest.mark.parametrize("role", ROLES)
 def test_lists_without_a_club_never_show_a_private_clubs_games_or_players_to_outsiders(
-    private_table: Table, role: str
+    private_table: ApiTable, role: str
 ) -> None:
     client = private_table.client(role)
     games = {g["id"] for g in client.get("/api/v1/games/").json()["results"]}
@@ -88,7 +88,7 @@ def test_lists_without_a_club_never_show_a_private_clubs_games_or_players_to_out
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_any_signed_in_user_may_create_a_club(table: Table, role: str) -> None:
+def test_any_signed_in_user_may_create_a_club(table: ApiTable, role: str) -> None:
     response = table.client(role).post("/api/v1/clubs/", {"name": "Les Bouts"}, format="json")
 
     created = Club.objects.filter(name="Les Bouts").exists()
@@ -99,7 +99,7 @@ def test_any_signed_in_user_may_create_a_club(table: Table, role: str) -> None:
         assert response.status_code == 201 and created
 
 
-def member_write_status(table: Table, role: str) -> int:
+def member_write_status(table: ApiTable, role: str) -> int:
     """Adding a player or starting a game: members only; a private club is unknown to others."""
     if role == "anonymous":
         return 401
@@ -109,7 +109,7 @@ def member_write_status(table: Table, role: str) -> int:
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_members_add_players(any_table: Table, role: str) -> None:
+def test_only_members_add_players(any_table: ApiTable, role: str) -> None:
     body = {"name": "Fanny", "club": any_table.club.pk}
 
     response = any_table.client(role).post("/api/v1/players/", body, format="json")
@@ -121,7 +121,7 @@ def test_only_members_add_players(any_table: Table, role: str) -> None:
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_members_start_games(any_table: Table, role: str) -> None:
+def test_only_members_start_games(any_table: ApiTable, role: str) -> None:
     body = {"club": any_table.club.pk, "players": any_table.ids[:3], "variant": "fft"}
 
     response = any_table.client(role).post("/api/v1/games/", body, format="json")
@@ -130,7 +130,7 @@ def test_only_members_start_games(any_table: Table, role: str) -> None:
     assert Game.objects.filter(club=any_table.club).count() == (2 if role in MEMBERS else 1)
 
 
-def test_a_refused_non_member_learns_nothing_about_the_rest_of_the_body(table: Table) -> None:
+def test_a_refused_non_member_learns_nothing_about_the_rest_of_the_body(table: ApiTable) -> None:
     body = {"club": table.club.pk, "players": "nonsense", "variant": 42}
 
     response = table.client("outsider").post("/api/v1/games/", body, format="json")
@@ -146,8 +146,8 @@ def test_a_refused_non_member_learns_nothing_about_the_rest_of_the_body(table: T
 class DealWrite:
     """One write on a deal, and how to tell that it happened."""
 
-    send: Callable[[APIClient, Table, Deal], Any]
-    happened: Callable[[Table, Deal], bool]
+    send: Callable[[APIClient, ApiTable, Deal], Any]
+    happened: Callable[[ApiTable, Deal], bool]
     ok: int
 
 
@@ -183,18 +183,18 @@ DEAL_WRITES = {
 }
 
 
-def deal_write_status(table: Table, role: str, ok: int) -> int:
+def deal_write_status(table: ApiTable, role: str, ok: int) -> int:
     if role == "anonymous":
         return 401
     if role == "outsider":
         return 403 if table.club.public else 404
-    return ok if role in DEAL_WRITERS else 403
+    return ok if role in WRITERS else 403
 
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("write", list(DEAL_WRITES))
 def test_deals_are_written_by_the_seated_the_organisers_and_superusers(
-    any_table: Table, write: str, role: str
+    any_table: ApiTable, write: str, role: str
 ) -> None:
     case = DEAL_WRITES[write]
     deal = any_table.record()
@@ -204,7 +204,7 @@ def test_deals_are_written_by_the_seated_the_organisers_and_superusers(
     response = case.send(any_table.client(role), any_table, deal)
 
     assert response.status_code == deal_write_status(any_table, role, case.ok), response.content
-    assert case.happened(any_table, deal) == (role in DEAL_WRITERS)
+    assert case.happened(any_table, deal) == (role in WRITERS)
 
 
 # Finishing and reopening a game: whoever may enter its deals, as on the sheet's page.
@@ -217,7 +217,7 @@ GAME_WRITES = {
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("action", list(GAME_WRITES))
 def test_games_are_finished_and_reopened_by_those_who_enter_their_deals(
-    any_table: Table, action: str, role: str
+    any_table: ApiTable, action: str, role: str
 ) -> None:
     before, after = GAME_WRITES[action]
     services.game_set_status(game=any_table.game, status=before)
@@ -226,12 +226,12 @@ def test_games_are_finished_and_reopened_by_those_who_enter_their_deals(
 
     assert response.status_code == deal_write_status(any_table, role, 200), response.content
     status = Game.objects.get(pk=any_table.game.pk).status
-    assert status == (after if role in DEAL_WRITERS else before)
+    assert status == (after if role in WRITERS else before)
     if response.status_code == 404:
         assert any_table.club.name.encode() not in response.content
 
 
-def test_a_member_seated_at_another_table_cannot_enter_deals_here(table: Table) -> None:
+def test_a_member_seated_at_another_table_cannot_enter_deals_here(table: ApiTable) -> None:
     elsewhere = services.game_create(
         club=table.club,
         players=[table.players[0], table.players[2], table.players[3]],
@@ -247,8 +247,8 @@ def test_a_member_seated_at_another_table_cannot_enter_deals_here(table: Table) 
     assert not elsewhere.deals.exists()
 
 
-def test_an_organiser_of_another_club_is_an_outsider_here(table: Table) -> None:
-    other = build_table(tag="x")
+def test_an_organiser_of_another_club_is_an_outsider_here(table: ApiTable) -> None:
+    other = build_api_table(tag="x")
     deal = table.record()
 
     response = other.client("organiser").delete(f"/api/v1/deals/{deal.pk}/?version=1")
@@ -260,7 +260,7 @@ def test_an_organiser_of_another_club_is_an_outsider_here(table: Table) -> None:
 # --- how callers sign in ----------------------------------------------------------------------
 
 
-def test_a_session_works_as_well_as_a_token(table: Table) -> None:
+def test_a_session_works_as_well_as_a_token(table: ApiTable) -> None:
     user = table.users["seated"]
     assert user is not None
     client = APIClient()
@@ -273,7 +273,7 @@ def test_a_session_works_as_well_as_a_token(table: Table) -> None:
     assert response.status_code == 201
 
 
-def test_a_session_write_needs_the_csrf_token_a_token_write_does_not(table: Table) -> None:
+def test_a_session_write_needs_the_csrf_token_a_token_write_does_not(table: ApiTable) -> None:
     user: User | None = table.users["seated"]
     assert user is not None
     session = APIClient(enforce_csrf_checks=True)
@@ -293,7 +293,7 @@ def test_a_session_write_needs_the_csrf_token_a_token_write_does_not(table: Tabl
 @pytest.mark.parametrize(
     "header", ["Token nope", "Token", "Token a b", "Bearer abc", "Token \u00e9\u00e9"]
 )
-def test_a_bad_authorization_header_is_a_401_not_a_500(table: Table, header: str) -> None:
+def test_a_bad_authorization_header_is_a_401_not_a_500(table: ApiTable, header: str) -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=header)
 
@@ -305,7 +305,7 @@ def test_a_bad_authorization_header_is_a_401_not_a_500(table: Table, header: str
     assert not table.game.deals.exists()
 
 
-def test_a_superuser_reads_and_writes_a_private_club_it_is_not_in(private_table: Table) -> None:
+def test_a_superuser_reads_and_writes_a_private_club_it_is_not_in(private_table: ApiTable) -> None:
     client = private_table.client("superuser")
 
     read = client.get(f"/api/v1/games/{private_table.game.pk}/")

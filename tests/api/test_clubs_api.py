@@ -16,8 +16,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tarot_scores.clubs.models import Club, Membership, Player
-from tests.api.conftest import Table, assert_field_errors, token_client
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.api.helpers import assert_field_errors
+from tests.factories import ApiTable, ClubFactory, PlayerFactory, UserFactory, token_client
 
 CLUBS = "/api/v1/clubs/"
 PLAYERS = "/api/v1/players/"
@@ -192,11 +192,11 @@ def test_clubs_are_listed_by_name_50_a_page() -> None:
 
 
 def test_the_list_holds_public_clubs_and_the_callers_own(
-    table: Table, private_table: Table
+    table: ApiTable, private_table: ApiTable
 ) -> None:
     other_private = ClubFactory.create(name="Autre cercle", public=False)
 
-    def names(role: str, source: Table) -> set[str]:
+    def names(role: str, source: ApiTable) -> set[str]:
         results = source.client(role).get(CLUBS).json()["results"]
         return {c["name"] for c in results}
 
@@ -210,7 +210,7 @@ def test_the_list_holds_public_clubs_and_the_callers_own(
     }
 
 
-def test_a_club_reads_the_same_as_it_was_created(table: Table) -> None:
+def test_a_club_reads_the_same_as_it_was_created(table: ApiTable) -> None:
     response = APIClient().get(f"{CLUBS}{table.club.pk}/")
 
     assert response.status_code == 200
@@ -231,7 +231,7 @@ def test_an_unknown_club_is_a_404_even_with_a_huge_id() -> None:
 # --- players ----------------------------------------------------------------------------------
 
 
-def test_a_member_adds_a_player_to_the_club(table: Table) -> None:
+def test_a_member_adds_a_player_to_the_club(table: ApiTable) -> None:
     response = table.client("member").post(
         PLAYERS,
         {"name": " Fanny Roux ", "nickname": "Fanny", "licence": "123456", "club": table.club.pk},
@@ -250,7 +250,7 @@ def test_a_member_adds_a_player_to_the_club(table: Table) -> None:
     assert list(player.clubs.all()) == [table.club]
 
 
-def test_a_player_only_needs_a_name(table: Table) -> None:
+def test_a_player_only_needs_a_name(table: ApiTable) -> None:
     response = table.client("member").post(
         PLAYERS, {"name": "Fanny", "club": table.club.pk}, format="json"
     )
@@ -268,7 +268,7 @@ def test_a_player_only_needs_a_name(table: Table) -> None:
     ],
 )
 def test_two_players_of_a_club_cannot_share_a_label(
-    table: Table, body: dict[str, Any], field: str
+    table: ApiTable, body: dict[str, Any], field: str
 ) -> None:
     response = table.client("member", "en").post(
         PLAYERS, {**body, "club": table.club.pk}, format="json"
@@ -314,7 +314,7 @@ def test_two_players_of_a_club_cannot_share_a_label(
     ],
 )
 def test_player_fields_are_refused_per_field(
-    table: Table, lang: str, body: dict[str, Any], expected: Any
+    table: ApiTable, lang: str, body: dict[str, Any], expected: Any
 ) -> None:
     if body.get("club") == 1:
         body = {**body, "club": table.club.pk}
@@ -326,7 +326,7 @@ def test_player_fields_are_refused_per_field(
     assert Player.objects.count() == before
 
 
-def test_players_are_listed_by_club_and_name(table: Table) -> None:
+def test_players_are_listed_by_club_and_name(table: ApiTable) -> None:
     other = ClubFactory.create(name="Autre club")
     PlayerFactory.create(name="Zoé", clubs=[other])
 
@@ -337,7 +337,7 @@ def test_players_are_listed_by_club_and_name(table: Table) -> None:
     assert set(body["results"][0]) == {"id", "name", "nickname", "licence", "label"}
 
 
-def test_players_are_paginated(table: Table) -> None:
+def test_players_are_paginated(table: ApiTable) -> None:
     for i in range(50):
         PlayerFactory.create(name=f"Joueur {i:02d}", clubs=[table.club])
 
@@ -349,7 +349,7 @@ def test_players_are_paginated(table: Table) -> None:
 
 
 def test_without_a_club_the_players_of_every_readable_club_are_listed(
-    table: Table, private_table: Table
+    table: ApiTable, private_table: ApiTable
 ) -> None:
     anonymous = {p["id"] for p in APIClient().get(PLAYERS).json()["results"]}
     member = {p["id"] for p in private_table.client("member").get(PLAYERS).json()["results"]}
@@ -371,7 +371,7 @@ def test_a_club_filter_naming_no_club_is_a_404() -> None:
     assert APIClient().get(PLAYERS, {"club": 424242}).status_code == 404
 
 
-def test_a_players_user_is_not_exposed(table: Table) -> None:
+def test_a_players_user_is_not_exposed(table: ApiTable) -> None:
     user = User.objects.get(username="seated")
 
     body = APIClient().get(PLAYERS, {"club": table.club.pk}).content.decode()
@@ -430,7 +430,7 @@ CLUB_OR_PLAYER = JSON_VALUES | st.fixed_dictionaries(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(body=CLUB_OR_PLAYER, url=st.sampled_from([CLUBS, PLAYERS, TOKEN]))
-def test_random_bodies_are_never_a_500(table: Table, body: Any, url: str) -> None:
+def test_random_bodies_are_never_a_500(table: ApiTable, body: Any, url: str) -> None:
     if isinstance(body, dict) and body.get("club") == "@club":
         body = {**body, "club": table.club.pk}
 

@@ -22,7 +22,8 @@ from tarot_scores.api.calculator import MAX_BODY_BYTES
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.stats.models import PlayerSeason
-from tests.api.conftest import Table, assert_field_errors, build_table, garde
+from tests.api.helpers import assert_field_errors
+from tests.factories import ApiTable, build_api_table, garde
 
 POINTS_WHOLE = {
     "en": "At four players the attack's points are always whole: each side holds an even number "
@@ -40,11 +41,11 @@ def deal_url(deal: Deal, action: str = "") -> str:
     return f"/api/v1/deals/{deal.pk}/{action}"
 
 
-def enter(table: Table, body: Any, role: str = "seated", lang: str | None = None) -> Any:
+def enter(table: ApiTable, body: Any, role: str = "seated", lang: str | None = None) -> Any:
     return table.client(role, lang).post(deals_url(table.game), body, format="json")
 
 
-def scores(table: Table, *points: int) -> dict[str, int]:
+def scores(table: ApiTable, *points: int) -> dict[str, int]:
     return {str(pk): p for pk, p in zip(table.ids, points, strict=True)}
 
 
@@ -58,7 +59,7 @@ def test_the_urls_are_named() -> None:
 # --- entering deals ---------------------------------------------------------------------------
 
 
-def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: Table) -> None:
+def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: ApiTable) -> None:
     chloe = table.ids[2]
 
     response = enter(table, {**garde(chloe), "number": 1})
@@ -88,8 +89,8 @@ def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: 
     assert PlayerSeason.objects.get(player_id=chloe).points == 198
 
 
-def test_entering_a_deal_does_not_read_it_back(table: Table) -> None:
-    """The new deal's answer comes from what was just written (deal_record keeps its lines)."""
+def test_entering_a_deal_does_not_read_it_back(table: ApiTable) -> None:
+    """The new deal's answer comes from what was just written (deal_record returns its scores)."""
     with CaptureQueriesContext(connection) as queries:
         response = enter(table, {**garde(table.ids[2]), "number": 1})
 
@@ -101,13 +102,13 @@ def test_entering_a_deal_does_not_read_it_back(table: Table) -> None:
     assert reads == []
 
 
-def test_deals_without_a_number_take_the_next_one(table: Table) -> None:
+def test_deals_without_a_number_take_the_next_one(table: ApiTable) -> None:
     numbers = [enter(table, garde(table.ids[0])).json()["number"] for _ in range(3)]
 
     assert numbers == [1, 2, 3]
 
 
-def test_petit_au_bout_and_a_handful_count_as_in_the_contract(table: Table) -> None:
+def test_petit_au_bout_and_a_handful_count_as_in_the_contract(table: ApiTable) -> None:
     chloe = table.ids[2]
     body = garde(chloe, petit_au_bout="attack", handfuls=[{"player": chloe, "size": "simple"}])
 
@@ -208,7 +209,7 @@ def test_a_buraco_hand_by_player_id(make_table: Any) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_engines_refusal_comes_per_field_in_the_readers_language(
-    table: Table, lang: str
+    table: ApiTable, lang: str
 ) -> None:
     response = enter(table, garde(table.ids[2], points=40.5), lang=lang)
 
@@ -216,7 +217,7 @@ def test_the_engines_refusal_comes_per_field_in_the_readers_language(
     assert not Deal.objects.exists()
 
 
-def test_french_is_the_default_language(table: Table) -> None:
+def test_french_is_the_default_language(table: ApiTable) -> None:
     response = enter(table, garde(table.ids[2], points=40.5))
 
     assert assert_field_errors(response) == {"points": [POINTS_WHOLE["fr"]]}
@@ -266,7 +267,7 @@ def test_french_is_the_default_language(table: Table) -> None:
     ],
 )
 def test_bad_deals_are_refused_per_field(
-    table: Table, lang: str, body: Any, expected: dict[str, list[str]]
+    table: ApiTable, lang: str, body: Any, expected: dict[str, list[str]]
 ) -> None:
     if isinstance(body, dict) and body.get("taker") == "@2":
         body = {**body, "taker": table.ids[2]}
@@ -277,7 +278,7 @@ def test_bad_deals_are_refused_per_field(
     assert not Deal.objects.exists()
 
 
-def test_players_named_by_name_in_handfuls_are_refused(table: Table) -> None:
+def test_players_named_by_name_in_handfuls_are_refused(table: ApiTable) -> None:
     body = garde(table.ids[2], handfuls=[{"player": "Chloé", "size": "simple"}])
 
     response = enter(table, body, lang="en")
@@ -306,7 +307,9 @@ def test_novatarok_card_points_are_keyed_by_player_id(make_table: Any) -> None:
         ("en", 2**40, "Ensure this value is less than or equal to 2147483647."),
     ],
 )
-def test_a_bad_deal_number_is_refused(table: Table, lang: str, number: Any, message: str) -> None:
+def test_a_bad_deal_number_is_refused(
+    table: ApiTable, lang: str, number: Any, message: str
+) -> None:
     response = enter(table, {**garde(table.ids[2]), "number": number}, lang=lang)
 
     assert assert_field_errors(response) == {"number": [message]}
@@ -325,7 +328,9 @@ def test_a_bad_deal_number_is_refused(table: Table, lang: str, number: Any, mess
         ('{"label": "' + "x" * MAX_BODY_BYTES + '"}', "application/json", 413),
     ],
 )
-def test_bodies_the_parser_refuses(table: Table, body: str, content_type: str, status: int) -> None:
+def test_bodies_the_parser_refuses(
+    table: ApiTable, body: str, content_type: str, status: int
+) -> None:
     response = table.client("seated").post(deals_url(table.game), body, content_type=content_type)
 
     errors = assert_field_errors(response, status)
@@ -336,7 +341,7 @@ def test_bodies_the_parser_refuses(table: Table, body: str, content_type: str, s
 # --- numbers taken, finished and full games ---------------------------------------------------
 
 
-def test_the_same_number_twice_stores_one_deal_and_answers_409_with_it(table: Table) -> None:
+def test_the_same_number_twice_stores_one_deal_and_answers_409_with_it(table: ApiTable) -> None:
     first = enter(table, {**garde(table.ids[2]), "number": 1})
 
     again = enter(table, {**garde(table.ids[0]), "number": 1}, lang="en")
@@ -348,13 +353,13 @@ def test_the_same_number_twice_stores_one_deal_and_answers_409_with_it(table: Ta
     assert Deal.objects.count() == 1
 
 
-def test_a_number_ahead_of_the_sheet_takes_the_next_one(table: Table) -> None:
+def test_a_number_ahead_of_the_sheet_takes_the_next_one(table: ApiTable) -> None:
     response = enter(table, {**garde(table.ids[2]), "number": 7})
 
     assert response.json()["number"] == 1
 
 
-def test_a_finished_game_takes_no_deal(table: Table) -> None:
+def test_a_finished_game_takes_no_deal(table: ApiTable) -> None:
     services.game_set_status(game=table.game, status=Game.Status.FINISHED)
 
     response = enter(table, garde(table.ids[2]), lang="en")
@@ -366,7 +371,7 @@ def test_a_finished_game_takes_no_deal(table: Table) -> None:
 
 
 def test_a_database_still_locked_answers_503_and_stores_nothing(
-    table: Table, monkeypatch: pytest.MonkeyPatch
+    table: ApiTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def locked(**kwargs: Any) -> Deal:
         raise OperationalError("database is locked")
@@ -381,7 +386,7 @@ def test_a_database_still_locked_answers_503_and_stores_nothing(
     assert not Deal.objects.exists()
 
 
-def test_a_full_table_takes_no_deal(table: Table) -> None:
+def test_a_full_table_takes_no_deal(table: ApiTable) -> None:
     game = services.game_create(
         club=table.club, players=table.players, variant="fft", by=None, max_deals=1
     )
@@ -396,7 +401,7 @@ def test_a_full_table_takes_no_deal(table: Table) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_sending_deal_1_at_once_store_one_deal() -> None:
-    table = build_table()
+    table = build_api_table()
     url = deals_url(table.game)
     clients = [table.client("seated"), table.client("organiser")]
     barrier = threading.Barrier(2)
@@ -429,7 +434,7 @@ def test_two_phones_sending_deal_1_at_once_store_one_deal() -> None:
 # --- corrections ------------------------------------------------------------------------------
 
 
-def test_a_correction_rescored_with_a_new_version(table: Table) -> None:
+def test_a_correction_rescored_with_a_new_version(table: ApiTable) -> None:
     deal = table.record(garde(table.ids[2]))
 
     response = table.client("seated").patch(
@@ -444,7 +449,7 @@ def test_a_correction_rescored_with_a_new_version(table: Table) -> None:
     assert PlayerSeason.objects.get(player_id=table.ids[2]).points == 240
 
 
-def test_a_stale_correction_is_409_with_the_current_deal(table: Table) -> None:
+def test_a_stale_correction_is_409_with_the_current_deal(table: ApiTable) -> None:
     deal = table.record(garde(table.ids[2]))
     client = table.client("seated", "en")
     client.patch(deal_url(deal), {**garde(table.ids[2], points=56), "version": 1}, format="json")
@@ -476,7 +481,7 @@ def test_a_stale_correction_is_409_with_the_current_deal(table: Table) -> None:
     ],
 )
 def test_a_bad_correction_changes_nothing(
-    table: Table, lang: str, body: dict[str, Any], expected: Any
+    table: ApiTable, lang: str, body: dict[str, Any], expected: Any
 ) -> None:
     deal = table.record(garde(table.ids[2]))
 
@@ -488,7 +493,7 @@ def test_a_bad_correction_changes_nothing(
     assert Deal.objects.get().version == 1
 
 
-def test_a_deleted_deal_must_be_restored_before_a_correction(table: Table) -> None:
+def test_a_deleted_deal_must_be_restored_before_a_correction(table: ApiTable) -> None:
     deal = services.deal_delete(deal=table.record(), version=1, by=None)
 
     response = table.client("seated", "en").patch(
@@ -503,7 +508,7 @@ def test_a_deleted_deal_must_be_restored_before_a_correction(table: Table) -> No
 # --- delete, restore, history -----------------------------------------------------------------
 
 
-def test_deleting_a_deal_strikes_its_scores_and_keeps_it(table: Table) -> None:
+def test_deleting_a_deal_strikes_its_scores_and_keeps_it(table: ApiTable) -> None:
     deal = table.record()
 
     response = table.client("seated").delete(deal_url(deal) + "?version=1")
@@ -515,7 +520,7 @@ def test_deleting_a_deal_strikes_its_scores_and_keeps_it(table: Table) -> None:
     assert PlayerSeason.objects.get(player_id=table.ids[2]).points == 0
 
 
-def test_a_stale_delete_is_409_with_the_current_deal(table: Table) -> None:
+def test_a_stale_delete_is_409_with_the_current_deal(table: ApiTable) -> None:
     deal = table.record()
     services.deal_update(deal=deal, payload=garde(table.ids[0]), version=1, by=None)
 
@@ -536,7 +541,9 @@ def test_a_stale_delete_is_409_with_the_current_deal(table: Table) -> None:
         ("?version=" + "9" * 40, "en", "Ensure this value is less than or equal to 2147483647."),
     ],
 )
-def test_a_delete_needs_the_version_read(table: Table, query: str, lang: str, message: str) -> None:
+def test_a_delete_needs_the_version_read(
+    table: ApiTable, query: str, lang: str, message: str
+) -> None:
     deal = table.record()
 
     response = table.client("seated", lang).delete(deal_url(deal) + query)
@@ -545,7 +552,7 @@ def test_a_delete_needs_the_version_read(table: Table, query: str, lang: str, me
     assert not Deal.objects.get().is_deleted
 
 
-def test_a_restored_deal_counts_again(table: Table) -> None:
+def test_a_restored_deal_counts_again(table: ApiTable) -> None:
     deal = services.deal_delete(deal=table.record(), version=1, by=None)
 
     response = table.client("seated").post(deal_url(deal, "restore/"))
@@ -555,11 +562,11 @@ def test_a_restored_deal_counts_again(table: Table) -> None:
     assert response.json()["version"] == 3 and response.json()["deleted"] is False
 
 
-def test_a_deal_cannot_be_restored_into_a_full_table(table: Table) -> None:
+def test_a_deal_cannot_be_restored_into_a_full_table(table: ApiTable) -> None:
     game = services.game_create(
         club=table.club, players=table.players, variant="fft", by=None, max_deals=1
     )
-    first = services.deal_record(game=game, payload=garde(table.ids[0]), by=None)
+    first = services.deal_record(game=game, payload=garde(table.ids[0]), by=None).deal
     services.deal_delete(deal=first, version=1, by=None)
     services.deal_record(game=game, payload=garde(table.ids[1]), by=None)
 
@@ -574,7 +581,7 @@ def _deleted(deal: Deal) -> bool:
 
 
 @pytest.mark.parametrize("write", ["patch", "delete", "restore"])
-def test_a_finished_games_deals_cannot_change(table: Table, write: str) -> None:
+def test_a_finished_games_deals_cannot_change(table: ApiTable, write: str) -> None:
     deal = table.record()
     if write == "restore":
         deal = services.deal_delete(deal=deal, version=1, by=None)
@@ -597,7 +604,7 @@ def test_a_finished_games_deals_cannot_change(table: Table, write: str) -> None:
     assert (after.version, after.taker_id) == (deal.version, deal.taker_id)
 
 
-def test_a_deal_reads_as_it_was_entered(table: Table) -> None:
+def test_a_deal_reads_as_it_was_entered(table: ApiTable) -> None:
     deal = table.record()
 
     response = APIClient().get(deal_url(deal))
@@ -607,7 +614,7 @@ def test_a_deal_reads_as_it_was_entered(table: Table) -> None:
     assert response.json()["payload"] == garde(table.ids[2])
 
 
-def test_the_history_lists_every_change_oldest_first(table: Table) -> None:
+def test_the_history_lists_every_change_oldest_first(table: ApiTable) -> None:
     client = table.client("seated")
     deal_id = enter(table, garde(table.ids[2])).json()["id"]
     deal = Deal.objects.get(pk=deal_id)
@@ -714,7 +721,7 @@ def seated(value: Any, ids: list[int]) -> Any:
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(body=BODIES, lang=st.sampled_from(["fr", "en"]), method=st.sampled_from(["post", "patch"]))
-def test_random_json_is_never_a_500(table: Table, body: Any, lang: str, method: str) -> None:
+def test_random_json_is_never_a_500(table: ApiTable, body: Any, lang: str, method: str) -> None:
     client = table.client("organiser", lang)
     body = seated(body, table.ids)
     if method == "post":

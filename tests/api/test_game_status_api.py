@@ -20,7 +20,8 @@ from rest_framework.test import APIClient
 
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
-from tests.api.conftest import Table, assert_field_errors, garde
+from tests.api.helpers import assert_field_errors
+from tests.factories import ApiTable, garde
 
 FINISHED = "This game is finished: reopen it to enter or correct deals."
 
@@ -45,7 +46,7 @@ def test_the_urls_are_named() -> None:
 # --- the answer -------------------------------------------------------------------------------
 
 
-def test_finishing_answers_the_score_sheet_as_get_reads_it(table: Table) -> None:
+def test_finishing_answers_the_score_sheet_as_get_reads_it(table: ApiTable) -> None:
     table.record()
     client = table.client("seated")
 
@@ -61,7 +62,7 @@ def test_finishing_answers_the_score_sheet_as_get_reads_it(table: Table) -> None
     assert status_of(table.game) == Game.Status.FINISHED
 
 
-def test_reopening_answers_the_score_sheet_open_again(table: Table) -> None:
+def test_reopening_answers_the_score_sheet_open_again(table: ApiTable) -> None:
     services.game_set_status(game=table.game, status=Game.Status.FINISHED)
 
     response = table.client("seated").post(reopen_url(table.game))
@@ -77,7 +78,7 @@ def test_reopening_answers_the_score_sheet_open_again(table: Table) -> None:
     [(finish_url, "finished", "finished"), (reopen_url, "open", "open")],
 )
 def test_asking_for_the_status_the_game_has_changes_nothing(
-    table: Table, url: Any, before: str, after: str
+    table: ApiTable, url: Any, before: str, after: str
 ) -> None:
     """As the page's buttons: a request sent twice (the answer lost on the way) does no harm."""
     services.game_set_status(game=table.game, status=before)
@@ -90,14 +91,14 @@ def test_asking_for_the_status_the_game_has_changes_nothing(
 
 
 @pytest.mark.parametrize("action", ["finish", "reopen"])
-def test_an_unknown_game_is_a_404_even_for_a_superuser(table: Table, action: str) -> None:
+def test_an_unknown_game_is_a_404_even_for_a_superuser(table: ApiTable, action: str) -> None:
     response = table.client("superuser", "en").post(f"/api/v1/games/424242/{action}/")
 
     assert assert_field_errors(response, 404) == {"non_field_errors": ["Not found."]}
 
 
 @pytest.mark.parametrize("action", ["finish", "reopen"])
-def test_reading_the_action_is_a_405(table: Table, action: str) -> None:
+def test_reading_the_action_is_a_405(table: ApiTable, action: str) -> None:
     response = table.client("organiser", "en").get(f"/api/v1/games/{table.game.pk}/{action}/")
 
     assert assert_field_errors(response, 405) == {"non_field_errors": ['Method "GET" not allowed.']}
@@ -107,7 +108,7 @@ def test_reading_the_action_is_a_405(table: Table, action: str) -> None:
 # --- the deals of a finished game -------------------------------------------------------------
 
 
-def test_a_game_finished_over_the_api_refuses_deals_until_reopened(table: Table) -> None:
+def test_a_game_finished_over_the_api_refuses_deals_until_reopened(table: ApiTable) -> None:
     client = table.client("seated", "en")
     deals = f"/api/v1/games/{table.game.pk}/deals/"
     first = client.post(deals, garde(table.ids[2]), format="json")
@@ -130,7 +131,7 @@ def test_a_game_finished_over_the_api_refuses_deals_until_reopened(table: Table)
     ]
 
 
-def test_the_refusal_is_in_french_by_default(table: Table) -> None:
+def test_the_refusal_is_in_french_by_default(table: ApiTable) -> None:
     table.client("seated").post(finish_url(table.game))
 
     refused = table.client("seated").post(
@@ -144,7 +145,7 @@ def test_the_refusal_is_in_french_by_default(table: Table) -> None:
     }
 
 
-def test_the_page_and_the_api_finish_and_reopen_the_same_game(table: Table) -> None:
+def test_the_page_and_the_api_finish_and_reopen_the_same_game(table: ApiTable) -> None:
     seated = table.users["seated"]
     assert seated is not None
     page = Client()
@@ -168,7 +169,7 @@ def test_the_page_and_the_api_finish_and_reopen_the_same_game(table: Table) -> N
 # --- who may ----------------------------------------------------------------------------------
 
 
-def test_a_session_finishes_a_game_with_the_csrf_token_only(table: Table) -> None:
+def test_a_session_finishes_a_game_with_the_csrf_token_only(table: ApiTable) -> None:
     user = table.users["seated"]
     assert user is not None
     session = APIClient(enforce_csrf_checks=True)
@@ -188,7 +189,7 @@ def test_a_session_finishes_a_game_with_the_csrf_token_only(table: Table) -> Non
 
 @pytest.mark.parametrize("action", ["finish", "reopen"])
 def test_an_anonymous_caller_gets_401_before_anything_is_looked_up(
-    private_table: Table, action: str
+    private_table: ApiTable, action: str
 ) -> None:
     for pk in (private_table.game.pk, 424242):
         response = APIClient().post(f"/api/v1/games/{pk}/{action}/")
@@ -198,7 +199,7 @@ def test_an_anonymous_caller_gets_401_before_anything_is_looked_up(
     assert status_of(private_table.game) == Game.Status.OPEN
 
 
-def test_a_member_seated_at_another_table_cannot_finish_this_one(table: Table) -> None:
+def test_a_member_seated_at_another_table_cannot_finish_this_one(table: ApiTable) -> None:
     elsewhere = services.game_create(
         club=table.club,
         players=[table.players[0], table.players[2], table.players[3]],
@@ -215,7 +216,7 @@ def test_a_member_seated_at_another_table_cannot_finish_this_one(table: Table) -
 
 
 def test_a_database_still_locked_answers_503_and_changes_nothing(
-    table: Table, monkeypatch: pytest.MonkeyPatch
+    table: ApiTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def locked(**kwargs: Any) -> Game:
         raise OperationalError("database is locked")
@@ -231,7 +232,7 @@ def test_a_database_still_locked_answers_503_and_changes_nothing(
 
 
 def test_finishing_takes_the_same_queries_for_5_and_40_deals(
-    table: Table, django_assert_max_num_queries: DjangoAssertNumQueries
+    table: ApiTable, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     client = table.client("seated")
     counts = []
@@ -272,7 +273,7 @@ CONTENT_TYPES = st.sampled_from(
     role=st.sampled_from(["member", "seated"]),
 )
 def test_any_body_is_ignored_and_never_a_500(
-    table: Table, body: str, content_type: str, action: str, role: str
+    table: ApiTable, body: str, content_type: str, action: str, role: str
 ) -> None:
     url = f"/api/v1/games/{table.game.pk}/{action}/"
 

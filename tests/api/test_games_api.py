@@ -21,20 +21,20 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import HouseRules, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
-from tests.api.conftest import NAMES, Table, assert_field_errors, garde
+from tests.api.helpers import assert_field_errors
 from tests.clubs.helpers import field_errors, non_field_errors
-from tests.factories import ClubFactory, PlayerFactory
+from tests.factories import NAMES, ApiTable, ClubFactory, PlayerFactory, garde
 
 GAMES = "/api/v1/games/"
 
 
-def new_game(table: Table, role: str = "member", lang: str | None = None, **body: Any) -> Any:
+def new_game(table: ApiTable, role: str = "member", lang: str | None = None, **body: Any) -> Any:
     body.setdefault("club", table.club.pk)
     body.setdefault("variant", "fft")
     return table.client(role, lang).post(GAMES, body, format="json")
 
 
-def extra_players(table: Table, count: int) -> list[Player]:
+def extra_players(table: ApiTable, count: int) -> list[Player]:
     return [PlayerFactory.create(name=f"Renfort {i}", clubs=[table.club]) for i in range(count)]
 
 
@@ -46,7 +46,7 @@ def test_the_urls_are_named() -> None:
 # --- creating a game --------------------------------------------------------------------------
 
 
-def test_a_game_of_four_is_created_in_seat_order(table: Table) -> None:
+def test_a_game_of_four_is_created_in_seat_order(table: ApiTable) -> None:
     seats = [table.ids[3], table.ids[0], table.ids[2], table.ids[1]]
 
     response = new_game(table, players=seats, variant="fft", label="Table 2", date="2026-03-06")
@@ -81,14 +81,14 @@ def test_a_game_of_four_is_created_in_seat_order(table: Table) -> None:
     assert game.rules == scoring.FFT.to_mapping()
 
 
-def test_a_game_is_dated_today_by_default(table: Table) -> None:
+def test_a_game_is_dated_today_by_default(table: ApiTable) -> None:
     response = new_game(table, players=table.ids)
 
     assert response.json()["date"] == datetime.date.today().isoformat()
 
 
 @pytest.mark.parametrize("mode", ["called_king", "sitting_out"])
-def test_a_tarot_game_of_five_says_how_the_table_plays(table: Table, mode: str) -> None:
+def test_a_tarot_game_of_five_says_how_the_table_plays(table: ApiTable, mode: str) -> None:
     players = table.ids + [extra_players(table, 1)[0].pk]
 
     response = new_game(table, players=players, variant="classic", five_players=mode)
@@ -98,7 +98,7 @@ def test_a_tarot_game_of_five_says_how_the_table_plays(table: Table, mode: str) 
     assert Game.objects.get(pk=response.json()["id"]).rules["five_players"] == mode
 
 
-def test_house_rules_are_chosen_by_id_and_frozen_into_the_game(table: Table) -> None:
+def test_house_rules_are_chosen_by_id_and_frozen_into_the_game(table: ApiTable) -> None:
     rules = scoring.RuleSet.from_mapping({"coefficient_garde": 3, "five_players": "sitting_out"})
     house = club_services.house_rules_save(
         club=table.club, name="Maison", based_on="fft", rules=rules
@@ -121,7 +121,7 @@ def test_house_rules_are_chosen_by_id_and_frozen_into_the_game(table: Table) -> 
     ("variant", "count"),
     [("novatarok", 2), ("novatarok", 5), ("buraco", 2), ("buraco", 4), ("fft", 3)],
 )
-def test_each_game_takes_its_own_table_sizes(table: Table, variant: str, count: int) -> None:
+def test_each_game_takes_its_own_table_sizes(table: ApiTable, variant: str, count: int) -> None:
     players = (table.ids + [p.pk for p in extra_players(table, 1)])[:count]
 
     response = new_game(table, players=players, variant=variant)
@@ -141,7 +141,7 @@ def test_each_game_takes_its_own_table_sizes(table: Table, variant: str, count: 
     ],
 )
 def test_a_table_of_the_wrong_size_is_refused_on_players(
-    table: Table, variant: str, count: int, message: str
+    table: ApiTable, variant: str, count: int, message: str
 ) -> None:
     players = (table.ids + [p.pk for p in extra_players(table, 1)])[:count]
 
@@ -151,7 +151,7 @@ def test_a_table_of_the_wrong_size_is_refused_on_players(
     assert Game.objects.count() == 1
 
 
-def test_table_refusals_are_in_french_by_default(table: Table) -> None:
+def test_table_refusals_are_in_french_by_default(table: ApiTable) -> None:
     response = new_game(table, players=table.ids[:2])
     twice = new_game(table, players=[*table.ids[:3], table.ids[0]])
 
@@ -169,7 +169,7 @@ def test_table_refusals_are_in_french_by_default(table: Table) -> None:
     ],
 )
 def test_six_players_are_refused_in_the_readers_language(
-    table: Table, lang: str, message: str
+    table: ApiTable, lang: str, message: str
 ) -> None:
     players = table.ids + [p.pk for p in extra_players(table, 2)]
 
@@ -178,7 +178,7 @@ def test_six_players_are_refused_in_the_readers_language(
     assert assert_field_errors(response) == {"players": [message]}
 
 
-def test_players_of_another_club_are_refused(table: Table) -> None:
+def test_players_of_another_club_are_refused(table: ApiTable) -> None:
     stranger = PlayerFactory.create(name="Zoé", clubs=[ClubFactory.create(name="Ailleurs")])
 
     response = new_game(table, "member", "en", players=[*table.ids[:3], stranger.pk, 10**15])
@@ -191,7 +191,7 @@ def test_players_of_another_club_are_refused(table: Table) -> None:
     }
 
 
-def test_a_player_sits_at_one_seat_only(table: Table) -> None:
+def test_a_player_sits_at_one_seat_only(table: ApiTable) -> None:
     response = new_game(table, "member", "en", players=[*table.ids[:3], table.ids[1]])
 
     assert assert_field_errors(response) == {"players": ["Bruno already sits at seat 2."]}
@@ -215,14 +215,14 @@ def test_a_player_sits_at_one_seat_only(table: Table) -> None:
     ],
 )
 def test_an_unknown_variant_is_refused_in_the_readers_language(
-    table: Table, lang: str, variant: Any, message: str
+    table: ApiTable, lang: str, variant: Any, message: str
 ) -> None:
     response = new_game(table, "member", lang, players=table.ids, variant=variant)
 
     assert assert_field_errors(response) == {"variant": [message]}
 
 
-def test_house_rules_of_another_club_are_refused(table: Table) -> None:
+def test_house_rules_of_another_club_are_refused(table: ApiTable) -> None:
     elsewhere = club_services.house_rules_save(
         club=ClubFactory.create(name="Ailleurs"),
         name="Leur maison",
@@ -239,7 +239,7 @@ def test_house_rules_of_another_club_are_refused(table: Table) -> None:
 
 
 def test_five_tarot_players_must_say_how_they_play_when_the_rules_allow_both(
-    table: Table,
+    table: ApiTable,
 ) -> None:
     players = table.ids + [extra_players(table, 1)[0].pk]
 
@@ -250,7 +250,7 @@ def test_five_tarot_players_must_say_how_they_play_when_the_rules_allow_both(
     }
 
 
-def test_five_players_must_play_the_way_the_house_rules_say(table: Table) -> None:
+def test_five_players_must_play_the_way_the_house_rules_say(table: ApiTable) -> None:
     rules = scoring.RuleSet.from_mapping({"five_players": "called_king"})
     house = club_services.house_rules_save(club=table.club, name="Roi", based_on="fft", rules=rules)
     players = table.ids + [extra_players(table, 1)[0].pk]
@@ -264,7 +264,7 @@ def test_five_players_must_play_the_way_the_house_rules_say(table: Table) -> Non
     }
 
 
-def test_the_house_rules_way_to_play_at_five_is_said_in_the_readers_words(table: Table) -> None:
+def test_the_house_rules_way_to_play_at_five_is_said_in_the_readers_words(table: ApiTable) -> None:
     rules = scoring.RuleSet.from_mapping({"five_players": "sitting_out"})
     house = club_services.house_rules_save(
         club=table.club, name="Assis", based_on="fft", rules=rules
@@ -295,7 +295,7 @@ SAME_REFUSALS = [
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize(("case", "page_field", "api_field"), SAME_REFUSALS)
 def test_the_page_and_the_api_refuse_a_table_with_the_same_message(
-    table: Table, case: str, page_field: str | None, api_field: str, lang: str
+    table: ApiTable, case: str, page_field: str | None, api_field: str, lang: str
 ) -> None:
     ids = table.ids + [extra_players(table, 1)[0].pk]
     house = club_services.house_rules_save(
@@ -362,7 +362,7 @@ def test_the_page_and_the_api_refuse_a_table_with_the_same_message(
     ],
 )
 def test_game_fields_are_refused_per_field(
-    table: Table, lang: str, body: dict[str, Any], expected: Any
+    table: ApiTable, lang: str, body: dict[str, Any], expected: Any
 ) -> None:
     body = {"players": table.ids, **body}
 
@@ -377,7 +377,7 @@ def test_game_fields_are_refused_per_field(
     assert Game.objects.count() == 1
 
 
-def test_a_game_of_a_set_length_keeps_it(table: Table) -> None:
+def test_a_game_of_a_set_length_keeps_it(table: ApiTable) -> None:
     response = new_game(table, players=table.ids, max_deals=6)
 
     assert response.json()["max_deals"] == 6
@@ -386,7 +386,7 @@ def test_a_game_of_a_set_length_keeps_it(table: Table) -> None:
 # --- listing ---------------------------------------------------------------------------------
 
 
-def test_games_are_listed_newest_first_50_a_page(table: Table) -> None:
+def test_games_are_listed_newest_first_50_a_page(table: ApiTable) -> None:
     for day in range(1, 52):
         game_services.game_create(
             club=table.club,
@@ -407,7 +407,7 @@ def test_games_are_listed_newest_first_50_a_page(table: Table) -> None:
 
 
 def test_listing_games_takes_a_fixed_number_of_queries(
-    table: Table, django_assert_max_num_queries: DjangoAssertNumQueries
+    table: ApiTable, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     for _ in range(20):
         game_services.game_create(club=table.club, players=table.players, variant="fft", by=None)
@@ -421,7 +421,7 @@ def test_listing_games_takes_a_fixed_number_of_queries(
 
 
 def test_without_a_club_the_games_of_every_readable_club_are_listed(
-    table: Table, private_table: Table
+    table: ApiTable, private_table: ApiTable
 ) -> None:
     anonymous = {g["id"] for g in APIClient().get(GAMES).json()["results"]}
     member = {g["id"] for g in private_table.client("member").get(GAMES).json()["results"]}
@@ -433,7 +433,7 @@ def test_without_a_club_the_games_of_every_readable_club_are_listed(
 # --- the score sheet -------------------------------------------------------------------------
 
 
-def test_the_score_sheet_has_seats_deals_totals_and_ranking(table: Table) -> None:
+def test_the_score_sheet_has_seats_deals_totals_and_ranking(table: ApiTable) -> None:
     chloe, bruno = table.ids[2], table.ids[1]
     first = table.record(garde(chloe))
     second = table.record(garde(bruno, points=40, oudlers=2))
@@ -536,7 +536,7 @@ GAME_BODIES = JSON_VALUES | st.fixed_dictionaries(
 )
 
 
-def with_ids(value: Any, table: Table) -> Any:
+def with_ids(value: Any, table: ApiTable) -> Any:
     if value == "@club":
         return table.club.pk
     if isinstance(value, str) and value[:1] == "@" and value[1:].isdigit():
@@ -552,7 +552,7 @@ def with_ids(value: Any, table: Table) -> Any:
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(body=GAME_BODIES, role=st.sampled_from(["member", "outsider"]))
-def test_random_game_bodies_are_never_a_500(table: Table, body: Any, role: str) -> None:
+def test_random_game_bodies_are_never_a_500(table: ApiTable, body: Any, role: str) -> None:
     response = table.client(role).post(
         GAMES, json.dumps(with_ids(body, table)), content_type="application/json"
     )

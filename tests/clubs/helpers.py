@@ -1,5 +1,5 @@
-"""Helpers of the club page tests: clubs as the site makes them, the house-rules form's post data,
-a deal payload, and reading pages (the errors shown beside a field)."""
+"""Helpers of the club page tests: the house-rules form's post data, a deal payload, and reading
+pages (the errors shown beside a field). Clubs themselves come from tests.factories."""
 
 from __future__ import annotations
 
@@ -11,11 +11,6 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tarot_scores import scoring
-from tarot_scores.clubs import services
-from tarot_scores.clubs.models import Club, Membership
-from tests.factories import MembershipFactory
-
-NAMES = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -45,14 +40,6 @@ def described_by(html: str, field_id: str) -> str:
 def non_field_errors(html: str) -> list[str]:
     lists = re.findall(r'<ul class="errorlist nonfield[^"]*"[^>]*>(.*?)</ul>', html, re.S)
     return [text_of(item) for block in lists for item in re.findall(r"<li>(.*?)</li>", block, re.S)]
-
-
-def make_club(name: str, organiser: User, member: User, *, public: bool = True) -> Club:
-    club = services.club_create(name=name, by=organiser, public=public)
-    MembershipFactory.create(club=club, user=member, role=Membership.Role.MEMBER)
-    for player_name in NAMES:
-        services.player_create(club=club, name=player_name)
-    return club
 
 
 def login(client: Client, user: User | None) -> Client:

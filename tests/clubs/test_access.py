@@ -16,8 +16,8 @@ from django.urls import reverse
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.games.models import Game
 from tarot_scores.scoring import FFT
-from tests.clubs.helpers import make_club, rules_post_data
-from tests.factories import UserFactory
+from tests.clubs.helpers import rules_post_data
+from tests.factories import UserFactory, make_club
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from pytest_django import DjangoAssertNumQueries
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, Membership, Player
 from tarot_scores.games import services as game_services
-from tests.clubs.helpers import field_errors, make_club
-from tests.factories import UserFactory
+from tests.clubs.helpers import field_errors
+from tests.factories import UserFactory, make_club
 
 pytestmark = pytest.mark.django_db
 

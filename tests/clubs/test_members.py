@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from tarot_scores.clubs import services
 from tarot_scores.clubs.models import Club, Membership, Player
-from tests.clubs.helpers import field_errors, make_club
-from tests.factories import UserFactory
+from tests.clubs.helpers import field_errors
+from tests.factories import UserFactory, make_club
 
 pytestmark = pytest.mark.django_db
 

@@ -41,9 +41,15 @@ from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
-from tests.api.conftest import token_client
 from tests.clubs.helpers import field_errors, non_field_errors, rules_post_data
-from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, make_game
+from tests.factories import (
+    ClubFactory,
+    MembershipFactory,
+    PlayerFactory,
+    UserFactory,
+    make_game,
+    token_client,
+)
 from tests.games.helpers import slot_text, tarot_post
 
 pytestmark = pytest.mark.django_db

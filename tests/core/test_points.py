@@ -11,7 +11,7 @@ import pytest
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.points import parse_points, typed_points
 from tarot_scores.games import services
-from tests.api.conftest import Table, build_table, token_client
+from tests.factories import ApiTable, build_api_table, token_client
 
 
 @pytest.mark.parametrize(
@@ -48,11 +48,11 @@ def test_numbers_and_the_rest_are_the_engines_to_judge(value: Any) -> None:
 
 
 @pytest.fixture
-def table(db: None) -> Table:
-    return build_table()
+def table(db: None) -> ApiTable:
+    return build_api_table()
 
 
-def test_points_sent_as_text_are_stored_as_a_number(table: Table) -> None:
+def test_points_sent_as_text_are_stored_as_a_number(table: ApiTable) -> None:
     body = {"taker": table.ids[2], "contract": "garde", "oudlers": 2, "points": "49"}
 
     response = token_client(table.users["organiser"]).post(
@@ -64,7 +64,7 @@ def test_points_sent_as_text_are_stored_as_a_number(table: Table) -> None:
     assert response.json()["scores"][str(table.ids[2])] == 198
 
 
-def test_a_correction_reads_text_points_the_same_way(table: Table) -> None:
+def test_a_correction_reads_text_points_the_same_way(table: ApiTable) -> None:
     deal = table.record()
 
     with pytest.raises(Refusal) as refused:

@@ -1,6 +1,5 @@
-"""The frame every page shares: what ``{% once_per_language %}`` keeps is the same for everyone
-reading a language, and what belongs to a reader (name, CSRF tokens, the page to come back to)
-is drawn for each request."""
+"""The frame every page shares (``base.html``): each reader sees their own name, CSRF tokens,
+page to come back to and language, even when readers take turns in one process."""
 
 from __future__ import annotations
 
@@ -8,12 +7,9 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
-from django.template import Context, Template, TemplateSyntaxError
 from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
-from pytest_django import Settings
 
 from tarot_scores.clubs.models import Club
 
@@ -97,31 +93,3 @@ def test_the_frame_follows_the_readers_language(
         assert pressed == [language]
         assert f'href="{static("css/site.css")}"' in html
         assert f'href="{reverse("clubs:list")}"' in html
-
-
-def test_a_stretch_sees_the_language_and_nothing_else() -> None:
-    template = Template(
-        "{% load site_frame %}{% once_per_language %}"
-        "[{{ LANGUAGE_CODE }}][{{ secret }}][{{ user }}]"
-        "{% endonce_per_language %}"
-    )
-    with translation.override("fr"):
-        assert template.render(Context({"secret": "Olga's", "user": "olga"})) == "[fr][][]"
-        assert template.render(Context({"secret": "Marc's"})) == "[fr][][]"
-    with translation.override("en"):
-        assert template.render(Context({"secret": "Marc's"})) == "[en][][]"
-
-
-def test_a_stretch_cannot_hold_a_block() -> None:
-    with pytest.raises(TemplateSyntaxError, match="cannot hold a block"):
-        Template(
-            "{% load site_frame %}{% once_per_language %}{% block main %}{% endblock %}"
-            "{% endonce_per_language %}"
-        )
-
-
-def test_a_changed_setting_draws_the_frame_again(client: Client, settings: Settings) -> None:
-    assert f'href="{static("css/site.css")}"' in page(client, reverse("home"))
-    settings.STATIC_URL = "/assets/"
-    assert static("css/site.css").startswith("/assets/")
-    assert f'href="{static("css/site.css")}"' in page(client, reverse("home"))

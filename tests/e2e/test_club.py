@@ -10,8 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.games.models import Game
-from tests.factories import UserFactory
-from tests.games.conftest import build_table
+from tests.factories import UserFactory, build_table
 
 PLAYERS = ["Aurélie", "Bruno", "Chloé", "Denis"]
 

@@ -9,7 +9,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.games.models import Deal
 from tests.e2e.test_game_entry import enter_deal, log_in, tap_chip
-from tests.games.conftest import build_table
+from tests.factories import build_table
 
 
 def test_the_dealer_sits_out_this_deal(page: Page, live_server: LiveServer) -> None:

@@ -14,7 +14,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.games import selectors
 from tarot_scores.games.models import Deal
-from tests.games.conftest import Table, build_table
+from tests.factories import Table, build_table
 
 
 def log_in(page: Page, live_server: LiveServer, user: User | None) -> None:

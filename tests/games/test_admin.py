@@ -12,7 +12,7 @@ from django.urls import reverse
 from tarot_scores.clubs.models import Club
 from tarot_scores.games.models import Deal, DealRevision, ScoreLine
 from tarot_scores.stats.models import PlayerSeason
-from tests.games.conftest import Table
+from tests.factories import Table
 
 pytestmark = pytest.mark.django_db
 

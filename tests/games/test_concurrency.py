@@ -24,7 +24,9 @@ def test_the_same_deal_number_saved_at_once_is_stored_once() -> None:
         payload = {"taker": taker, "contract": "garde", "points": 49, "oudlers": 2}
         try:
             barrier.wait()
-            outcomes.append(services.deal_record(game=game, payload=payload, by=None, number=1))
+            outcomes.append(
+                services.deal_record(game=game, payload=payload, by=None, number=1).deal
+            )
         except Exception as exc:  # the outcome is what the test looks at
             outcomes.append(exc)
         finally:
@@ -54,7 +56,7 @@ def test_a_correction_waits_for_a_game_being_finished_then_is_refused() -> None:
     game = make_game(players=4)
     a = game.seats.values_list("player_id", flat=True).first()
     payload = {"taker": a, "contract": "garde", "points": 49, "oudlers": 2}
-    deal = services.deal_record(game=game, payload=payload, by=None)
+    deal = services.deal_record(game=game, payload=payload, by=None).deal
     finishing, release = threading.Event(), threading.Event()
     outcomes: list[Any] = []
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
-from tests.games.conftest import Table, garde
+from tests.factories import Table, garde
 from tests.games.helpers import page_text, slot_text, tarot_post
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +159,7 @@ def test_a_delete_without_version_is_a_bad_request(table: Table) -> None:
 def test_the_history_lists_every_version_with_who_and_when(table: Table) -> None:
     a, b, c, d = table.ids
     organiser = table.users["organiser"]
-    deal = services.deal_record(game=table.game, payload=garde(a), by=organiser)
+    deal = services.deal_record(game=table.game, payload=garde(a), by=organiser).deal
     services.deal_update(deal=deal, payload=garde(c, points=60), version=1, by=organiser)
     services.deal_delete(deal=deal, version=2, by=None)
     DealRevision.objects.filter(deal=deal, version=3).update(by_label="Table 4")

@@ -3,6 +3,7 @@ engine's reason beside the field (in French and in English), never saved twice."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from tarot_scores import scoring
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.scoring.messages import Msg
-from tests.games.conftest import Table, build_table
+from tests.factories import Table, build_table
 from tests.games.helpers import page_text, slot_text, tarot_post
 
 pytestmark = pytest.mark.django_db
@@ -95,6 +96,23 @@ def test_with_htmx_the_answer_is_the_fresh_form_and_the_new_totals(table: Table)
     )
     assert 'data-testid="total-0">198<' in content
     assert table.players[1].label in slot_free_header(content)  # deal 2 is dealt by seat 2
+
+
+def test_with_htmx_the_answer_does_not_read_the_new_deal_back(table: Table) -> None:
+    """The saved deal and the new totals come from what deal_record wrote and returned."""
+    a = table.ids[0]
+    client = table.client("seated")
+    client.get(new_url(table))  # the session exists, as on a phone that opened the page
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(new_url(table), tarot_post(a), headers=HTMX)
+
+    assert response.status_code == 200 and 'id="deal-saved"' in response.content.decode()
+    sql = [q["sql"] for q in queries]
+    written = next(i for i, q in enumerate(sql) if q.startswith('INSERT INTO "tarot_scores_deal"'))
+    # Reads whose main table is the deal's or its lines', once the deal is written.
+    reads = [q for q in sql[written:] if re.match(r'SELECT "tarot_scores_(deal|scoreline)"\.', q)]
+    assert reads == []
 
 
 def slot_free_header(content: str) -> str:

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from tarot_scores.core.exports import CsvExport, RowWriter
 from tarot_scores.games import selectors, services
 from tarot_scores.games.exports import render_score_sheet
-from tests.games.conftest import Table, build_table, garde
+from tests.factories import Table, build_table, garde
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tarot_scores import scoring
 from tarot_scores.games.models import Deal, ScoreLine
 from tarot_scores.scoring.messages import Msg
-from tests.games.conftest import Table, build_table
+from tests.factories import Table, build_table
 from tests.games.helpers import slot_text, tarot_post
 
 pytestmark = pytest.mark.django_db

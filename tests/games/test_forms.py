@@ -18,7 +18,7 @@ from tarot_scores.games.forms import (
 )
 from tarot_scores.games.seats import table_seats
 from tarot_scores.games.words import deal_words
-from tests.games.conftest import Table, build_table, garde
+from tests.factories import Table, build_table, garde
 from tests.games.helpers import tarot_post
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.games.models import Game
-from tests.clubs.helpers import field_errors, make_club, non_field_errors
-from tests.factories import UserFactory
+from tests.clubs.helpers import field_errors, non_field_errors
+from tests.factories import UserFactory, make_club
 
 pytestmark = pytest.mark.django_db
 

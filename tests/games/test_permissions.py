@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
-from tests.games.conftest import ROLES, WRITERS, Table, build_table, garde
+from tests.factories import ROLES, WRITERS, Table, build_table, garde
 from tests.games.helpers import tarot_post
 
 pytestmark = pytest.mark.django_db

@@ -59,7 +59,9 @@ def garde(taker: int, points: float = 49, oudlers: int = 2, **extra: Any) -> dic
 def test_record_stores_lines_revision_and_stat_columns(club: Club, user: User) -> None:
     game = game_of(club, 4)
     a, b, c, d = seat_ids(game)
-    deal = game_services.deal_record(game=game, payload=garde(c, petit_au_bout="attack"), by=user)
+    deal = game_services.deal_record(
+        game=game, payload=garde(c, petit_au_bout="attack"), by=user
+    ).deal
     assert deal.number == 1
     assert deal.dealer_id == a  # the first seat deals first
     lines = dict(ScoreLine.objects.filter(deal=deal).values_list("player_id", "points"))
@@ -74,7 +76,7 @@ def test_payload_is_stored_as_entered(club: Club) -> None:
     game = game_of(club, 3)
     a, _b, _c = seat_ids(game)
     payload = garde(a, handfuls=[{"player": a, "size": "simple"}])
-    deal = game_services.deal_record(game=game, payload=payload, by=None)
+    deal = game_services.deal_record(game=game, payload=payload, by=None).deal
     deal.refresh_from_db()
     assert deal.payload == payload
 
@@ -100,7 +102,7 @@ def test_players_must_be_seated(club: Club) -> None:
 def test_same_number_twice_is_one_deal(club: Club) -> None:
     game = game_of(club, 4)
     a = seat_ids(game)[0]
-    first = game_services.deal_record(game=game, payload=garde(a), by=None, number=1)
+    first = game_services.deal_record(game=game, payload=garde(a), by=None, number=1).deal
     with pytest.raises(game_services.DealConflict) as caught:
         game_services.deal_record(game=game, payload=garde(a, points=60), by=None, number=1)
     assert caught.value.current.pk == first.pk
@@ -111,7 +113,8 @@ def test_without_number_deals_follow_on(club: Club) -> None:
     game = game_of(club, 4)
     a = seat_ids(game)[0]
     numbers = [
-        game_services.deal_record(game=game, payload=garde(a), by=None).number for _ in range(3)
+        game_services.deal_record(game=game, payload=garde(a), by=None).deal.number
+        for _ in range(3)
     ]
     assert numbers == [1, 2, 3]
 
@@ -119,7 +122,7 @@ def test_without_number_deals_follow_on(club: Club) -> None:
 def test_stale_edit_is_refused_and_changes_nothing(club: Club, user: User) -> None:
     game = game_of(club, 4)
     a, b, _c, _d = seat_ids(game)
-    deal = game_services.deal_record(game=game, payload=garde(a), by=user)
+    deal = game_services.deal_record(game=game, payload=garde(a), by=user).deal
     game_services.deal_update(deal=deal, payload=garde(b), version=1, by=user)
     with pytest.raises(game_services.DealConflict) as caught:
         game_services.deal_update(deal=deal, payload=garde(a, points=70), version=1, by=user)
@@ -132,7 +135,7 @@ def test_stale_edit_is_refused_and_changes_nothing(club: Club, user: User) -> No
 def test_edit_delete_restore_keep_history_and_totals(club: Club, user: User) -> None:
     game = game_of(club, 4)
     a, b, c, d = seat_ids(game)
-    deal = game_services.deal_record(game=game, payload=garde(a), by=user)
+    deal = game_services.deal_record(game=game, payload=garde(a), by=user).deal
     deal = game_services.deal_update(deal=deal, payload=garde(b, points=30), version=1, by=user)
     assert dict(deal.lines.values_list("player_id", "points")) == {a: 72, b: -216, c: 72, d: 72}
     deal = game_services.deal_delete(deal=deal, version=2, by=user)
@@ -161,7 +164,7 @@ def test_dealer_sits_out_at_five(club: Club) -> None:
     with pytest.raises(scoring.ScoringError) as caught:
         game_services.deal_record(game=game, payload=garde(b, sitting_out=c), by=None)
     assert "sitting_out" in caught.value.errors
-    deal = game_services.deal_record(game=game, payload=garde(b, sitting_out=a), by=None)
+    deal = game_services.deal_record(game=game, payload=garde(b, sitting_out=a), by=None).deal
     lines = dict(deal.lines.values_list("player_id", "points"))
     assert lines[a] == 0 and sum(lines.values()) == 0 and lines[b] == 3 * 66
 
@@ -176,7 +179,7 @@ def test_rules_are_frozen_into_the_game(club: Club) -> None:
     a = seat_ids(game)[0]
     deal = game_services.deal_record(
         game=game, payload=garde(a, points=47), by=None
-    )  # margin 6 -> 10
+    ).deal  # margin 6 -> 10
     assert deal.lines.get(player_id=a).points == 3 * (25 + 10) * 2
 
 
@@ -186,7 +189,7 @@ def test_duplicate_names_get_distinct_labels(club: Club) -> None:
     twins = [PlayerFactory.create(name="Marie", clubs=[club]) for _ in range(2)]
     others = players(club, 2)
     game = game_services.game_create(club=club, players=[*twins, *others], variant="fft", by=None)
-    deal = game_services.deal_record(game=game, payload=garde(twins[1].pk), by=None)
+    deal = game_services.deal_record(game=game, payload=garde(twins[1].pk), by=None).deal
     assert deal.lines.get(player=twins[1]).points == 198
 
 
@@ -194,7 +197,7 @@ def test_novatarok_and_buraco_games(club: Club) -> None:
     nova = game_of(club, 3, variant="novatarok")
     a, b, c = seat_ids(nova)
     payload = {"card_points": {str(a): 40, str(b): 30, str(c): 21}, "kings": a}
-    deal = game_services.deal_record(game=nova, payload=payload, by=None)
+    deal = game_services.deal_record(game=nova, payload=payload, by=None).deal
     assert dict(deal.lines.values_list("player_id", "points")) == {a: 60, b: 30, c: 21}
     buraco = game_services.game_create(
         club=club, players=players(club, 2), variant="buraco", by=None
@@ -210,7 +213,7 @@ def test_novatarok_and_buraco_games(club: Club) -> None:
         },
         {"players": [y], "table_points": 120, "hand_points": 45, "took_extra_pile": False},
     ]
-    deal = game_services.deal_record(game=buraco, payload={"sides": sides}, by=None)
+    deal = game_services.deal_record(game=buraco, payload={"sides": sides}, by=None).deal
     assert dict(deal.lines.values_list("player_id", "points")) == {x: 600, y: -25}
 
 
@@ -266,7 +269,7 @@ def test_running_statistics_equal_a_rebuild(club: Club, user: User) -> None:
             if not deal.is_deleted and deal.game_id == game.pk:
                 game_services.deal_update(deal=deal, payload=payload, version=deal.version, by=user)
                 continue
-        deals.append(game_services.deal_record(game=game, payload=payload, by=user))
+        deals.append(game_services.deal_record(game=game, payload=payload, by=user).deal)
     kept = stats_snapshot()
     stats_services.stats_rebuild(club=club)
     assert stats_snapshot() == kept

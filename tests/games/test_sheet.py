@@ -13,7 +13,7 @@ from pytest_django import DjangoAssertNumQueries
 from tarot_scores import scoring
 from tarot_scores.games import selectors, services
 from tarot_scores.games.models import Game
-from tests.games.conftest import ROLES, Table, build_table, garde
+from tests.factories import ROLES, Table, build_table, garde
 from tests.games.helpers import page_text
 
 pytestmark = pytest.mark.django_db
@@ -164,12 +164,13 @@ def test_the_sheet_after_a_save_is_the_sheet_read_again(players: int) -> None:
     sheet = selectors.game_sheet(game_id=table.game.pk)
     payload = garde(ids[1], points=61)
 
-    deal = services.deal_record(
+    recorded = services.deal_record(
         game=sheet.game, payload=payload, by=None, number=sheet.next_number, table=sheet.table
     )
+    deal = recorded.deal
 
     assert deal.number == 5
-    after = _sheet_facts(sheet.after(deal))
+    after = _sheet_facts(sheet.after(deal, recorded.scores))
     assert after == _sheet_facts(selectors.game_sheet(game_id=table.game.pk))
     assert after["live"] == 4 and after["next"][0] == 6
 
@@ -183,10 +184,10 @@ def test_the_sheet_after_a_save_names_the_novatarok_winner() -> None:
     sheet = selectors.game_sheet(game_id=table.game.pk)
     assert sheet.winners == []
 
-    deal = services.deal_record(
+    recorded = services.deal_record(
         game=sheet.game, payload={"card_points": cards, "kings": a}, by=None, table=sheet.table
     )
 
-    after = sheet.after(deal)
+    after = sheet.after(recorded.deal, recorded.scores)
     assert [p.pk for p in after.winners] == [a]
     assert _sheet_facts(after) == _sheet_facts(selectors.game_sheet(game_id=table.game.pk))

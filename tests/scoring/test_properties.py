@@ -45,14 +45,16 @@ from tarot_scores.scoring import (
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "tarot_scores" / "scoring"
 
+# How many deals: the Hypothesis profile says (tests/conftest.py: few while working, 10,000 in
+# CI); garbage, cheaper to find failures in, gets a tenth of that.
+FULL_EXAMPLES = settings().max_examples
 VALID_EXAMPLES = settings(
-    max_examples=10_000,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 GARBAGE_EXAMPLES = settings(
-    max_examples=1_000,
+    max_examples=max(FULL_EXAMPLES // 10, 20),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -547,7 +549,7 @@ def test_garbage_with_club_rules_is_refused_cleanly(payload: Any, rules: RuleSet
     refuses_cleanly(payload, rules)
 
 
-@settings(GARBAGE_EXAMPLES, max_examples=500)
+@settings(GARBAGE_EXAMPLES, max_examples=max(FULL_EXAMPLES // 20, 10))
 @given(st.dictionaries(st.sampled_from(sorted(CLUB_FIELDS) + ["name", "other"]), json_values))
 def test_garbage_rule_sets_are_refused_cleanly(mapping: dict[str, Any]) -> None:
     try:

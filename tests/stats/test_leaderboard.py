@@ -227,7 +227,7 @@ def test_the_cached_board_follows_every_change_at_once(
 
     taker = players[0]
     before = points_of(taker.label)
-    deal = services.deal_record(game=four, payload=garde(players[1].pk), by=None)
+    deal = services.deal_record(game=four, payload=garde(players[1].pk), by=None).deal
     assert points_of(players[1].label) != "0" and points_of(taker.label) != before
     after_entry = points_of(players[1].label)
     with CaptureQueriesContext(connection) as unchanged:

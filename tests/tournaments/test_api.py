@@ -28,8 +28,7 @@ from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, HouseRules, Membership
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game, ScoreLine, Seat
-from tests.api.conftest import token_client
-from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, token_client
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
@@ -46,7 +45,7 @@ NAMES = [
 
 
 # --- helpers shared with test_api_permissions ---------------------------------------------------
-# token_client comes from tests/api/conftest.py, the club API's tests.
+# token_client comes from tests/factories.py, as for the club API's tests.
 
 
 def send(client: APIClient, method: str, url: str, body: Any = None) -> Any:

@@ -22,17 +22,9 @@ from pytest_django import DjangoAssertNumQueries
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import ScoreLine
-from tests.factories import ClubFactory, UserFactory
+from tests.factories import ClubFactory, UserFactory, World, build_world, make_tournament, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tests.tournaments.test_pages_world import (
-    World,
-    build_world,
-    deal_post,
-    live_deals,
-    make_tournament,
-    play,
-    text_of,
-)
+from tests.tournaments.test_pages_world import deal_post, live_deals, text_of
 from tournaments import selectors, services
 from tournaments.api.serializers import TournamentCreateSerializer
 from tournaments.forms import TournamentForm

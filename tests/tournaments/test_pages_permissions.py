@@ -16,14 +16,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from tests.factories import MANAGERS, TOURNAMENT_ROLES, World, build_world, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tests.tournaments.test_pages_world import (
-    MANAGERS,
-    ROLES,
-    World,
-    build_world,
-    play,
-)
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Team, Tournament
 
@@ -199,7 +193,7 @@ CASES = [
 
 
 def _expected(case: Case, role: str, public: bool) -> int:
-    readers = ROLES if public else ["member", "organiser", "superuser"]
+    readers = TOURNAMENT_ROLES if public else ["member", "organiser", "superuser"]
     if not case.write:
         return case.ok if role in readers else 404
     if role == "anonymous":
@@ -210,7 +204,7 @@ def _expected(case: Case, role: str, public: bool) -> int:
 
 
 @pytest.mark.parametrize("public", [True, False], ids=["public", "private"])
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", TOURNAMENT_ROLES)
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_access(case: Case, role: str, public: bool) -> None:
     world = build_world(public=public)
@@ -242,7 +236,7 @@ def test_a_private_tournament_is_a_404_for_every_outsider_even_by_id() -> None:
 def test_only_organisers_see_the_entry_links_and_qr_codes() -> None:
     world = build_world()
     tokens = [s.table.token for s in selectors.round_tables(round_=world.round)]
-    for role in ROLES:
+    for role in TOURNAMENT_ROLES:
         content = (
             world.client(role)
             .get(reverse("tournaments:round", args=[world.tournament.pk, 1]))

@@ -12,7 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tarot_scores.games.models import Deal, DealRevision, Game
-from tests.tournaments.test_pages_world import World, build_world, deal_post, play, text_of
+from tests.factories import World, build_world, play
+from tests.tournaments.test_pages_world import deal_post, text_of
 from tournaments import selectors
 from tournaments.models import Round
 from tournaments.selectors import TableState

@@ -12,8 +12,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
-from tests.factories import ClubFactory
-from tests.tournaments.test_pages_world import World, build_world, make_tournament, play
+from tests.factories import ClubFactory, World, build_world, make_tournament, play
 from tournaments import pdf, selectors, services
 from tournaments.models import Tournament
 

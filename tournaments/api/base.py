@@ -31,10 +31,10 @@ class TournamentAPIView(ClubAPIView):
     queryset = Tournament.objects.all()
 
 
-def tournament_or_404(user: Any, pk: int) -> Tournament:
-    """The tournament, with its club; 404 if unknown or in a private club the user is not in."""
+def tournament_or_404(who: Any, pk: int) -> Tournament:
+    """The tournament, with its club; 404 if unknown or in a private club the caller is not in."""
     tournament = Tournament.objects.select_related("club").filter(pk=pk).first()
-    if tournament is None or not permissions.can_view_club(user, tournament.club):
+    if tournament is None or not permissions.can_view_club(who, tournament.club):
         raise Http404
     return tournament
 
@@ -59,9 +59,9 @@ def round_or_404(tournament: Tournament, number: int) -> Round:
     return round_
 
 
-def require_organiser(user: Any, club: Club) -> None:
-    """403 unless the user organises the club (or is a superuser)."""
-    if not permissions.is_organiser(user, club):
+def require_organiser(who: Any, club: Club) -> None:
+    """403 unless the caller organises the club (or is a superuser)."""
+    if not permissions.is_organiser(who, club):
         raise PermissionDenied()
 
 

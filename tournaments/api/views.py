@@ -127,7 +127,7 @@ class TournamentListView(TournamentAPIView):
         context = {"request": request}
         ref = ClubRefSerializer(data=request.data, context=context)
         ref.is_valid(raise_exception=True)
-        require_organiser(request.user, ref.validated_data["club"])
+        require_organiser(request, ref.validated_data["club"])
         serializer = TournamentCreateSerializer(data=request.data, context=context)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -162,7 +162,7 @@ class TournamentDetailView(TournamentAPIView):
         responses={200: TournamentSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(TournamentSerializer(tournament_or_404(request.user, pk)).data)
+        return Response(TournamentSerializer(tournament_or_404(request, pk)).data)
 
 
 # --- entries ----------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ class EntryListView(TournamentAPIView):
         responses={200: TournamentEntrySerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
+        tournament = tournament_or_404(request, pk)
         entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
         return Response([entry_json(e) for e in entries.order_by("player__name", "id")])
 
@@ -201,8 +201,8 @@ class EntryListView(TournamentAPIView):
         examples=ENTRY_EXAMPLES,
     )
     def post(self, request: Request, pk: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
-        require_organiser(request.user, tournament.club)
+        tournament = tournament_or_404(request, pk)
+        require_organiser(request, tournament.club)
         serializer = TournamentEntryCreateSerializer(
             data=request.data, context={"request": request}
         )
@@ -244,7 +244,7 @@ class EntryDetailView(TournamentAPIView):
         responses={200: TournamentEntrySerializer, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int, entry_id: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
+        tournament = tournament_or_404(request, pk)
         return Response(entry_json(entry_or_404(tournament, entry_id)))
 
     @extend_schema(
@@ -260,8 +260,8 @@ class EntryDetailView(TournamentAPIView):
         examples=ENTRY_UPDATE_EXAMPLES,
     )
     def patch(self, request: Request, pk: int, entry_id: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
-        require_organiser(request.user, tournament.club)
+        tournament = tournament_or_404(request, pk)
+        require_organiser(request, tournament.club)
         entry = entry_or_404(tournament, entry_id)
         serializer = TournamentEntryUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -321,7 +321,7 @@ class RoundListView(TournamentAPIView):
         responses={200: TournamentRoundSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
+        tournament = tournament_or_404(request, pk)
         rounds = selectors.tournament_rounds(tournament=tournament)
         minutes = tournament.round_minutes
         return Response([round_json(r, tables, minutes) for r, tables in rounds])
@@ -341,8 +341,8 @@ class RoundListView(TournamentAPIView):
         examples=ROUND_EXAMPLES,
     )
     def post(self, request: Request, pk: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
-        require_organiser(request.user, tournament.club)
+        tournament = tournament_or_404(request, pk)
+        require_organiser(request, tournament.club)
         try:
             round_ = services.round_seat_next(tournament=tournament, by=request.user)
         except TournamentError as error:
@@ -356,8 +356,8 @@ def _managed_round(request: Request, pk: int, number: int) -> Round:
     """The round, for an organiser. In this order, as for entries: 404 for an unknown tournament
     (or a private club's, to outsiders), 403 for readers who do not organise it, then 404 for an
     unknown round."""
-    tournament = tournament_or_404(request.user, pk)
-    require_organiser(request.user, tournament.club)
+    tournament = tournament_or_404(request, pk)
+    require_organiser(request, tournament.club)
     return round_or_404(tournament, number)
 
 
@@ -460,7 +460,7 @@ class StandingsView(TournamentAPIView):
         examples=STANDINGS_EXAMPLES,
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
+        tournament = tournament_or_404(request, pk)
         rows = selectors.standings_for(tournament=tournament)
         return Response(
             [
@@ -491,7 +491,7 @@ class TeamStandingsView(TournamentAPIView):
         examples=TEAM_STANDINGS_EXAMPLES,
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
+        tournament = tournament_or_404(request, pk)
         rows = selectors.team_standings_for(tournament=tournament)
         return Response(
             [{"rank": r.rank, "name": r.name, "total": r.total, "members": r.members} for r in rows]
@@ -550,7 +550,7 @@ class BracketView(TournamentAPIView):
         examples=BRACKET_EXAMPLES,
     )
     def get(self, request: Request, pk: int) -> Response:
-        tournament = tournament_or_404(request.user, pk)
+        tournament = tournament_or_404(request, pk)
         if tournament.format != Tournament.Format.KNOCKOUT:
             raise NotFound(_("This tournament is not a knockout: it has standings, no bracket."))
         return Response(bracket_json(selectors.bracket(tournament=tournament)))

@@ -37,7 +37,7 @@ def readable(request: HttpRequest, tournament_id: int) -> Tournament:
 def managed(request: HttpRequest, tournament_id: int) -> Tournament:
     """The tournament, for an organiser of its club (or a superuser): 403 for other readers."""
     tournament = readable(request, tournament_id)
-    if not permissions.is_organiser(request.user, tournament.club):
+    if not permissions.is_organiser(request, tournament.club):
         raise PermissionDenied
     return tournament
 

@@ -56,7 +56,7 @@ def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = {
         "club": club,
         "tournaments": tournaments,
-        "is_organiser": permissions.is_organiser(request.user, club),
+        "is_organiser": permissions.is_organiser(request, club),
     }
     return render(request, TEMPLATES + "list.html", context)
 
@@ -67,7 +67,7 @@ def tournament_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_first(request, here)
     club = club_for(request, slug)
-    if not permissions.is_organiser(request.user, club):
+    if not permissions.is_organiser(request, club):
         raise PermissionDenied
     house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))
     form = TournamentForm(request.POST or None, club=club, house_rules=house_rules)
@@ -134,7 +134,7 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     counts = tournament.entries.aggregate(
         registered=Count("pk"), checked_in=Count("pk", filter=Q(checked_in=True))
     )
-    is_organiser = permissions.is_organiser(request.user, tournament.club)
+    is_organiser = permissions.is_organiser(request, tournament.club)
     context = {
         "tournament": tournament,
         "rules_label": rules_label(tournament),

@@ -77,7 +77,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "standings_html": mark_safe(html),
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
-        "is_organiser": permissions.is_organiser(request.user, tournament.club),
+        "is_organiser": permissions.is_organiser(request, tournament.club),
     }
     return render(request, TEMPLATES + "standings.html", context)
 
@@ -153,7 +153,7 @@ def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "bracket": result,
         "stages": stages,
-        "is_organiser": permissions.is_organiser(request.user, tournament.club),
+        "is_organiser": permissions.is_organiser(request, tournament.club),
     }
     return render(request, TEMPLATES + "bracket.html", context)
 

@@ -98,7 +98,7 @@ def _swap_form(cards: list[TableCard], data: object = None) -> SwapForm:
 def _round_context(
     request: HtmxHttpRequest, tournament: Tournament, round_: Round, swap_form: SwapForm | None
 ) -> dict[str, object]:
-    organiser = permissions.is_organiser(request.user, tournament.club)
+    organiser = permissions.is_organiser(request, tournament.club)
     cards = _cards(request, round_, organiser=organiser)
     started = any(c.state.entered for c in cards)
     complete = bool(cards) and all(c.state.complete for c in cards)

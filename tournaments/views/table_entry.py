@@ -66,7 +66,7 @@ def _table_context(request: HtmxHttpRequest, table: Table) -> dict[str, Any]:
         "table": table,
         "goal": tournament.deals_per_round,
         # A private club's game page is for its members; the link holder may not read it.
-        "show_game_link": permissions.can_view_club(request.user, tournament.club),
+        "show_game_link": permissions.can_view_club(request, tournament.club),
         "token": table.token,
     }
 
