@@ -7,23 +7,26 @@ and ``sigma`` (how unsure it still is); the rating shown to people is the conser
 ``mu - 3 sigma`` (:func:`conservative`), so a newcomer starts low and climbs as his deals make
 the site sure of him.
 
-The model is OpenSkill's Plackett-Luce (Weng and Lin 2011) with its usual defaults, scaled on
-``mu = 25``. Two choices are ours, both measured by ``bench/ratings.py`` and explained with the
-figures in docs/ratings.md:
+The model is OpenSkill's Plackett-Luce (Weng and Lin 2011) with its defaults for ``mu = 25``.
+Two choices are ours, both measured by ``bench/ratings.py`` and explained with the figures in
+docs/ratings.md:
 
-- the camps are balanced: OpenSkill sums the skills of a team, so a taker alone against three
-  would be a huge outsider and every won contract a windfall. The attack is made up to the size
-  of the defence with stand-ins for "the hand the taker chose to play", each of exactly the
-  average rating and (almost) no uncertainty, so they absorb no update;
+- a camp's skill is the mean of its players' (:attr:`Camps.MEAN`). OpenSkill on its own sums a
+  team's skills, which makes a taker alone against three a huge outsider and each defender as
+  answerable for the result as the taker. Here OpenSkill rates the two camps one against one,
+  each camp as a single player whose skill is the mean of its players', and the camp's change
+  is shared out among them as the Gaussian mean it is: a lone taker takes his camp's whole
+  change, each of three defenders a third of his;
 - the margin (écart au contrat) weights the update, within bounds: a deal made or lost by a
-  wide margin says more about the players than one decided by half a point
-  (:func:`deal_weight`).
+  wide margin says more about the players than one decided by a point (:func:`deal_weight`:
+  from a fifth of an update at a margin of 0 to a full update at 60 points or more).
 
 Pure and deterministic: no Django, no randomness, and no input is ever changed.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -62,6 +65,14 @@ class Rating:
 NEW_PLAYER = Rating()
 
 
+class Camps(Enum):
+    """What OpenSkill is told a camp's skill is."""
+
+    SUM = "sum"  # OpenSkill's own: the sum of the players' skills
+    SUM_BALANCED = "sum_balanced"  # the same, the attack made up to the defence's size
+    MEAN = "mean"  # the mean of the camp's players' skills
+
+
 class Weighting(Enum):
     """How much one deal counts, between ``MIN_WEIGHT`` and 1 (1: a full OpenSkill update)."""
 
@@ -71,19 +82,23 @@ class Weighting(Enum):
     MARGIN_AND_CONTRACT = "margin_and_contract"
 
 
-# A deal decided by half a point counts half; from MARGIN_FULL points either way it counts in
-# full. Half a point of margin is the smallest that decides a deal.
-MIN_WEIGHT = 0.5
-MARGIN_FULL = 30
+# A deal made with no point to spare (or failed by one) counts a fifth of an update; one made or
+# failed by MARGIN_FULL points or more counts in full, with a straight line in between.
+MIN_WEIGHT = 0.2
+MARGIN_FULL = 60
 CONTRACT_WEIGHT = {"prise": 0.7, "garde": 0.8, "garde_sans": 0.9, "garde_contre": 1.0}
 
 
 @dataclass(frozen=True)
 class RatingRules:
-    """The rating's two choices (see the module's docstring); the defaults are the site's."""
+    """How deals are rated (see the module's docstring); the defaults are the site's, the others
+    are there so that ``bench/ratings.py`` can show what they would give."""
 
-    balance_camps: bool = True
+    camps: Camps = Camps.MEAN
     weighting: Weighting = Weighting.MARGIN
+    tau: float = TAU
+    min_weight: float = MIN_WEIGHT
+    margin_full: int = MARGIN_FULL
 
 
 DEFAULT_RULES = RatingRules()
@@ -120,7 +135,10 @@ class RatedDeal:
         return self.attack + self.defence
 
 
-_MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, beta=BETA, tau=TAU)
+@functools.cache
+def _model(tau: float) -> PlackettLuce:
+    # One model per tau: OpenSkill reads a tau of 0 given to rate() as "the model's own".
+    return PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, beta=BETA, tau=tau)
 
 
 def conservative(mu: float, sigma: float, z: float = CONSERVATIVE_Z) -> float:
@@ -128,20 +146,21 @@ def conservative(mu: float, sigma: float, z: float = CONSERVATIVE_Z) -> float:
     return mu - z * sigma
 
 
-def deal_weight(deal: RatedDeal, weighting: Weighting = DEFAULT_RULES.weighting) -> float:
-    """How much ``deal`` counts, in ``[MIN_WEIGHT, 1]``.
+def deal_weight(deal: RatedDeal, rules: RatingRules = DEFAULT_RULES) -> float:
+    """How much ``deal`` counts, in ``[rules.min_weight, 1]`` (``m`` below).
 
-    Margin: ``MIN_WEIGHT + (1 - MIN_WEIGHT) * min(|margin|, MARGIN_FULL) / MARGIN_FULL``.
-    Contract: :data:`CONTRACT_WEIGHT`. Both: their product, floored at ``MIN_WEIGHT``.
+    Margin: ``m + (1 - m) * min(|margin|, F) / F`` with ``F = rules.margin_full``.
+    Contract: :data:`CONTRACT_WEIGHT`. Both: their product, floored at ``m``.
     """
-    by_margin = MIN_WEIGHT + (1 - MIN_WEIGHT) * min(abs(deal.margin), MARGIN_FULL) / MARGIN_FULL
+    low = rules.min_weight
+    by_margin = low + (1 - low) * min(abs(deal.margin), rules.margin_full) / rules.margin_full
     by_contract = CONTRACT_WEIGHT[deal.contract]
-    if weighting is Weighting.MARGIN:
+    if rules.weighting is Weighting.MARGIN:
         return by_margin
-    if weighting is Weighting.CONTRACT:
+    if rules.weighting is Weighting.CONTRACT:
         return by_contract
-    if weighting is Weighting.MARGIN_AND_CONTRACT:
-        return max(MIN_WEIGHT, by_margin * by_contract)
+    if rules.weighting is Weighting.MARGIN_AND_CONTRACT:
+        return max(low, by_margin * by_contract)
     return 1.0
 
 
@@ -159,22 +178,67 @@ def rate_deal(
     sigma^2)``.
     """
     before = {player: ratings.get(player, NEW_PLAYER) for player in deal.players}
-    attack = [_MODEL.rating(before[p].mu, before[p].sigma) for p in deal.attack]
-    defence = [_MODEL.rating(before[p].mu, before[p].sigma) for p in deal.defence]
-    if rules.balance_camps:
+    if rules.camps is Camps.MEAN:
+        updated = _rate_camp_means(deal, before, rules.tau)
+    else:
+        updated = _rate_summed_teams(deal, before, rules)
+    weight = deal_weight(deal, rules)
+    return {
+        player: Rating(
+            mu=old.mu + weight * (updated[player].mu - old.mu),
+            sigma=math.sqrt(old.sigma**2 + weight * (updated[player].sigma ** 2 - old.sigma**2)),
+        )
+        for player, old in before.items()
+    }
+
+
+def _rate_summed_teams(
+    deal: RatedDeal, before: Mapping[PlayerId, Rating], rules: RatingRules
+) -> dict[PlayerId, Rating]:
+    """OpenSkill's own team update: a camp's skill is the sum of its players'."""
+    model = _model(rules.tau)
+    attack = [model.rating(before[p].mu, before[p].sigma) for p in deal.attack]
+    defence = [model.rating(before[p].mu, before[p].sigma) for p in deal.defence]
+    if rules.camps is Camps.SUM_BALANCED:
         attack += [
-            _MODEL.rating(DEFAULT_MU, STAND_IN_SIGMA) for _ in range(len(defence) - len(attack))
+            model.rating(DEFAULT_MU, STAND_IN_SIGMA) for _ in range(len(defence) - len(attack))
         ]
-    new_attack, new_defence = _MODEL.rate([attack, defence], ranks=[0, 1] if deal.won else [1, 0])
-    weight = deal_weight(deal, rules.weighting)
+    new_attack, new_defence = model.rate([attack, defence], ranks=[0, 1] if deal.won else [1, 0])
+    return {
+        player: Rating(new.mu, new.sigma)
+        for players, news in ((deal.attack, new_attack), (deal.defence, new_defence))
+        for player, new in zip(players, news, strict=False)
+    }
+
+
+def _rate_camp_means(
+    deal: RatedDeal, before: Mapping[PlayerId, Rating], tau: float
+) -> dict[PlayerId, Rating]:
+    """Each camp as one opponent whose skill is the mean of its players', rated by OpenSkill
+    one against one; the camp's change is then shared out as for any Gaussian mean.
+
+    With ``n`` players of variances ``v_j`` (``V = sum v_j``), the camp's skill has mean
+    ``mean(mu_j)`` and variance ``V / n^2``. When OpenSkill moves the camp's mean by ``d`` and
+    its variance from ``V / n^2`` to ``W``, player ``j`` moves by ``g_j d`` with ``g_j = n v_j /
+    V`` and his variance becomes ``v_j - g_j^2 (V / n^2 - W)``. With equal sigmas every player
+    of a camp moves as his camp does: a defender of three moves a third as much as a lone taker.
+    """
+    model = _model(0.0)  # tau is added to each player below, before the camps are formed
+    drifted = {p: Rating(r.mu, math.sqrt(r.sigma**2 + tau**2)) for p, r in before.items()}
+    camps = []
+    for players in (deal.attack, deal.defence):
+        total = sum(drifted[p].sigma ** 2 for p in players)
+        mean = sum(drifted[p].mu for p in players) / len(players)
+        camps.append((players, total, model.rating(mean, math.sqrt(total) / len(players))))
+    new_attack, new_defence = model.rate(
+        [[camps[0][2]], [camps[1][2]]], ranks=[0, 1] if deal.won else [1, 0]
+    )
     after: dict[PlayerId, Rating] = {}
-    for players, updated in ((deal.attack, new_attack), (deal.defence, new_defence)):
-        for player, new in zip(players, updated, strict=False):
-            old = before[player]
-            after[player] = Rating(
-                mu=old.mu + weight * (new.mu - old.mu),
-                sigma=math.sqrt(old.sigma**2 + weight * (new.sigma**2 - old.sigma**2)),
-            )
+    for (players, total, camp), (new,) in zip(camps, (new_attack, new_defence), strict=True):
+        for p in players:
+            share = len(players) * drifted[p].sigma ** 2 / total
+            variance = drifted[p].sigma ** 2 - share**2 * (camp.sigma**2 - new.sigma**2)
+            after[p] = Rating(drifted[p].mu + share * (new.mu - camp.mu), math.sqrt(variance))
     return after
 
 
