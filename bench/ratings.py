@@ -70,7 +70,7 @@ TARGET = 0.8
 
 @dataclass(frozen=True)
 class SimDeal:
-    deal: RatedDeal
+    deal: RatedDeal[int]
     scores: dict[int, int]
 
 
@@ -125,7 +125,7 @@ class Method:
 class OpenSkill(Method):
     def __init__(self, name: str, rules: RatingRules) -> None:
         self.name, self.rules = name, rules
-        self.ratings: dict[int | str, Rating] = {}
+        self.ratings: dict[int, Rating] = {}
 
     def play(self, sim: SimDeal) -> None:
         self.ratings.update(rate_deal(sim.deal, self.ratings, rules=self.rules))
@@ -165,7 +165,6 @@ class Elo(Method):
             (deal.defence, attack, not deal.won),
         ):
             for i, p in enumerate(camp):
-                assert isinstance(p, int)
                 k = (
                     (self.K_TAKER if i == 0 else self.K_PARTNER)
                     if camp is deal.attack

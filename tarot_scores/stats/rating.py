@@ -28,13 +28,16 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Generic, TypeVar
 
 from openskill.models import PlackettLuce
 
-PlayerId = int | str
+# A player as the caller names him: the site passes Player ids, the bench and tests numbers or
+# names. Anything hashable will do; one deal and its ratings use the same kind.
+P = TypeVar("P", bound=Hashable)
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3
@@ -105,7 +108,7 @@ DEFAULT_RULES = RatingRules()
 
 
 @dataclass(frozen=True)
-class RatedDeal:
+class RatedDeal(Generic[P]):
     """One deal as the rating needs it: who attacked, who defended, and how it went.
 
     ``attack`` is the taker, then the called partner if there is one; ``defence`` the other
@@ -113,8 +116,8 @@ class RatedDeal:
     ``contract`` one of :data:`CONTRACTS`.
     """
 
-    attack: tuple[PlayerId, ...]
-    defence: tuple[PlayerId, ...]
+    attack: tuple[P, ...]
+    defence: tuple[P, ...]
     won: bool
     margin: int = 0
     contract: str = "prise"
@@ -131,7 +134,7 @@ class RatedDeal:
             raise ValueError(f"unknown contract {self.contract!r}")
 
     @property
-    def players(self) -> tuple[PlayerId, ...]:
+    def players(self) -> tuple[P, ...]:
         return self.attack + self.defence
 
 
@@ -146,7 +149,7 @@ def conservative(mu: float, sigma: float, z: float = CONSERVATIVE_Z) -> float:
     return mu - z * sigma
 
 
-def deal_weight(deal: RatedDeal, rules: RatingRules = DEFAULT_RULES) -> float:
+def deal_weight(deal: RatedDeal[P], rules: RatingRules = DEFAULT_RULES) -> float:
     """How much ``deal`` counts, in ``[rules.min_weight, 1]`` (``m`` below).
 
     Margin: ``m + (1 - m) * min(|margin|, F) / F`` with ``F = rules.margin_full``.
@@ -165,11 +168,11 @@ def deal_weight(deal: RatedDeal, rules: RatingRules = DEFAULT_RULES) -> float:
 
 
 def rate_deal(
-    deal: RatedDeal,
-    ratings: Mapping[PlayerId, Rating],
+    deal: RatedDeal[P],
+    ratings: Mapping[P, Rating],
     *,
     rules: RatingRules = DEFAULT_RULES,
-) -> dict[PlayerId, Rating]:
+) -> dict[P, Rating]:
     """The new ratings of the deal's players after ``deal``; a player missing from ``ratings``
     starts at :data:`NEW_PLAYER`. Nobody else's rating changes, so only these are returned.
 
@@ -193,8 +196,8 @@ def rate_deal(
 
 
 def _rate_summed_teams(
-    deal: RatedDeal, before: Mapping[PlayerId, Rating], rules: RatingRules
-) -> dict[PlayerId, Rating]:
+    deal: RatedDeal[P], before: Mapping[P, Rating], rules: RatingRules
+) -> dict[P, Rating]:
     """OpenSkill's own team update: a camp's skill is the sum of its players'."""
     model = _model(rules.tau)
     attack = [model.rating(before[p].mu, before[p].sigma) for p in deal.attack]
@@ -211,9 +214,7 @@ def _rate_summed_teams(
     }
 
 
-def _rate_camp_means(
-    deal: RatedDeal, before: Mapping[PlayerId, Rating], tau: float
-) -> dict[PlayerId, Rating]:
+def _rate_camp_means(deal: RatedDeal[P], before: Mapping[P, Rating], tau: float) -> dict[P, Rating]:
     """Each camp as one opponent whose skill is the mean of its players', rated by OpenSkill
     one against one; the camp's change is then shared out as for any Gaussian mean.
 
@@ -233,7 +234,7 @@ def _rate_camp_means(
     new_attack, new_defence = model.rate(
         [[camps[0][2]], [camps[1][2]]], ranks=[0, 1] if deal.won else [1, 0]
     )
-    after: dict[PlayerId, Rating] = {}
+    after: dict[P, Rating] = {}
     for (players, total, camp), (new,) in zip(camps, (new_attack, new_defence), strict=True):
         for p in players:
             share = len(players) * drifted[p].sigma ** 2 / total
@@ -243,14 +244,14 @@ def _rate_camp_means(
 
 
 def rate_deals(
-    deals: Iterable[RatedDeal],
+    deals: Iterable[RatedDeal[P]],
     *,
-    start: Mapping[PlayerId, Rating] | None = None,
+    start: Mapping[P, Rating] | None = None,
     rules: RatingRules = DEFAULT_RULES,
-) -> dict[PlayerId, Rating]:
+) -> dict[P, Rating]:
     """Every player's rating after ``deals``, in the order given (the rebuild): from ``start``,
     or from scratch."""
-    ratings: dict[PlayerId, Rating] = dict(start or {})
+    ratings: dict[P, Rating] = dict(start or {})
     for deal in deals:
         ratings.update(rate_deal(deal, ratings, rules=rules))
     return ratings
