@@ -77,7 +77,7 @@ class Camps(Enum):
 
 
 class Weighting(Enum):
-    """How much one deal counts, between ``MIN_WEIGHT`` and 1 (1: a full OpenSkill update)."""
+    """What weights a deal's update (:func:`deal_weight`); 1 is a full OpenSkill update."""
 
     NONE = "none"
     MARGIN = "margin"
@@ -112,8 +112,8 @@ class RatedDeal(Generic[P]):
     """One deal as the rating needs it: who attacked, who defended, and how it went.
 
     ``attack`` is the taker, then the called partner if there is one; ``defence`` the other
-    active players. ``margin`` is the écart au contrat (negative when the contract fell) and
-    ``contract`` one of :data:`CONTRACTS`.
+    active players. ``margin`` is the écart au contrat as the deal stores it (negative when the
+    contract fell; only its size counts) and ``contract`` one of :data:`CONTRACTS`.
     """
 
     attack: tuple[P, ...]
