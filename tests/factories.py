@@ -128,6 +128,14 @@ def token_client(user: User | None, lang: str | None = None) -> APIClient:
     return client
 
 
+def signed_in_client(user: User | None) -> Client:
+    """A browser signed in as ``user`` (anonymous for None)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
 @dataclass
 class Table:
     """A club's game and one user per role (``ROLES``); its clients browse the site."""
@@ -143,11 +151,7 @@ class Table:
         return [p.pk for p in self.players]
 
     def client(self, role: str) -> Client:
-        client = Client()
-        user = self.users.get(role)
-        if user is not None:
-            client.force_login(user)
-        return client
+        return signed_in_client(self.users.get(role))
 
     def record(self, payload: dict[str, Any] | None = None, **kw: Any) -> Deal:
         return services.deal_record(
@@ -239,11 +243,7 @@ class World:
     users: dict[str, User | None] = field(default_factory=dict)
 
     def client(self, role: str) -> Client:
-        client = Client()
-        user = self.users.get(role)
-        if user is not None:
-            client.force_login(user)
-        return client
+        return signed_in_client(self.users.get(role))
 
 
 def make_tournament(club: Club, players: int, **kw: Any) -> Tournament:

@@ -16,25 +16,10 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.clubs import services as club_services
 from tarot_scores.games.models import ScoreLine
-from tests.factories import UserFactory
+from tests.factories import TOURNAMENT_NAMES, UserFactory
 from tournaments import selectors
 from tournaments.models import Round, Tournament
 
-PLAYERS = [
-    "Aurélie",
-    "Bruno",
-    "Chloé",
-    "Denis",
-    "Émile",
-    "Fanny",
-    "Gaston",
-    "Hélène",
-    "Inès",
-    "Jacques",
-    "Karim",
-    "Léa",
-    "Mathis",
-]
 CONTRACTS = ["garde", "prise"]
 
 
@@ -87,7 +72,7 @@ def test_an_organiser_runs_a_thirteen_player_tournament(
     assert (tournament.rounds, tournament.deals_per_round) == (3, 2)
 
     # Thirteen newcomers, checked in as they are registered.
-    page.locator("#id_new_names").fill("\n".join(PLAYERS))
+    page.locator("#id_new_names").fill("\n".join(TOURNAMENT_NAMES[:13]))
     page.locator("#register").click()
     expect(page.locator("#plan-words")).to_contain_text(
         "13 joueurs : 2 tables de 4 et 1 table de 5"

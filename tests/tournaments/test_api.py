@@ -28,6 +28,7 @@ from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, HouseRules, Membership
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game, ScoreLine, Seat
+from tests.api.helpers import assert_field_errors as assert_refusal
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, token_client
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments import selectors, services
@@ -112,19 +113,6 @@ def play_round(round_: Round, rng: random.Random) -> None:
         for number in range(1, round_.tournament.deals_per_round + 1):
             payload = random_tarot_payload(rng, seats, number, sitting_out_dealer=len(seats) == 5)
             game_services.deal_record(game=state.table.game, payload=payload, by=None)
-
-
-def assert_refusal(response: Any, status: int = 400) -> dict[str, list[str]]:
-    """The API's refusal shape: a non-empty list of messages per field."""
-    assert response.status_code == status, response.content
-    assert response["Content-Type"] == "application/json"
-    errors = response.json()
-    assert isinstance(errors, dict) and errors
-    for key, messages in errors.items():
-        assert isinstance(key, str)
-        assert isinstance(messages, list) and messages, errors
-        assert all(isinstance(m, str) and m for m in messages), errors
-    return errors
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import pytest
 
 from tarot_scores.clubs import services as club_services
 from tarot_scores.games.models import Seat
+from tests.api.helpers import assert_field_errors as assert_refusal
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tests.tournaments.test_api import (
     API,
@@ -21,7 +22,6 @@ from tests.tournaments.test_api import (
     READERS_OF_PRIVATE,
     ROLES,
     Event,
-    assert_refusal,
     build_event,
     play_round,
     send,
