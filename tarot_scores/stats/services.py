@@ -322,8 +322,9 @@ def _rated_at_the_end(game: Game, deal: Deal) -> bool:
     if match is None:
         return True
     place = (game.date, game.pk, deal.number)
+    # Locked: a deal at another club's table may be rating the same player in the federation.
     rows = list(
-        PlayerRating.objects.filter(
+        PlayerRating.objects.select_for_update().filter(
             Q(club_id=game.club_id) | Q(club__isnull=True), player_id__in=match.players
         )
     )
