@@ -8,9 +8,12 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import Settings
+from rest_framework.pagination import PageNumberPagination
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
@@ -85,19 +88,39 @@ def test_a_season_that_is_not_a_year_is_refused(club: Club, season: str) -> None
     assert list(response.json()) == ["season"] and response.json()["season"]
 
 
-def test_the_list_is_paginated(club: Club, players: list[Player], settings: Settings) -> None:
+def test_the_list_is_paginated(
+    club: Club, players: list[Player], settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.RATING_MIN_DEALS = 1
+    monkeypatch.setattr(PageNumberPagination, "page_size", 5)
     seated = list(players)
-    for n in range(12):
+    for n in range(11):
         extra = Player.objects.create(name=f"Joueur {n}")
         extra.clubs.add(club)
         seated.append(extra)
     for start in range(0, 16, 4):
         play(club, seated[start : start + 4], [0])
-    body = token_client(None).get(url(club), {"page_size": "5"}).json()
-    assert body["count"] == 16
-    page2 = token_client(None).get(url(club), {"page": "2"})
-    assert page2.status_code == 404  # 50 a page: one page
+
+    first = token_client(None).get(url(club)).json()
+    second = token_client(None).get(url(club), {"page": "2"}).json()
+
+    assert first["count"] == 16 and first["next"] and first["previous"] is None
+    assert [r["rank"] for r in first["results"]] == [1, 2, 3, 4, 5]
+    assert [r["rank"] for r in second["results"]] == [6, 7, 8, 9, 10]
+
+
+@pytest.mark.parametrize("season", ["", "2025"])
+def test_the_queries_do_not_grow_with_the_deals(
+    club: Club, players: list[Player], season: str
+) -> None:
+    client = token_client(None)
+    counts = []
+    for deals in (2, 12):
+        play(club, players[:4], [n % 4 for n in range(deals)])
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(club), {"season": season}).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 4
 
 
 @pytest.mark.parametrize("who", ["anonymous", "outsider"])

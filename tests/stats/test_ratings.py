@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
-from tarot_scores.games.models import Deal, Game
+from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.stats.models import PlayerRating, RatingStep
 from tarot_scores.stats.rating import RatedDeal, Rating, rate_deals
 from tarot_scores.stats.services import ratings_rebuild
@@ -265,24 +265,27 @@ def test_incremental_ratings_equal_a_rebuild_after_random_changes(seed: int) -> 
         points = rng.choice([20, 35, 41, 51, 60, 75])
         return {"taker": taker, "contract": contract, "points": points, "oudlers": 1, **extra}
 
-    for _ in range(30):
+    for _ in range(40):
         game = rng.choice(games)
-        live = list(game.deals.all())
+        deals = list(game.deals.all())  # the deleted ones too: they keep their numbers
+        deleted = list(Deal.objects.filter(deleted_at__isnull=False))  # of any game
+        live = [d for d in deals if not d.is_deleted]
         roll = rng.random()
-        if not live or roll < 0.5:
-            record(game, payload(game, len(live) + 1))
-            continue
-        deal = rng.choice(live)
-        deal.refresh_from_db()
-        if deal.is_deleted:
-            services.deal_restore(deal=deal, by=None)
-        elif roll < 0.8:
+        if deleted and roll >= 0.85:
+            services.deal_restore(deal=rng.choice(deleted), by=None)
+        elif not live or roll < 0.45:
+            record(game, payload(game, len(deals) + 1))
+        elif roll < 0.7:
+            deal = rng.choice(live)
             services.deal_update(
                 deal=deal, payload=payload(game, deal.number), version=deal.version, by=None
             )
         else:
+            deal = rng.choice(live)
             services.deal_delete(deal=deal, version=deal.version, by=None)
 
+    actions = set(DealRevision.objects.values_list("action", flat=True))
+    assert actions == {"created", "edited", "deleted", "restored"}
     incremental = _snapshot()
     assert incremental[1]  # something was rated
     ratings_rebuild()
