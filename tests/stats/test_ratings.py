@@ -17,7 +17,8 @@ from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.stats.models import PlayerRating, RatingStep
 from tarot_scores.stats.rating import RatedDeal, Rating, rate_deals
 from tarot_scores.stats.services import ratings_rebuild
-from tests.factories import ClubFactory, PlayerFactory, garde, make_game
+from tests.factories import ClubFactory, PlayerFactory, garde, make_game, make_tournament, play
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -306,3 +307,17 @@ def test_the_command_rebuilds_lost_ratings() -> None:
     assert _close(_snapshot(), before)
     call_command("rebuild_ratings", "--club", game.club.slug)
     assert _close(_snapshot(), before)
+
+
+def test_tournament_deals_are_rated_as_games_of_the_club() -> None:
+    club = ClubFactory.create()
+    tournament = make_tournament(club, 8)
+    round_ = tournament_services.round_seat_next(tournament=tournament, by=None)
+
+    play(round_)
+
+    deals = Deal.objects.filter(game__club=club, deleted_at__isnull=True)
+    assert deals.count() == 4  # two tables of four, two deals each
+    assert RatingStep.objects.filter(club=club).count() == 16
+    assert {r.deals for r in PlayerRating.objects.filter(club=club)} == {2}
+    assert PlayerRating.objects.filter(club__isnull=True).count() == 8
