@@ -4,7 +4,7 @@ were. Code imports a model from its own package."""
 
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
-from tarot_scores.stats.models import PlayerSeason
+from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
 
 __all__ = [
     "Club",
@@ -14,7 +14,9 @@ __all__ = [
     "HouseRules",
     "Membership",
     "Player",
+    "PlayerRating",
     "PlayerSeason",
+    "RatingStep",
     "ScoreLine",
     "Seat",
 ]

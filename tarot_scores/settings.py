@@ -145,6 +145,10 @@ EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", default=False)
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tarot Scores <noreply@localhost>")
 
+# Below this many rated deals a player is listed apart on the rating rankings, "not yet ranked":
+# his rating still says more about how little the site knows of him than about his play.
+RATING_MIN_DEALS = int(os.environ.get("RATING_MIN_DEALS", "20"))
+
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
 # The top level of the repository is fixed, so the project catalogue lives in the package.

@@ -6,11 +6,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.core import views
+from tarot_scores.stats import views as stats_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("calculator/", views_calculator.calculator, name="calculator"),
+    path("ratings/", stats_views.federation_ratings, name="ratings"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tarot_scores.api.urls")),

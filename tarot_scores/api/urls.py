@@ -15,6 +15,7 @@ from tarot_scores.api.games import (
     GameListView,
     GameReopenView,
 )
+from tarot_scores.api.ratings import ClubRatingsView
 
 app_name = "api"
 
@@ -26,6 +27,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Clubs and their players.
     path("clubs/", ClubListView.as_view(), name="clubs"),
     path("clubs/<int:pk>/", ClubDetailView.as_view(), name="club"),
+    path("clubs/<int:pk>/ratings/", ClubRatingsView.as_view(), name="club-ratings"),
     path("players/", PlayerListView.as_view(), name="players"),
     # Games (one table each) and their deals.
     path("games/", GameListView.as_view(), name="games"),

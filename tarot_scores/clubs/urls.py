@@ -19,4 +19,5 @@ urlpatterns: list[URLPattern] = [
     path("<slug:slug>/rules/<int:rules_id>/", views.rules, name="rules"),
     path("<slug:slug>/games/new/", game_views.game_new, name="game_new"),
     path("<slug:slug>/leaderboard/", stats_views.leaderboard, name="leaderboard"),
+    path("<slug:slug>/ratings/", stats_views.ratings, name="ratings"),
 ]

@@ -94,3 +94,24 @@ class LeaderboardFilterForm(forms.Form):
         }
         out.update({k: str(v) for k, v in changes.items()})
         return {k: v for k, v in out.items() if v}
+
+
+class RatingFilterForm(forms.Form):
+    """The rating ranking's one filter, from the query string: today's ratings (the default),
+    or the ratings as a season ended. Anything unknown falls back to today."""
+
+    season = forms.ChoiceField(label=gettext_lazy("Season"), required=False)
+
+    def __init__(self, data: Any, *, club: Club | None, seasons: Sequence[int]) -> None:
+        choices = [("", _("Today (every deal)"))] + [
+            (str(s), season_label(club, s) if club is not None else str(s)) for s in seasons
+        ]
+        season = data.get("season") or ""
+        super().__init__({"season": season if season in dict(choices) else ""})
+        self.fields["season"].choices = choices  # type: ignore[attr-defined]
+
+    def chosen_season(self) -> int | None:
+        """The season chosen, or None for today's ratings."""
+        self.is_valid()
+        text = self.cleaned_data.get("season")
+        return int(text) if text else None

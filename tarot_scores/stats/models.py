@@ -7,6 +7,7 @@ from django.db.models import Q
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games.kinds import TAROT
+from tarot_scores.games.models import Deal, Game
 
 
 class PlayerSeason(models.Model):
@@ -40,3 +41,74 @@ class PlayerSeason(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.season} {self.kind}/{self.table_size}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in one scope: a club, or the federation (``club`` null: every
+    club's deals together).
+
+    Kept in step by the deal services (``stats.services.ratings_after_deal``) and rebuildable
+    (``manage.py rebuild_ratings``), so a ranking reads one row per player without replaying
+    deals.
+    """
+
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    deals = models.PositiveIntegerField(default=0)
+    # The place in play order of the player's last rated deal in this scope: a new deal played
+    # after it by everyone at the table is rated on top of these rows, with nothing to replay.
+    last_played_on = models.DateField()
+    last_game = models.PositiveIntegerField()
+    last_number = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "player"],
+                condition=Q(club__isnull=False),
+                name="one_club_rating",
+            ),
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(club__isnull=True), name="one_federation_rating"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.club_id or 'federation'}"
+
+
+class RatingStep(models.Model):
+    """A player's rating just after one rated deal, in one scope (``club`` null: federation).
+
+    The log serves two reads: a season's ranking (each player's step after his last deal of
+    the season), and a recomputation after a correction (the ratings as they stood before the
+    changed deal). ``played_on``, ``game`` and ``number`` copy the deal's place in play
+    order, so both reads sort and compare without joining the games.
+    """
+
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    season = models.PositiveSmallIntegerField()
+    played_on = models.DateField()
+    number = models.PositiveIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    deals = models.PositiveIntegerField()  # the player's rated deals in this scope so far
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["club", "played_on", "game", "number"], name="rating_step_order"),
+            models.Index(fields=["club", "season", "player"], name="rating_step_season"),
+            models.Index(fields=["player", "club"], name="rating_step_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after {self.deal_id}"

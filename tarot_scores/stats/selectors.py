@@ -1,16 +1,19 @@
-"""Reads of the statistics: the leaderboard, the seasons a club has, a player's games."""
+"""Reads of the statistics: the leaderboard, the seasons a club has, a player's games, and the
+rating rankings (a club's or the federation's, today or as a season ended)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.models import Game, ScoreLine
-from tarot_scores.stats.models import PlayerSeason
+from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
+from tarot_scores.stats.rating import conservative
 
 
 @dataclass(frozen=True)
@@ -117,3 +120,90 @@ def player_history(*, club: Club, player: Player) -> list[PlayerGame]:
     by_game: dict[int, dict[str, Any]] = {t["deal__game_id"]: dict(t) for t in totals}
     games = Game.objects.filter(pk__in=by_game).order_by("date", "id")
     return [PlayerGame(g, by_game[g.pk]["total"], by_game[g.pk]["deals"]) for g in games]
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """One line of a rating ranking; ``rank`` is None for a player not yet ranked."""
+
+    rank: int | None
+    player_id: int
+    name: str
+    mu: float
+    sigma: float
+    deals: int
+
+    @property
+    def rating(self) -> int:
+        """The rating shown: mu - 3 sigma, rounded."""
+        return round(conservative(self.mu, self.sigma))
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Players with at least the minimum of deals, best first; the others by deals played."""
+
+    ranked: list[RatedPlayer]
+    unranked: list[RatedPlayer]
+
+
+def _scope(club: Club | None) -> Q:
+    return Q(club=club) if club is not None else Q(club__isnull=True)
+
+
+def rating_seasons(*, club: Club | None) -> list[int]:
+    """The seasons with rated deals in a club (or the federation), latest first."""
+    return list(
+        RatingStep.objects.filter(_scope(club))
+        .values_list("season", flat=True)
+        .distinct()
+        .order_by("-season")
+    )
+
+
+def rating_ranking(
+    *,
+    club: Club | None,
+    season: int | None,
+    min_deals: int,
+    clubs: QuerySet[Club] | None = None,
+) -> Ranking:
+    """A club's ranking (``club``) or the federation's (None), in one query.
+
+    ``season`` None ranks today's ratings on every deal; a season ranks each player who played
+    in it by his rating just after his last deal of that season, with the deals he played in
+    it (the minimum counts those). ``clubs`` limits the federation's list to the players of
+    those clubs (the clubs a visitor may see)."""
+    rows: QuerySet[Any, Any]
+    if season is None:
+        rows = PlayerRating.objects.filter(_scope(club)).values_list(
+            "player_id", "player__name", "mu", "sigma", "deals"
+        )
+    else:
+        latest_first = [F("played_on").desc(), F("game_id").desc(), F("number").desc()]
+        rows = (
+            RatingStep.objects.filter(_scope(club), season=season)
+            .annotate(
+                nth=Window(RowNumber(), partition_by=[F("player_id")], order_by=latest_first),
+                in_season=Window(Count("id"), partition_by=[F("player_id")]),
+            )
+            .filter(nth=1)
+            .values_list("player_id", "player__name", "mu", "sigma", "in_season")
+        )
+    if clubs is not None:
+        rows = rows.filter(player_id__in=Player.objects.filter(clubs__in=clubs).values("pk"))
+    lines = [RatedPlayer(None, p, name, mu, sigma, n) for p, name, mu, sigma, n in rows]
+    lines.sort(key=lambda r: (-conservative(r.mu, r.sigma), -r.deals, r.name, r.player_id))
+    ranked: list[RatedPlayer] = []
+    for line in lines:
+        if line.deals >= min_deals:
+            ranked.append(
+                RatedPlayer(
+                    len(ranked) + 1, line.player_id, line.name, line.mu, line.sigma, line.deals
+                )
+            )
+    unranked = sorted(
+        (line for line in lines if line.deals < min_deals),
+        key=lambda r: (-r.deals, r.name, r.player_id),
+    )
+    return Ranking(ranked, unranked)

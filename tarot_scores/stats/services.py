@@ -1,18 +1,22 @@
-"""Keeping the season statistics in step with the deals, and rebuilding them from score lines."""
+"""Keeping the season statistics and the player ratings in step with the deals, and rebuilding
+them: statistics from the score lines, ratings by replaying the tarot deals in play order."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Q, QuerySet
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.kinds import TAROT
-from tarot_scores.games.models import Deal, Game, Seat
-from tarot_scores.stats.models import PlayerSeason
+from tarot_scores.games.models import Deal, DealRevision, Game, Seat
+from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
+from tarot_scores.stats.rating import CONTRACTS, RatedDeal, Rating, rate_deal
 
 
 def _stats_key(game: Game, table_size: int) -> dict[str, Any]:
@@ -138,3 +142,240 @@ def stats_rebuild(*, club: Club | None = None) -> int:
         for k, v in totals.items()
     )
     return len(totals)
+
+
+# -- Ratings -------------------------------------------------------------------------------
+#
+# A scope is a club's id, or None for the federation (every club's deals together). A deal's
+# place in play order is (game date, game id, deal number): the order ratings are computed in.
+
+Place = tuple[datetime.date, int, int]
+
+
+def rated_deal(deal: Deal, seated: Iterable[int]) -> RatedDeal[int] | None:
+    """A tarot deal as the rating sees it, or None for a deal that is not rated.
+
+    The attack is the taker and the called partner (unless the taker called himself); the
+    defence every other seated player but the one sitting out."""
+    if deal.taker_id is None or deal.won is None or deal.contract not in CONTRACTS:
+        return None
+    payload = deal.payload
+    sitting = payload.get("sitting_out")
+    partner = payload.get("partner")
+    attack = [deal.taker_id]
+    if partner is not None and int(partner) != deal.taker_id:
+        attack.append(int(partner))
+    out = {int(sitting)} if sitting is not None else set()
+    defence = tuple(p for p in seated if p not in attack and p not in out)
+    return RatedDeal(
+        attack=tuple(attack),
+        defence=defence,
+        won=bool(deal.won),
+        margin=deal.margin or 0,
+        contract=deal.contract,
+    )
+
+
+def _in_scope(club_id: int | None) -> Q:
+    return Q(club_id=club_id) if club_id is not None else Q(club__isnull=True)
+
+
+def _steps_from(club_id: int | None, place: Place | None) -> QuerySet[RatingStep]:
+    steps = RatingStep.objects.filter(_in_scope(club_id))
+    if place is None:
+        return steps
+    day, game_id, number = place
+    return steps.filter(
+        Q(played_on__gt=day)
+        | Q(played_on=day, game_id__gt=game_id)
+        | Q(played_on=day, game_id=game_id, number__gte=number)
+    )
+
+
+def _deals_from(club_id: int | None, place: Place | None) -> QuerySet[Deal]:
+    # Only tarot deals have a taker and a result (the deal services leave them empty else).
+    deals = Deal.objects.filter(deleted_at__isnull=True, taker__isnull=False, won__isnull=False)
+    if club_id is not None:
+        deals = deals.filter(game__club_id=club_id)
+    if place is not None:
+        day, game_id, number = place
+        deals = deals.filter(
+            Q(game__date__gt=day)
+            | Q(game__date=day, game_id__gt=game_id)
+            | Q(game__date=day, game_id=game_id, number__gte=number)
+        )
+    return deals.select_related("game__club").order_by("game__date", "game_id", "number")
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """A player's rating in a scope after his last rated deal, his rated deals, and where."""
+
+    rating: Rating
+    deals: int
+    place: Place
+
+
+def _latest(club_id: int | None, players: set[int]) -> dict[int, _Standing]:
+    """Each player's last logged rating in the scope."""
+    latest: dict[int, _Standing] = {}
+    steps = (
+        RatingStep.objects.filter(_in_scope(club_id), player_id__in=players)
+        .order_by("player_id", "played_on", "game_id", "number")
+        .values_list("player_id", "mu", "sigma", "deals", "played_on", "game_id", "number")
+    )
+    for player_id, mu, sigma, count, day, game_id, number in steps.iterator(chunk_size=5000):
+        latest[player_id] = _Standing(Rating(mu, sigma), count, (day, game_id, number))
+    return latest
+
+
+def _step(
+    club_id: int | None, deal: Deal, game: Game, player_id: int, now: _Standing
+) -> RatingStep:
+    return RatingStep(
+        club_id=club_id,
+        game_id=game.pk,
+        deal_id=deal.pk,
+        player_id=player_id,
+        season=game.club.season_of(game.date),
+        played_on=game.date,
+        number=deal.number,
+        mu=now.rating.mu,
+        sigma=now.rating.sigma,
+        deals=now.deals,
+    )
+
+
+def _rate(
+    club_id: int | None, deal: Deal, game: Game, match: RatedDeal[int], state: dict[int, _Standing]
+) -> list[RatingStep]:
+    """Rate one deal on top of ``state`` (changed in place); the log rows it adds."""
+    before = {p: state[p].rating for p in match.players if p in state}
+    place = (game.date, game.pk, deal.number)
+    steps = []
+    for player_id, rating in rate_deal(match, before).items():
+        old = state.get(player_id)
+        state[player_id] = now = _Standing(rating, (old.deals if old else 0) + 1, place)
+        steps.append(_step(club_id, deal, game, player_id, now))
+    return steps
+
+
+def _rating_row(club_id: int | None, player_id: int, now: _Standing) -> PlayerRating:
+    day, game_id, number = now.place
+    return PlayerRating(
+        club_id=club_id,
+        player_id=player_id,
+        mu=now.rating.mu,
+        sigma=now.rating.sigma,
+        deals=now.deals,
+        last_played_on=day,
+        last_game=game_id,
+        last_number=number,
+    )
+
+
+def ratings_from(*, club_id: int | None, place: Place | None) -> int:
+    """Recompute a scope's ratings from the deal at ``place`` onward (None: from scratch).
+
+    The log from that place on is dropped, the ratings as they stood before it are read back
+    from the log, and the live tarot deals from there are rated again in play order. Returns
+    the number of deals rated."""
+    later = _steps_from(club_id, place)
+    dropped = set(later.values_list("player_id", flat=True))
+    if dropped:
+        later.delete()
+    deals = list(_deals_from(club_id, place))
+    seats: dict[int, list[int]] = {}
+    for game_id, player_id in (
+        Seat.objects.filter(game_id__in={d.game_id for d in deals})
+        .order_by("game_id", "position")
+        .values_list("game_id", "player_id")
+    ):
+        seats.setdefault(game_id, []).append(player_id)
+    rated = [
+        (deal, match)
+        for deal in deals
+        if (match := rated_deal(deal, seats.get(deal.game_id, []))) is not None
+    ]
+    players = dropped | {p for _deal, match in rated for p in match.players}
+    if not players:
+        return 0
+    state = _latest(club_id, players) if place is not None else {}
+    steps = []
+    for deal, match in rated:
+        steps += _rate(club_id, deal, deal.game, match, state)
+    RatingStep.objects.bulk_create(steps, batch_size=2000)
+    PlayerRating.objects.filter(_in_scope(club_id), player_id__in=players).delete()
+    PlayerRating.objects.bulk_create(
+        (_rating_row(club_id, p, now) for p, now in state.items() if p in players),
+        batch_size=2000,
+    )
+    return len(rated)
+
+
+def _rated_at_the_end(game: Game, deal: Deal) -> bool:
+    """Rate a new deal on top of the current ratings, in the club and the federation, if no
+    one at the table has a rated deal after it (nothing later can change then); False,
+    having written nothing, if someone has."""
+    seated = Seat.objects.filter(game=game).order_by("position").values_list("player_id", flat=True)
+    match = rated_deal(deal, list(seated))
+    if match is None:
+        return True
+    place = (game.date, game.pk, deal.number)
+    # Locked: a deal at another club's table may be rating the same player in the federation.
+    rows = list(
+        PlayerRating.objects.select_for_update().filter(
+            Q(club_id=game.club_id) | Q(club__isnull=True), player_id__in=match.players
+        )
+    )
+    if any((r.last_played_on, r.last_game, r.last_number) >= place for r in rows):
+        return False
+    steps: list[RatingStep] = []
+    changed: list[PlayerRating] = []
+    added: list[PlayerRating] = []
+    for club_id in (game.club_id, None):
+        current = {r.player_id: r for r in rows if r.club_id == club_id}
+        state = {p: _Standing(Rating(r.mu, r.sigma), r.deals, place) for p, r in current.items()}
+        steps += _rate(club_id, deal, game, match, state)
+        for player_id in match.players:
+            row = _rating_row(club_id, player_id, state[player_id])
+            if player_id in current:
+                row.pk = current[player_id].pk
+                changed.append(row)
+            else:
+                added.append(row)
+    RatingStep.objects.bulk_create(steps)
+    if changed:
+        PlayerRating.objects.bulk_update(
+            changed, ["mu", "sigma", "deals", "last_played_on", "last_game", "last_number"]
+        )
+    if added:
+        PlayerRating.objects.bulk_create(added)
+    return True
+
+
+def ratings_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+    """The deal services' hook: rate a tarot deal entered, corrected, deleted or restored, in
+    its club and in the federation (in the deal's transaction). A new deal after everyone's
+    last one is rated on top of the current ratings; anything else (a correction, a deletion,
+    a restore, a game entered late) replays each scope from that deal onward."""
+    if game.kind != TAROT:
+        return
+    if action == DealRevision.Action.CREATED and _rated_at_the_end(game, deal):
+        return
+    place = (game.date, game.pk, deal.number)
+    ratings_from(club_id=game.club_id, place=place)
+    ratings_from(club_id=None, place=place)
+
+
+@transaction.atomic
+def ratings_rebuild(*, club: Club | None = None) -> int:
+    """Rate every deal again from scratch: one club's ratings, or every club's and the
+    federation's. Returns the number of deals rated."""
+    if club is not None:
+        return ratings_from(club_id=club.pk, place=None)
+    total = 0
+    for club_id in Club.objects.order_by("pk").values_list("pk", flat=True):
+        total += ratings_from(club_id=club_id, place=None)
+    ratings_from(club_id=None, place=None)
+    return total

@@ -1,10 +1,11 @@
-"""The leaderboard and a player's page."""
+"""The leaderboard, a player's page, and the rating rankings (a club's and the federation's)."""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -17,13 +18,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tarot_scores.clubs.models import Club
+from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.results import leaderboard_key
 from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.words import rules_label
 from tarot_scores.stats import charts, selectors
-from tarot_scores.stats.forms import LeaderboardFilterForm, current_season, season_label
+from tarot_scores.stats.forms import (
+    LeaderboardFilterForm,
+    RatingFilterForm,
+    current_season,
+    season_label,
+)
 
 SORT_COLUMNS = [
     ("name", gettext_lazy("Player")),
@@ -122,3 +129,43 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "cumulative": cumulative,
     }
     return render(request, "tarot_scores/club/player.html", context)
+
+
+def _ratings_page(request: HtmxHttpRequest, club: Club | None, url: str) -> HttpResponse:
+    seasons = selectors.rating_seasons(club=club)
+    filters = RatingFilterForm(request.GET, club=club, seasons=seasons)
+    season = filters.chosen_season()
+    min_deals = settings.RATING_MIN_DEALS
+    # The federation lists the players of the clubs this visitor may see.
+    clubs = clubs_for(user=request.user) if club is None else None
+    ranking = selectors.rating_ranking(club=club, season=season, min_deals=min_deals, clubs=clubs)
+    if season is None:
+        season_text = _("today, on every deal")
+    else:
+        label = season_label(club, season) if club is not None else str(season)
+        season_text = _("as season %(season)s ended") % {"season": label}
+    template = "tarot_scores/club/ratings.html"
+    if request.htmx:
+        template += "#ranking"
+    context = {
+        "club": club,
+        "filters": filters,
+        "ranking": ranking,
+        "min_deals": min_deals,
+        "season_text": season_text,
+        "url": url,
+    }
+    return render(request, template, context)
+
+
+@require_GET
+def ratings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """A club's players ranked by rating, on the club's deals only."""
+    club = club_for(request, slug)
+    return _ratings_page(request, club, reverse("clubs:ratings", kwargs={"slug": club.slug}))
+
+
+@require_GET
+def federation_ratings(request: HtmxHttpRequest) -> HttpResponse:
+    """Players ranked by rating on every club's deals together."""
+    return _ratings_page(request, None, reverse("ratings"))
