@@ -13,6 +13,10 @@ then grows the club to 100,000 deals and measures the leaderboard again. It prin
 per second and the ratios the targets speak of: entry and leaderboard at least 0.3x the
 trivial view, and the leaderboard no more than 1.5x slower at 100,000 deals than at 10,000.
 
+It times the ratings' rebuild at both sizes (target: under a minute at 100,000 deals), and the
+save alone with the ratings kept in step against the same save without them (target: the
+ratings add at most 30%).
+
 It also times the save alone (``games.services.deal_record`` called in this process: the deal, its
 score lines, revision and statistics in one transaction, no HTTP, form or page) and prints the
 ratio entry would reach if everything else it does cost nothing: the trivial view's time plus
@@ -47,26 +51,49 @@ def deal_form(rng: random.Random, seat_ids: list[int], number: int) -> dict[str,
     return form
 
 
-def time_the_save(club: Any, players: list[Any], rng: random.Random, seconds: float) -> float:
-    """Milliseconds per ``games.services.deal_record`` call, games of 24 deals as in the web
-    test."""
+def time_the_save(
+    club: Any, players: list[Any], rng: random.Random, seconds: float
+) -> tuple[float, float]:
+    """Milliseconds per ``games.services.deal_record`` call, with the ratings kept in step and
+    without (the ratings' hook taken out), games of 24 deals as in the web test. The two kinds
+    of game alternate, so that both see the same machine and the same database size."""
     from tarot_scores.clubs.demo import random_tarot_payload
     from tarot_scores.games import services
     from tarot_scores.games.seats import table_seats
+    from tarot_scores.stats.services import ratings_after_deal
 
-    saved = 0
-    spent = 0.0
-    while spent < seconds:
-        game = services.game_create(club=club, players=players, variant="fft", by=None)
-        table = table_seats(game)
-        ids = [p.pk for p in players]
-        for number in range(1, 25):
-            payload = random_tarot_payload(rng, ids, number)
-            started = time.perf_counter()
-            services.deal_record(game=game, payload=payload, by=None, number=number, table=table)
-            spent += time.perf_counter() - started
-            saved += 1
-    return spent / saved * 1000
+    hooks = services._after_deal_change
+    saved = [0, 0]
+    spent = [0.0, 0.0]
+    ids = [p.pk for p in players]
+    while min(spent) < seconds / 2:
+        for rated in (1, 0):
+            if not rated:
+                hooks.remove(ratings_after_deal)
+            try:
+                game = services.game_create(club=club, players=players, variant="fft", by=None)
+                table = table_seats(game)
+                for number in range(1, 25):
+                    payload = random_tarot_payload(rng, ids, number)
+                    started = time.perf_counter()
+                    services.deal_record(
+                        game=game, payload=payload, by=None, number=number, table=table
+                    )
+                    spent[rated] += time.perf_counter() - started
+                    saved[rated] += 1
+            finally:
+                if not rated:
+                    hooks.append(ratings_after_deal)
+    return spent[1] / saved[1] * 1000, spent[0] / saved[0] * 1000
+
+
+def time_the_rebuild(club: Any) -> float:
+    """Seconds to rebuild every rating (the club's and the federation's) from the deals."""
+    from tarot_scores.stats.services import ratings_rebuild
+
+    started = time.perf_counter()
+    ratings_rebuild()
+    return time.perf_counter() - started
 
 
 def measure(label: str, work: Any, seconds: float, at_most: int = 100_000) -> float:
@@ -145,12 +172,17 @@ def main() -> None:
         small_latest = measure("leaderboard, latest season", board(""), args.seconds)
         small_all = measure("leaderboard, all seasons", board("all"), args.seconds)
 
-    save_ms = time_the_save(club, players, rng, args.seconds)
+    rebuild_small = time_the_rebuild(club)
+    print(f"  {f'ratings rebuilt from {args.small:,} deals':<44} {rebuild_small:>9.1f} s")
+    save_ms, unrated_ms = time_the_save(club, players, rng, args.seconds)
     print(f"  {'the save alone, in process (no HTTP)':<44} {save_ms:>9.2f} ms/deal")
+    print(f"  {'the save without the ratings':<44} {unrated_ms:>9.2f} ms/deal")
 
     started = time.perf_counter()
     seed_club(args.large - args.small, seed=2)
     print(f"grown to {args.large:,} deals in {time.perf_counter() - started:.0f} s")
+    rebuild_large = time_the_rebuild(club)
+    print(f"  {f'ratings rebuilt from {args.large:,} deals':<44} {rebuild_large:>9.1f} s")
     with serving(url, workers=1) as server:
         client = Client(server.port, session)
         print(f"club of {args.large:,} deals")
@@ -159,6 +191,8 @@ def main() -> None:
         large_all = measure("leaderboard, all seasons", board("all"), args.seconds)
 
     print("ratios (target)")
+    print(f"  save with ratings / save without              {save_ms / unrated_ms:6.2f}x  (<= 1.3)")
+    print(f"  ratings rebuilt from {args.large:,} deals           {rebuild_large:6.1f} s   (< 60)")
     print(f"  deal entry / trivial view                     {entered / base:6.2f}x  (>= 0.3)")
     bound = (1000 / base) / (1000 / base + save_ms)
     print(f"    at best, were all but the save free         {bound:6.2f}x")
