@@ -87,6 +87,7 @@ class Migration(migrations.Migration):
                 (
                     "deal",
                     models.ForeignKey(
+                        db_constraint=False,
                         on_delete=django.db.models.deletion.CASCADE,
                         related_name="+",
                         to="tarot_scores.deal",
@@ -95,6 +96,7 @@ class Migration(migrations.Migration):
                 (
                     "game",
                     models.ForeignKey(
+                        db_constraint=False,
                         on_delete=django.db.models.deletion.CASCADE,
                         related_name="+",
                         to="tarot_scores.game",

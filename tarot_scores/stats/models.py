@@ -93,8 +93,12 @@ class RatingStep(models.Model):
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
+    # No database constraint on the game and the deal: checking one locks the row it names
+    # (FOR KEY SHARE), and a replay of the federation writes steps for other clubs' games while
+    # their own deal transactions hold those rows, waiting for the replay: a deadlock. The log
+    # is derived data; Django still deletes a game's or a deal's steps with it.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     season = models.PositiveSmallIntegerField()
     played_on = models.DateField()

@@ -368,6 +368,22 @@ def _ratings_update(rows: list[PlayerRating]) -> None:
         )
 
 
+# Any constant of the site's own: PostgreSQL's advisory locks are named by a number.
+_FEDERATION_LOCK = 0x7A207A
+
+
+def _lock_the_federation() -> None:
+    """Rate one deal at a time across the clubs, until the deal's transaction ends.
+
+    A club's deals already wait for each other (each bumps the club's results version, a row
+    lock); the federation's ratings mix every club's deals, and a replay rewrites rows a new
+    deal at another club is about to rate on. SQLite writes one transaction at a time anyway.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_FEDERATION_LOCK])
+
+
 def ratings_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
     """The deal services' hook: rate a tarot deal entered, corrected, deleted or restored, in
     its club and in the federation (in the deal's transaction). A new deal after everyone's
@@ -375,6 +391,7 @@ def ratings_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -
     a restore, a game entered late) replays each scope from that deal onward."""
     if game.kind != TAROT:
         return
+    _lock_the_federation()
     if action == DealRevision.Action.CREATED and _rated_at_the_end(game, deal):
         return
     place = (game.date, game.pk, deal.number)

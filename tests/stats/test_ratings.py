@@ -321,3 +321,57 @@ def test_tournament_deals_are_rated_as_games_of_the_club() -> None:
     assert RatingStep.objects.filter(club=club).count() == 16
     assert {r.deals for r in PlayerRating.objects.filter(club=club)} == {2}
     assert PlayerRating.objects.filter(club__isnull=True).count() == 8
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_at_one_club_and_new_deals_at_another_leave_the_federation_whole() -> None:
+    """A correction at club A replays the federation's ratings while club B's tables enter new
+    deals for a player who plays at both: every save succeeds, and the ratings equal a rebuild.
+    On PostgreSQL the federation's ratings are written one deal at a time (an advisory lock);
+    without it, a new deal could rate on rows the replay was rewriting."""
+    import threading
+
+    from django.db import connection
+
+    club_a, club_b = ClubFactory.create(), ClubFactory.create()
+    shared = PlayerFactory.create(name="Partout", clubs=[club_a, club_b])
+    others_a = [PlayerFactory.create(clubs=[club_a]) for _ in range(3)]
+    others_b = [PlayerFactory.create(clubs=[club_b]) for _ in range(3)]
+    game_a = make_game(club=club_a, players=[shared, *others_a], date=AUTUMN)
+    first = record(game_a, prise(shared.pk, 50))
+    for number in range(2, 8):
+        record(game_a, prise(others_a[number % 3].pk, 40 + number))
+    games_b = [
+        make_game(club=club_b, players=[shared, *others_b], date=AUTUMN + datetime.timedelta(1))
+        for _ in range(3)
+    ]
+    start = threading.Barrier(1 + len(games_b))
+    failures: list[BaseException] = []
+
+    def run(work: Any) -> None:
+        try:
+            start.wait()
+            work()
+        except BaseException as exc:  # the test looks at every outcome
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    def correct() -> None:
+        services.deal_update(deal=first, payload=prise(shared.pk, 30), version=1, by=None)
+
+    def enter(game: Game) -> Any:
+        return lambda: [record(game, prise(shared.pk, 45 + n)) for n in range(3)]
+
+    threads = [threading.Thread(target=run, args=(correct,))]
+    threads += [threading.Thread(target=run, args=(enter(g),)) for g in games_b]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert failures == [], [str(f) for f in failures]
+    assert Deal.objects.filter(game__in=games_b).count() == 9
+    incremental = _snapshot()
+    ratings_rebuild()
+    assert _close(incremental, _snapshot())
