@@ -1,5 +1,5 @@
-"""The leaderboard, the season report (PDF), a player's page, and the rating rankings (a club's
-and the federation's)."""
+"""The leaderboard (with the club records), the season report (PDF), a player's page, and the
+rating rankings (a club's and the federation's)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from tarot_scores.stats.forms import (
     current_season,
     season_label,
 )
+from tarot_scores.stats.records import club_records
 
 SORT_COLUMNS = [
     ("name", gettext_lazy("Player")),
@@ -91,12 +92,22 @@ def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "filters": filters,
         "values": values,
         "rows": rows,
+        "records": club_records(club=club, season=values["season"], kind=values["kind"]),
+        "report_url": _report_url(club, values["season"]),
         "columns": columns,
         "season_text": season_text,
         "kind_text": dict(filters.fields["kind"].choices)[values["kind"]],  # type: ignore[attr-defined]
         "sort_text": dict(filters.fields["sort"].choices)[values["sort"]],  # type: ignore[attr-defined]
         "url": url,
     }
+
+
+def _report_url(club: Club, season: int | None) -> str | None:
+    """The season report's link; a report covers one season, so none for every season."""
+    if season is None:
+        return None
+    url = reverse("clubs:season_report", kwargs={"slug": club.slug})
+    return f"{url}?{urlencode({'season': season})}"
 
 
 @require_GET

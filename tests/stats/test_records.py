@@ -1,5 +1,6 @@
 """Club records: the best deal, the best evening and the longest winning run, from hand-built
-games (one table of cases), with ties, seasons, deleted deals and a query bound."""
+games (one table of cases), with ties, seasons, deleted deals, a query bound, and the records
+section of the leaderboard page."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import datetime
 from dataclasses import dataclass
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores.clubs.models import Club, Player
@@ -213,3 +216,29 @@ def test_records_read_a_bounded_number_of_queries(
 
     assert records.best_evening is not None
     assert records.best_evening.deals == 12
+
+
+def test_the_leaderboard_shows_the_records(client: Client, club: Club) -> None:
+    play(club, (Game(DAY1, (("Aurélie", WIN), ("Aurélie", LOSS), ("Aurélie", LOSS))),))
+    url = reverse("clubs:leaderboard", args=[club.slug])
+
+    english = client.get(url, {"season": "2025"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    french = client.get(url, {"season": "2025"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "Club records" in english
+    assert "Aurélie: 198 points, deal 1 of the game of" in english
+    assert "Longest winning run" in english
+    assert "Bruno: 2 deals in a row scored above zero" in english
+    assert "Records du club" in french
+    assert "Plus longue série gagnante" in french
+    assert "Bruno : 2 donnes de suite au-dessus de zéro" in french
+    assert reverse("clubs:season_report", args=[club.slug]) + "?season=2025" in english
+
+
+def test_the_leaderboard_of_another_game_has_no_record(client: Client, club: Club) -> None:
+    play(club, (Game(DAY1, (("Aurélie", WIN),)),))
+    url = reverse("clubs:leaderboard", args=[club.slug])
+
+    page = client.get(url, {"kind": "novatarok"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "No record yet for these choices." in page
