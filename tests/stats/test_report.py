@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
-from pytest_django import Settings
+from pytest_django import DjangoAssertNumQueries, Settings
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
@@ -198,3 +198,25 @@ def test_a_private_club_report_is_for_its_members(
     response = signed_in_client(users[who]).get(url, {"season": "2025"})
 
     assert response.status_code == status
+
+
+def test_the_report_reads_a_bounded_number_of_queries(
+    club: Club, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
+    evening(club, deals=40)
+
+    # The ranking, the leaderboard, three record queries and the run holder's name.
+    with django_assert_max_num_queries(6):
+        data = report_data(club=club, season=2025, min_deals=2)
+
+    assert len(data.ranking.ranked) == 4
+
+
+def test_no_report_link_for_every_season(client: Client, club: Club) -> None:
+    evening(club)
+    url = reverse("clubs:leaderboard", args=[club.slug])
+
+    page = client.get(url, {"season": "all"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "Club records" in page
+    assert reverse("clubs:season_report", args=[club.slug]) not in page
