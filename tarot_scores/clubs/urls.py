@@ -20,4 +20,5 @@ urlpatterns: list[URLPattern] = [
     path("<slug:slug>/games/new/", game_views.game_new, name="game_new"),
     path("<slug:slug>/leaderboard/", stats_views.leaderboard, name="leaderboard"),
     path("<slug:slug>/ratings/", stats_views.ratings, name="ratings"),
+    path("<slug:slug>/season-report.pdf", stats_views.season_report, name="season_report"),
 ]

@@ -1,11 +1,13 @@
 """Charts drawn with reportlab.graphics: one drawing goes to a PDF as it is, and to the web as
-inline SVG (``svg_markup``), so a player's score curve looks the same on screen and on paper."""
+inline SVG (``svg_markup``), so a player's score curve looks the same on screen and on paper;
+the season report's bars of the top players' points."""
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
 from reportlab.graphics import renderSVG
+from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, Line
 from reportlab.graphics.widgets.markers import makeMarker
@@ -51,6 +53,28 @@ def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
     drawing.add(
         Line(plot.x, zero, plot.x + plot.width, zero, strokeColor=colors.grey, strokeWidth=0.5)
     )
+    return drawing
+
+
+def render_points_bars(totals: list[tuple[str, int]]) -> Drawing:
+    """One bar per player: ``totals`` is (name, points) in the order to draw, names under the
+    bars (slanted, so ten fit)."""
+    drawing = Drawing(WIDTH, HEIGHT)
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 50, 60, WIDTH - 70, HEIGHT - 75
+    values = [total for _name, total in totals] or [0]
+    chart.data = [values]
+    chart.bars[0].fillColor = ACCENT
+    chart.bars[0].strokeColor = None
+    chart.categoryAxis.categoryNames = [name for name, _total in totals] or [""]
+    chart.categoryAxis.labels.angle = 30
+    chart.categoryAxis.labels.boxAnchor = "ne"
+    chart.categoryAxis.labels.fontSize = 8
+    chart.valueAxis.labels.fontSize = 8
+    low, high = min(0, *values), max(0, *values)
+    chart.valueAxis.valueMin = low
+    chart.valueAxis.valueMax = high if high > low else low + 10
+    drawing.add(chart)
     return drawing
 
 

@@ -1,4 +1,5 @@
-"""The leaderboard, a player's page, and the rating rankings (a club's and the federation's)."""
+"""The leaderboard (with the club records), the season report (PDF), a player's page, and the
+rating rankings (a club's and the federation's)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,16 +22,18 @@ from tarot_scores.clubs.models import Club
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key
 from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.words import rules_label
-from tarot_scores.stats import charts, selectors
+from tarot_scores.stats import charts, report, selectors
 from tarot_scores.stats.forms import (
     LeaderboardFilterForm,
     RatingFilterForm,
     current_season,
     season_label,
 )
+from tarot_scores.stats.records import club_records
 
 SORT_COLUMNS = [
     ("name", gettext_lazy("Player")),
@@ -89,12 +92,36 @@ def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "filters": filters,
         "values": values,
         "rows": rows,
+        "records": club_records(club=club, season=values["season"], kind=values["kind"]),
+        "report_url": _report_url(club, values["season"]),
         "columns": columns,
         "season_text": season_text,
         "kind_text": dict(filters.fields["kind"].choices)[values["kind"]],  # type: ignore[attr-defined]
         "sort_text": dict(filters.fields["sort"].choices)[values["sort"]],  # type: ignore[attr-defined]
         "url": url,
     }
+
+
+def _report_url(club: Club, season: int | None) -> str | None:
+    """The season report's link; a report covers one season, so none for every season."""
+    if season is None:
+        return None
+    url = reverse("clubs:season_report", kwargs={"slug": club.slug})
+    return f"{url}?{urlencode({'season': season})}"
+
+
+@require_GET
+def season_report(request: HttpRequest, slug: str) -> FileResponse:
+    """The club's printable season report (``?season=2025``; the latest season by default)."""
+    club = club_for(request, slug)
+    seasons = selectors.seasons_of(club=club)
+    text = request.GET.get("season", "")
+    if text.isdigit() and 1900 <= int(text) <= 2999:
+        season = int(text)
+    else:
+        season = seasons[0] if seasons else current_season(club)
+    data = report.season_report_data(club=club, season=season, min_deals=settings.RATING_MIN_DEALS)
+    return pdf_response(report.render_season_report(data), f"{club.slug}-season-{season}.pdf")
 
 
 @require_GET
