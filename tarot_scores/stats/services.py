@@ -229,26 +229,60 @@ def _latest(club_id: int | None, players: set[int]) -> dict[int, _Standing]:
     return latest
 
 
-def _step(
-    club_id: int | None, deal: Deal, game: Game, player_id: int, now: _Standing
-) -> RatingStep:
-    return RatingStep(
-        club_id=club_id,
-        game_id=game.pk,
-        deal_id=deal.pk,
-        player_id=player_id,
-        season=game.club.season_of(game.date),
-        played_on=game.date,
-        number=deal.number,
-        mu=now.rating.mu,
-        sigma=now.rating.sigma,
-        deals=now.deals,
+# One rating step as the log stores it, in _STEP_COLUMNS' order.
+Step = tuple[int | None, int, int, int, int, datetime.date, int, float, float, int]
+_STEP_COLUMNS = (
+    "club_id",
+    "game_id",
+    "deal_id",
+    "player_id",
+    "season",
+    "played_on",
+    "number",
+    "mu",
+    "sigma",
+    "deals",
+)
+
+
+def _step(club_id: int | None, deal: Deal, game: Game, player_id: int, now: _Standing) -> Step:
+    return (
+        club_id,
+        game.pk,
+        deal.pk,
+        player_id,
+        game.club.season_of(game.date),
+        game.date,
+        deal.number,
+        now.rating.mu,
+        now.rating.sigma,
+        now.deals,
     )
+
+
+def _steps_write(steps: list[Step]) -> None:
+    """Add rows to the rating log: PostgreSQL's COPY, or one statement per row sent together.
+
+    A rebuild writes four rows per deal and scope; building RatingStep models for them and
+    letting bulk_create prepare each value cost more than rating the deals (profiled with
+    bench/entry.py's rebuild)."""
+    if not steps:
+        return
+    table = connection.ops.quote_name(RatingStep._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in _STEP_COLUMNS)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for step in steps:
+                    copy.write_row(step)
+            return
+        marks = ", ".join(["%s"] * len(_STEP_COLUMNS))
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", steps)
 
 
 def _rate(
     club_id: int | None, deal: Deal, game: Game, match: RatedDeal[int], state: dict[int, _Standing]
-) -> list[RatingStep]:
+) -> list[Step]:
     """Rate one deal on top of ``state`` (changed in place); the log rows it adds."""
     before = {p: state[p].rating for p in match.players if p in state}
     place = (game.date, game.pk, deal.number)
@@ -304,7 +338,7 @@ def ratings_from(*, club_id: int | None, place: Place | None) -> int:
     steps = []
     for deal, match in rated:
         steps += _rate(club_id, deal, deal.game, match, state)
-    RatingStep.objects.bulk_create(steps, batch_size=2000)
+    _steps_write(steps)
     PlayerRating.objects.filter(_in_scope(club_id), player_id__in=players).delete()
     PlayerRating.objects.bulk_create(
         (_rating_row(club_id, p, now) for p, now in state.items() if p in players),
@@ -330,7 +364,7 @@ def _rated_at_the_end(game: Game, deal: Deal) -> bool:
     )
     if any((r.last_played_on, r.last_game, r.last_number) >= place for r in rows):
         return False
-    steps: list[RatingStep] = []
+    steps: list[Step] = []
     changed: list[PlayerRating] = []
     added: list[PlayerRating] = []
     for club_id in (game.club_id, None):
@@ -344,7 +378,7 @@ def _rated_at_the_end(game: Game, deal: Deal) -> bool:
                 changed.append(row)
             else:
                 added.append(row)
-    RatingStep.objects.bulk_create(steps)
+    _steps_write(steps)
     if changed:
         _ratings_update(changed)
     if added:
