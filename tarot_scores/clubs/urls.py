@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern] = [
     path("<slug:slug>/rules/<int:rules_id>/", views.rules, name="rules"),
     path("<slug:slug>/games/new/", game_views.game_new, name="game_new"),
     path("<slug:slug>/leaderboard/", stats_views.leaderboard, name="leaderboard"),
+    path("<slug:slug>/records/", stats_views.records, name="records"),
     path("<slug:slug>/ratings/", stats_views.ratings, name="ratings"),
     path("<slug:slug>/season-report.pdf", stats_views.season_report, name="season_report"),
 ]

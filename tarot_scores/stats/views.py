@@ -92,7 +92,8 @@ def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "filters": filters,
         "values": values,
         "rows": rows,
-        "records": club_records(club=club, season=values["season"], kind=values["kind"]),
+        "records_url": f"{reverse('clubs:records', kwargs={'slug': club.slug})}?"
+        + urlencode(filters.query()),
         "report_url": _report_url(club, values["season"]),
         "columns": columns,
         "season_text": season_text,
@@ -100,6 +101,40 @@ def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "sort_text": dict(filters.fields["sort"].choices)[values["sort"]],  # type: ignore[attr-defined]
         "url": url,
     }
+
+
+@require_GET
+def records(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The club's records for the leaderboard's game and season. Reading them grows with the
+    season's deals, so they have their own page (the leaderboard stays flat), drawn once per
+    results version, filters and language, like the leaderboard."""
+    club = club_for(request, slug)
+    filters = urlencode(sorted(request.GET.items()))
+    key = leaderboard_key(club=club, language=get_language(), filters=f"records&{filters}")
+    section = cache.get(key)
+    if section is None:
+        seasons = selectors.seasons_of(club=club)
+        form = LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
+        values = form.values()
+        season_text = (
+            _("all seasons")
+            if values["season"] is None
+            else _("season %(season)s") % {"season": season_label(club, values["season"])}
+        )
+        section = render_to_string(
+            "tarot_scores/club/_records.html",
+            {
+                "records": club_records(club=club, season=values["season"], kind=values["kind"]),
+                "season_text": season_text,
+                "kind_text": dict(form.fields["kind"].choices)[values["kind"]],  # type: ignore[attr-defined]
+            },
+        )
+        cache.set(key, section, LEADERBOARD_SECONDS)
+    leaderboard_url = f"{reverse('clubs:leaderboard', kwargs={'slug': club.slug})}?" + (
+        request.GET.urlencode()
+    )
+    context = {"club": club, "records_html": mark_safe(section), "leaderboard_url": leaderboard_url}
+    return render(request, "tarot_scores/club/records.html", context)
 
 
 def _report_url(club: Club, season: int | None) -> str | None:

@@ -115,6 +115,7 @@ CASES = [
     ),
     Case("club page", "get", lambda w: reverse("clubs:detail", args=[w.club.slug]), READ),
     Case("leaderboard", "get", lambda w: reverse("clubs:leaderboard", args=[w.club.slug]), READ),
+    Case("records", "get", lambda w: reverse("clubs:records", args=[w.club.slug]), READ),
     Case(
         "season report", "get", lambda w: reverse("clubs:season_report", args=[w.club.slug]), READ
     ),
@@ -239,7 +240,8 @@ def test_access(client: Client, case: Case, who: str, visibility: str) -> None:
 
 def test_unknown_club_is_404_even_for_write_pages(client: Client) -> None:
     client.force_login(UserFactory.create())
-    names = ("detail", "player_new", "game_new", "members", "rules", "leaderboard", "season_report")
+    names = ("detail", "player_new", "game_new", "members", "rules", "leaderboard", "records")
+    names += ("season_report",)
     for name in names:
         assert client.get(reverse(f"clubs:{name}", args=["no-such-club"])).status_code == 404
 

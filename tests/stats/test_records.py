@@ -1,6 +1,6 @@
 """Club records: the best deal, the best evening and the longest winning run, from hand-built
 games (one table of cases), with ties, seasons, deleted deals, a query bound, and the records
-section of the leaderboard page."""
+page, linked from the leaderboard."""
 
 from __future__ import annotations
 
@@ -218,9 +218,9 @@ def test_records_read_a_bounded_number_of_queries(
     assert records.best_evening.deals == 12
 
 
-def test_the_leaderboard_shows_the_records(client: Client, club: Club) -> None:
+def test_the_records_page_shows_the_records(client: Client, club: Club) -> None:
     play(club, (Game(DAY1, (("Aurélie", WIN), ("Aurélie", LOSS), ("Aurélie", LOSS))),))
-    url = reverse("clubs:leaderboard", args=[club.slug])
+    url = reverse("clubs:records", args=[club.slug])
 
     english = client.get(url, {"season": "2025"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     french = client.get(url, {"season": "2025"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
@@ -232,13 +232,27 @@ def test_the_leaderboard_shows_the_records(client: Client, club: Club) -> None:
     assert "Records du club" in french
     assert "Plus longue série gagnante" in french
     assert "Bruno : 2 donnes de suite au-dessus de zéro" in french
-    assert reverse("clubs:season_report", args=[club.slug]) + "?season=2025" in english
+    board = client.get(reverse("clubs:leaderboard", args=[club.slug]), {"season": "2025"})
+    assert reverse("clubs:season_report", args=[club.slug]) + "?season=2025" in board.text
+    assert url + "?kind=tarot&amp;season=2025&amp;sort=points" in board.text
 
 
-def test_the_leaderboard_of_another_game_has_no_record(client: Client, club: Club) -> None:
+def test_the_records_of_another_game_are_none(client: Client, club: Club) -> None:
     play(club, (Game(DAY1, (("Aurélie", WIN),)),))
-    url = reverse("clubs:leaderboard", args=[club.slug])
+    url = reverse("clubs:records", args=[club.slug])
 
     page = client.get(url, {"kind": "novatarok"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
     assert "No record yet for these choices." in page
+
+
+def test_the_records_page_follows_a_new_deal_at_once(client: Client, club: Club) -> None:
+    """The page is cached under the club's results version, which every deal bumps."""
+    play(club, (Game(DAY1, (("Aurélie", WIN),)),))
+    url = reverse("clubs:records", args=[club.slug])
+    before = client.get(url, {"season": "2025"}, HTTP_ACCEPT_LANGUAGE="en").text
+    play(club, (Game(DAY1, (("Bruno", WIN), ("Bruno", WIN), ("Bruno", WIN))),))
+    after = client.get(url, {"season": "2025"}, HTTP_ACCEPT_LANGUAGE="en").text
+
+    assert "Bruno: 3 deals in a row" not in before
+    assert "Bruno: 3 deals in a row scored above zero" in after
