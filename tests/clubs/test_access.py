@@ -240,8 +240,8 @@ def test_access(client: Client, case: Case, who: str, visibility: str) -> None:
 
 def test_unknown_club_is_404_even_for_write_pages(client: Client) -> None:
     client.force_login(UserFactory.create())
-    names = ("detail", "player_new", "game_new", "members", "rules", "leaderboard", "records")
-    names += ("season_report",)
+    names = ["detail", "player_new", "game_new", "members", "rules", "leaderboard", "records"]
+    names.append("season_report")
     for name in names:
         assert client.get(reverse(f"clubs:{name}", args=["no-such-club"])).status_code == 404
 
