@@ -273,10 +273,14 @@ class PlayerStats:
 CONTRACT_ORDER = ("prise", "garde", "garde_sans", "garde_contre")
 
 
-def _live_tarot_deals(*, club: Club | None, season: int | None) -> QuerySet[Deal]:
+def _live_tarot_deals(
+    *, club: Club | None, season: int | None, clubs: QuerySet[Club] | None
+) -> QuerySet[Deal]:
     deals = Deal.objects.filter(deleted_at__isnull=True).exclude(game__variant__in=OTHER_GAMES)
     if club is not None:
         deals = deals.filter(game__club=club)
+    if clubs is not None:
+        deals = deals.filter(game__club__in=clubs)
     if season is not None:
         # A season starts in the club's starting month: the same rule as Club.season_of, in SQL.
         deals = deals.annotate(
@@ -294,13 +298,18 @@ def _average(values: list[int]) -> float | None:
 
 
 def player_stats(
-    *, player: Player, club: Club | None = None, season: int | None = None
+    *,
+    player: Player,
+    club: Club | None = None,
+    season: int | None = None,
+    clubs: QuerySet[Club] | None = None,
 ) -> PlayerStats:
     """The player's tarot statistics in three queries, whatever the number of deals: the
     contracts he took (aggregated in SQL), his score lines with their deals' columns and
     payloads (partner, sitting out, petit au bout, handfuls and slam are only in the payload),
-    and who else sat at those deals."""
-    deals = _live_tarot_deals(club=club, season=season).filter(lines__player=player)
+    and who else sat at those deals. ``clubs`` keeps only those clubs' deals (the clubs a
+    caller may see)."""
+    deals = _live_tarot_deals(club=club, season=season, clubs=clubs).filter(lines__player=player)
     taken_rows = (
         ScoreLine.objects.filter(player=player, deal__in=deals.filter(taker=player).values("pk"))
         .values("deal__contract")
