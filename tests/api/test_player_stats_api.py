@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tarot_scores.clubs.models import Club, Player
@@ -136,3 +138,17 @@ def test_the_schema_still_validates(tmp_path: Any) -> None:
     out = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     assert "  /api/v1/players/{id}/stats/:" in out.read_text()
+
+
+@pytest.mark.parametrize("query", [{}, {"season": "2025"}])
+def test_the_queries_do_not_grow_with_the_deals(
+    club: Club, players: list[Player], query: dict[str, str]
+) -> None:
+    client = token_client(None)
+    counts = []
+    for deals in (2, 12):
+        play(club, players[:4], [n % 4 for n in range(deals)], datetime.date(2025, 10, deals))
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(players[0]), query).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 4

@@ -133,3 +133,29 @@ def test_rating_chart_draws_for_the_web_and_for_a_pdf(count: int) -> None:
     assert svg.findtext(f"{SVG}title") == "Chloé"
     assert len(svg.findall(f".//{SVG}circle")) == (count if count <= 60 else 0)
     assert renderPDF.drawToString(drawing).startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Called 1 time, won 1, average 35.0."),
+        ("fr", "Appelé 1 fois, 1 gagnée(s), moyenne 35,0."),
+    ],
+)
+def test_the_called_partner_line(
+    client: Client, club: Club, players: list[Player], lang: str, words: str
+) -> None:
+    game = services.game_create(
+        club=club, players=players, variant="classic", by=None, five_players="called_king"
+    )
+    payload = {
+        "taker": players[1].pk,
+        "partner": players[0].pk,
+        "contract": "prise",
+        "points": 51,
+        "oudlers": 2,
+    }
+    services.deal_record(game=game, payload=payload, by=None)
+    text = text_of(page(client, club, players[0], lang))
+    assert words in text
+    assert "Bruno" in text.split(words, 1)[1]  # the partners' table follows
