@@ -257,7 +257,7 @@ class PlayerStats:
     partner_average: float | None
     partners: list[WithPlayer]  # same attack (taker or partner), best average first
     best_against: list[WithPlayer]  # other camp, at least HEAD_TO_HEAD_MIN_DEALS, best first
-    worst_against: list[WithPlayer]  # the same, worst first
+    worst_against: list[WithPlayer]  # the others of them, worst first
     petit_made: int  # petit au bout won by the player's camp
     petit_lost: int  # petit au bout won by the other camp
     handfuls: dict[str, int]  # handfuls the player showed, by size
@@ -405,9 +405,13 @@ def player_stats(
         ]
 
     partners = sorted(rows(together), key=lambda r: (-r.average, -r.deals, r.name))
-    met = rows(against, HEAD_TO_HEAD_MIN_DEALS)
-    best = sorted(met, key=lambda r: (-r.average, -r.deals, r.name))
-    worst = sorted(met, key=lambda r: (r.average, -r.deals, r.name))
+    # Best first; the worst are read from the other end of the same order, and the two lists
+    # never share a player (with few opponents, the better half is "best", the rest "worst").
+    met = sorted(
+        rows(against, HEAD_TO_HEAD_MIN_DEALS), key=lambda r: (-r.average, -r.deals, r.name)
+    )
+    best = met[: min(HEAD_TO_HEAD_SHOWN, (len(met) + 1) // 2)]
+    worst = met[::-1][: min(HEAD_TO_HEAD_SHOWN, len(met) // 2)]
     return PlayerStats(
         deals=played,
         contracts=contracts,
@@ -417,8 +421,8 @@ def player_stats(
         partner_won=partner_won,
         partner_average=_average(as_partner),
         partners=partners,
-        best_against=best[:HEAD_TO_HEAD_SHOWN],
-        worst_against=worst[:HEAD_TO_HEAD_SHOWN],
+        best_against=best,
+        worst_against=worst,
         petit_made=petit_made,
         petit_lost=petit_lost,
         handfuls=handfuls,

@@ -41,13 +41,14 @@ def test_the_statistics_as_json(club: Club, players: list[Player]) -> None:
     ]
     assert (body["taker_average"], body["defender_average"]) == (198.0, -66.0)
     assert body["partner"] == {"deals": 0, "won": 0, "average": None, "partners": []}
-    best = body["head_to_head"]["best"]
-    assert body["head_to_head"]["min_deals"] == 3
-    assert [(r["player"]["name"], r["deals"]) for r in best] == [
+    head_to_head = body["head_to_head"]
+    assert head_to_head["min_deals"] == 3
+    # Three opponents, all alike: two in the better half (by name), the last one the worst.
+    assert [(r["player"]["name"], r["deals"]) for r in head_to_head["best"]] == [
         ("Bruno", 3),
         ("Chloé", 3),
-        ("Denis", 3),
     ]
+    assert [r["player"]["name"] for r in head_to_head["worst"]] == ["Denis"]
     assert body["petit_au_bout"] == {"made": 0, "lost": 0}
     assert body["handfuls"] == {}
     assert body["slams"] == {"made": 0, "failed": 0, "against": 0}
