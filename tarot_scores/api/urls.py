@@ -15,6 +15,7 @@ from tarot_scores.api.games import (
     GameListView,
     GameReopenView,
 )
+from tarot_scores.api.players import PlayerStatsView
 from tarot_scores.api.ratings import ClubRatingsView
 
 app_name = "api"
@@ -29,6 +30,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("clubs/<int:pk>/", ClubDetailView.as_view(), name="club"),
     path("clubs/<int:pk>/ratings/", ClubRatingsView.as_view(), name="club-ratings"),
     path("players/", PlayerListView.as_view(), name="players"),
+    path("players/<int:pk>/stats/", PlayerStatsView.as_view(), name="player-stats"),
     # Games (one table each) and their deals.
     path("games/", GameListView.as_view(), name="games"),
     path("games/<int:pk>/", GameDetailView.as_view(), name="game"),

@@ -1,6 +1,6 @@
 """Charts drawn with reportlab.graphics: one drawing goes to a PDF as it is, and to the web as
-inline SVG (``svg_markup``), so a player's score curve looks the same on screen and on paper;
-the season report's bars of the top players' points."""
+inline SVG (``svg_markup``), so a player's score and rating curves look the same on screen and
+on paper; the season report's bars of the top players' points."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from reportlab.lib import colors
 WIDTH, HEIGHT = 400, 200
 ACCENT = colors.HexColor("#0b4f8a")  # the site's accent colour
 MAX_X_LABELS = 5
+MAX_MARKERS = 60
 
 
 def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
@@ -23,6 +24,17 @@ def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
 
     Each game is a marked point on one line; a few game labels are written under the x axis.
     """
+    return _line_chart([(label, float(total)) for label, total in points])
+
+
+def render_rating_chart(points: list[tuple[str, float]]) -> Drawing:
+    """A player's shown rating after each rated deal: ``points`` is (day label, rating) in
+    order. A rating starts below 0 and climbs as the site grows sure of the player, so the
+    zero line is drawn as on the score chart."""
+    return _line_chart(points)
+
+
+def _line_chart(points: list[tuple[str, float]]) -> Drawing:
     drawing = Drawing(WIDTH, HEIGHT)
     plot = LinePlot()
     plot.x, plot.y, plot.width, plot.height = 50, 40, WIDTH - 70, HEIGHT - 60
@@ -30,7 +42,8 @@ def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
     plot.data = [data or [(1.0, 0.0)]]
     plot.lines[0].strokeColor = ACCENT
     plot.lines[0].strokeWidth = 2
-    if data:
+    # A long rating curve (one point per deal) would be a row of blots: markers only when few.
+    if data and len(data) <= MAX_MARKERS:
         plot.lines[0].symbol = makeMarker("FilledCircle", size=5, fillColor=ACCENT)
     count = max(len(points), 1)
     plot.xValueAxis.valueMin = 0.5
@@ -42,7 +55,7 @@ def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
     plot.xValueAxis.labels.fontSize = 10
     plot.yValueAxis.labels.fontSize = 10
     totals = [total for _label, total in points] or [0]
-    low, high = min(0, *totals), max(0, *totals)
+    low, high = min(0.0, *totals), max(0.0, *totals)
     if low == high:
         high = low + 10
     plot.yValueAxis.valueMin = low

@@ -1,17 +1,20 @@
-"""Reads of the statistics: the leaderboard, the seasons a club has, a player's games, and the
-rating rankings (a club's or the federation's, today or as a season ended)."""
+"""Reads of the statistics: the leaderboard, the seasons a club has, a player's games and his
+tarot statistics (contracts, partners, head-to-head, petit au bout, handfuls, slams), his rating
+over time, and the rating rankings (a club's or the federation's, today or as a season ended)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, F, Q, QuerySet, Sum, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Avg, Case, Count, F, Q, QuerySet, Sum, Value, When, Window
+from django.db.models.functions import ExtractYear, RowNumber
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games.kinds import TAROT
-from tarot_scores.games.models import Game, ScoreLine
+from tarot_scores.games.models import Deal, Game, ScoreLine
+from tarot_scores.scoring import OTHER_GAMES
 from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
 from tarot_scores.stats.rating import conservative
 
@@ -207,3 +210,247 @@ def rating_ranking(
         key=lambda r: (-r.deals, r.name, r.player_id),
     )
     return Ranking(ranked, unranked)
+
+
+# Head-to-head only names an opponent met in at least this many deals in the other camp:
+# one lucky deal says nothing about who a player beats.
+HEAD_TO_HEAD_MIN_DEALS = 3
+HEAD_TO_HEAD_SHOWN = 3
+SLAMS_MADE = ("announced_made", "unannounced_made")
+
+
+@dataclass(frozen=True)
+class ContractStats:
+    """The deals a player took with one contract."""
+
+    contract: str
+    taken: int
+    won: int
+    average: float  # the player's average score on those deals
+
+    @property
+    def success(self) -> float:
+        return self.won / self.taken if self.taken else 0.0
+
+
+@dataclass(frozen=True)
+class WithPlayer:
+    """Deals played with (same camp) or against (other camp) another player, and the player's
+    average score in them."""
+
+    player_id: int
+    name: str
+    deals: int
+    average: float
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's tarot statistics over his live deals (a club's, or every club's)."""
+
+    deals: int  # deals played (not those he sat out)
+    contracts: list[ContractStats]  # in contract order, only those taken
+    taker_average: float | None
+    defender_average: float | None
+    partner_deals: int  # at five with a called king, deals as the called partner
+    partner_won: int
+    partner_average: float | None
+    partners: list[WithPlayer]  # same attack (taker or partner), best average first
+    best_against: list[WithPlayer]  # other camp, at least HEAD_TO_HEAD_MIN_DEALS, best first
+    worst_against: list[WithPlayer]  # the others of them, worst first
+    petit_made: int  # petit au bout won by the player's camp
+    petit_lost: int  # petit au bout won by the other camp
+    handfuls: dict[str, int]  # handfuls the player showed, by size
+    slams_made: int  # every trick taken by the player's camp
+    slams_failed: int  # announced by his attack and failed
+    slams_against: int  # every trick taken by the other camp
+
+    @property
+    def taken(self) -> int:
+        return sum(c.taken for c in self.contracts)
+
+
+CONTRACT_ORDER = ("prise", "garde", "garde_sans", "garde_contre")
+
+
+def _live_tarot_deals(
+    *, club: Club | None, season: int | None, clubs: QuerySet[Club] | None
+) -> QuerySet[Deal]:
+    deals = Deal.objects.filter(deleted_at__isnull=True).exclude(game__variant__in=OTHER_GAMES)
+    if club is not None:
+        deals = deals.filter(game__club=club)
+    if clubs is not None:
+        deals = deals.filter(game__club__in=clubs)
+    if season is not None:
+        # A season starts in the club's starting month: the same rule as Club.season_of, in SQL.
+        deals = deals.annotate(
+            season=ExtractYear("game__date")
+            - Case(
+                When(game__date__month__lt=F("game__club__season_start_month"), then=Value(1)),
+                default=Value(0),
+            )
+        ).filter(season=season)
+    return deals
+
+
+def _average(values: list[int]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def player_stats(
+    *,
+    player: Player,
+    club: Club | None = None,
+    season: int | None = None,
+    clubs: QuerySet[Club] | None = None,
+) -> PlayerStats:
+    """The player's tarot statistics in three queries, whatever the number of deals: the
+    contracts he took (aggregated in SQL), his score lines with their deals' columns and
+    payloads (partner, sitting out, petit au bout, handfuls and slam are only in the payload),
+    and who else sat at those deals. ``clubs`` keeps only those clubs' deals (the clubs a
+    caller may see)."""
+    deals = _live_tarot_deals(club=club, season=season, clubs=clubs).filter(lines__player=player)
+    taken_rows = (
+        ScoreLine.objects.filter(player=player, deal__in=deals.filter(taker=player).values("pk"))
+        .values("deal__contract")
+        .annotate(
+            taken=Count("id"), won=Count("id", filter=Q(deal__won=True)), average=Avg("points")
+        )
+    )
+    by_contract = {r["deal__contract"]: r for r in taken_rows}
+    contracts = [
+        ContractStats(c, r["taken"], r["won"], float(r["average"]))
+        for c in [*CONTRACT_ORDER, *sorted(set(by_contract) - set(CONTRACT_ORDER))]
+        if (r := by_contract.get(c)) is not None
+    ]
+    mine = list(
+        ScoreLine.objects.filter(player=player, deal__in=deals.values("pk")).values_list(
+            "deal_id", "points", "deal__taker_id", "deal__won", "deal__payload"
+        )
+    )
+    others: dict[int, list[int]] = defaultdict(list)
+    names: dict[int, str] = {}
+    for deal_id, other_id, name, nickname in (
+        ScoreLine.objects.filter(deal__in=deals.values("pk"))
+        .exclude(player=player)
+        .values_list("deal_id", "player_id", "player__name", "player__nickname")
+    ):
+        others[deal_id].append(other_id)
+        names[other_id] = nickname or name
+
+    me = player.pk
+    played = 0
+    as_taker: list[int] = []
+    as_defender: list[int] = []
+    as_partner: list[int] = []
+    partner_won = 0
+    together: dict[int, list[int]] = defaultdict(list)
+    against: dict[int, list[int]] = defaultdict(list)
+    petit_made = petit_lost = 0
+    handfuls: dict[str, int] = {}
+    slams_made = slams_failed = slams_against = 0
+    for deal_id, points, taker_id, won, payload in mine:
+        sitting_out = payload.get("sitting_out")
+        if sitting_out == me:
+            continue
+        played += 1
+        partner = payload.get("partner")
+        # A taker who called his own king plays alone.
+        attack = {taker_id} | ({partner} if partner not in (None, taker_id) else set())
+        seated = [p for p in others[deal_id] if p != sitting_out]
+        in_attack = me in attack
+        if me == taker_id:
+            as_taker.append(points)
+        elif in_attack:
+            as_partner.append(points)
+            partner_won += bool(won)
+        else:
+            as_defender.append(points)
+        for other in seated:
+            if (other in attack) == in_attack:
+                if in_attack:
+                    together[other].append(points)
+            else:
+                against[other].append(points)
+        side = "attack" if in_attack else "defense"
+        petit = payload.get("petit_au_bout")
+        if petit:
+            if petit == side:
+                petit_made += 1
+            else:
+                petit_lost += 1
+        for handful in payload.get("handfuls") or ():
+            if handful.get("player") == me:
+                size = str(handful.get("size"))
+                handfuls[size] = handfuls.get(size, 0) + 1
+        slam = payload.get("slam")
+        if slam in SLAMS_MADE:
+            if in_attack:
+                slams_made += 1
+            else:
+                slams_against += 1
+        elif slam == "defense":
+            if in_attack:
+                slams_against += 1
+            else:
+                slams_made += 1
+        elif slam == "announced_failed" and in_attack:
+            slams_failed += 1
+
+    def rows(scores: dict[int, list[int]], min_deals: int = 1) -> list[WithPlayer]:
+        return [
+            WithPlayer(p, names[p], len(s), sum(s) / len(s))
+            for p, s in scores.items()
+            if len(s) >= min_deals
+        ]
+
+    partners = sorted(rows(together), key=lambda r: (-r.average, -r.deals, r.name))
+    # Best first; the worst are read from the other end of the same order, and the two lists
+    # never share a player (with few opponents, the better half is "best", the rest "worst").
+    met = sorted(
+        rows(against, HEAD_TO_HEAD_MIN_DEALS), key=lambda r: (-r.average, -r.deals, r.name)
+    )
+    best = met[: min(HEAD_TO_HEAD_SHOWN, (len(met) + 1) // 2)]
+    worst = met[::-1][: min(HEAD_TO_HEAD_SHOWN, len(met) // 2)]
+    return PlayerStats(
+        deals=played,
+        contracts=contracts,
+        taker_average=_average(as_taker),
+        defender_average=_average(as_defender),
+        partner_deals=len(as_partner),
+        partner_won=partner_won,
+        partner_average=_average(as_partner),
+        partners=partners,
+        best_against=best,
+        worst_against=worst,
+        petit_made=petit_made,
+        petit_lost=petit_lost,
+        handfuls=handfuls,
+        slams_made=slams_made,
+        slams_failed=slams_failed,
+        slams_against=slams_against,
+    )
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's shown rating just after one rated deal."""
+
+    played_on: Any
+    rating: float
+    deals: int
+
+
+def rating_history(*, player: Player, club: Club | None) -> list[RatingPoint]:
+    """The player's shown rating after each rated deal in a club (or the federation), oldest
+    first: one query."""
+    steps = (
+        RatingStep.objects.filter(_scope(club), player=player)
+        .order_by("played_on", "game_id", "number")
+        .values_list("played_on", "mu", "sigma", "deals")
+    )
+    return [RatingPoint(day, conservative(mu, sigma), n) for day, mu, sigma, n in steps]
+
+
+def current_rating(*, player: Player, club: Club | None) -> PlayerRating | None:
+    return PlayerRating.objects.filter(_scope(club), player=player).first()

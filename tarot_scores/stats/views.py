@@ -1,5 +1,6 @@
-"""The leaderboard (with the club records), the season report (PDF), a player's page, and the
-rating rankings (a club's and the federation's)."""
+"""The leaderboard, the club records, the season report (PDF), a player's page (season row,
+statistics, rating and its curve, games), and the rating rankings (a club's and the
+federation's)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -33,6 +34,7 @@ from tarot_scores.stats.forms import (
     current_season,
     season_label,
 )
+from tarot_scores.stats.rating import Rating
 from tarot_scores.stats.records import club_records
 
 SORT_COLUMNS = [
@@ -181,6 +183,24 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         drawing = charts.render_score_chart(cumulative)
         # svg_markup escapes the only text that comes from users (the title).
         chart = mark_safe(charts.svg_markup(drawing, title=title))
+    stats = selectors.player_stats(player=player, club=club)
+    rating = selectors.current_rating(player=player, club=club)
+    steps = selectors.rating_history(player=player, club=club)
+    rating_points = [
+        (date_format(step.played_on, "SHORT_DATE_FORMAT"), round(step.rating)) for step in steps
+    ]
+    rating_chart = None
+    if rating_points:
+        title = _("%(player)s: rating after each rated deal") % {"player": player.label}
+        description = _("From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deals.") % {
+            "first": rating_points[0][1],
+            "start": rating_points[0][0],
+            "last": rating_points[-1][1],
+            "end": rating_points[-1][0],
+            "count": len(rating_points),
+        }
+        drawing = charts.render_rating_chart([(d, float(r)) for d, r in rating_points])
+        rating_chart = mark_safe(charts.svg_markup(drawing, title=title, description=description))
     context = {
         "club": club,
         "player": player,
@@ -189,8 +209,30 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "history": [(item, rules_label(item.game)) for item in history],
         "chart": chart,
         "cumulative": cumulative,
+        "stats": stats,
+        "contracts": [(CONTRACT_WORDS.get(c.contract, c.contract), c) for c in stats.contracts],
+        "handfuls": [(words, stats.handfuls.get(size, 0)) for size, words in HANDFUL_WORDS.items()],
+        "head_to_head_min": selectors.HEAD_TO_HEAD_MIN_DEALS,
+        "rating": None if rating is None else round(Rating(rating.mu, rating.sigma).shown),
+        "rating_deals": 0 if rating is None else rating.deals,
+        "rating_chart": rating_chart,
+        # The table beside the chart: one row per day (the rating after that day's last deal).
+        "rating_days": list(dict(rating_points).items()),
     }
     return render(request, "tarot_scores/club/player.html", context)
+
+
+CONTRACT_WORDS = {
+    "prise": gettext_lazy("Prise"),
+    "garde": gettext_lazy("Garde"),
+    "garde_sans": gettext_lazy("Garde sans"),
+    "garde_contre": gettext_lazy("Garde contre"),
+}
+HANDFUL_WORDS = {
+    "simple": pgettext_lazy("handful", "Simple"),
+    "double": pgettext_lazy("handful", "Double"),
+    "triple": pgettext_lazy("handful", "Triple"),
+}
 
 
 def _ratings_page(request: HtmxHttpRequest, club: Club | None, url: str) -> HttpResponse:
