@@ -13,6 +13,11 @@ urlpatterns: list[URLPattern] = [
     path("<slug:slug>/", views.club_detail, name="detail"),
     path("<slug:slug>/players/new/", views.player_new, name="player_new"),
     path("<slug:slug>/players/<int:player_id>/", stats_views.player_detail, name="player"),
+    path(
+        "<slug:slug>/players/<int:player_id>/report.pdf",
+        stats_views.player_report,
+        name="player_report",
+    ),
     path("<slug:slug>/members/", views.members, name="members"),
     # One name for the list and for one rule set: reverse picks by the arguments given.
     path("<slug:slug>/rules/", views.rules, name="rules"),

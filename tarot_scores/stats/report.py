@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
+from reportlab.graphics.shapes import Drawing
 from reportlab.lib.units import cm
 from reportlab.platypus import Spacer, Table
 
@@ -219,3 +220,44 @@ def render_season_report(data: SeasonReport) -> bytes:
         story.append(charts.render_points_bars([(row.name, row.points) for row in top]))
 
     return build(story, title=title, author=data.club_name, margin=1.5 * cm, numbered=True)
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """A player's page on paper: what the page shows at the top, and its two curves."""
+
+    club_name: str
+    player_name: str
+    deals: int
+    rating: int | None  # the shown rating; None before a first rated deal
+    rating_deals: int
+    contracts: list[tuple[str, int, int]]  # (contract in words, taken, won)
+    charts: list[tuple[str, Drawing]]  # (title, the same drawing as the page's SVG)
+
+
+def render_player_report(data: PlayerReport) -> bytes:
+    """A player's figures and curves, A4 portrait, in the active language."""
+    st = styles(text_size=9)
+    title = _("%(player)s, %(club)s") % {"player": data.player_name, "club": data.club_name}
+    story: list[object] = [para(title, st["title"])]
+    facts = [
+        ngettext("%(count)s tarot deal played.", "%(count)s tarot deals played.", data.deals)
+        % {"count": data.deals},
+        _("Rating: %(rating)s after %(count)s rated deals.")
+        % {"rating": data.rating, "count": data.rating_deals}
+        if data.rating is not None
+        else _("No rated deal yet."),
+    ]
+    story += [para(text, st["meta"]) for text in facts]
+    if data.contracts:
+        story.append(para(_("Takes by contract"), st["h2"]))
+        rows: list[list[object]] = [[_("Contract"), _("Taken"), pgettext("takes", "Won")]]
+        rows += [
+            [para(name, st["cell"]), str(taken), str(won)] for name, taken, won in data.contracts
+        ]
+        grid = Table(rows, colWidths=[6 * cm, 3 * cm, 3 * cm], hAlign="LEFT")
+        grid.setStyle(grid_style(("ALIGN", (1, 0), (-1, -1), "RIGHT"), size=9))
+        story.append(grid)
+    for chart_title, drawing in data.charts:
+        story += [para(chart_title, st["h2"]), drawing]
+    return build(story, title=title, author=data.club_name)

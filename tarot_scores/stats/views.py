@@ -4,6 +4,7 @@ federation's)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,8 +19,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+from reportlab.graphics.shapes import Drawing
 
-from tarot_scores.clubs.models import Club
+from tarot_scores.clubs.models import Club, Player
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
@@ -170,37 +172,23 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
     board = selectors.leaderboard(club=club, season=season)
     row = next((r for r in board if r.player_id == player.pk), None)
     history = selectors.player_history(club=club, player=player)
-    # The curve follows tarot games only: other games count points on another scale.
-    cumulative: list[tuple[str, int]] = []
-    running = 0
-    for item in history:
-        if item.game.kind == TAROT:
-            running += item.total
-            cumulative.append((date_format(item.game.date, "SHORT_DATE_FORMAT"), running))
+    curves = _player_curves(player=player, club=club, history=history)
     chart = None
-    if cumulative:
-        title = _("%(player)s: cumulative tarot total after each game") % {"player": player.label}
-        drawing = charts.render_score_chart(cumulative)
+    if curves.score:
         # svg_markup escapes the only text that comes from users (the title).
-        chart = mark_safe(charts.svg_markup(drawing, title=title))
+        chart = mark_safe(charts.svg_markup(curves.score_drawing(), title=curves.score_title))
     stats = selectors.player_stats(player=player, club=club)
     rating = selectors.current_rating(player=player, club=club)
-    steps = selectors.rating_history(player=player, club=club)
-    rating_points = [
-        (date_format(step.played_on, "SHORT_DATE_FORMAT"), round(step.rating)) for step in steps
-    ]
+    rating_points = curves.rating
     rating_chart = None
     if rating_points:
-        title = _("%(player)s: rating after each rated deal") % {"player": player.label}
-        description = _("From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deals.") % {
-            "first": rating_points[0][1],
-            "start": rating_points[0][0],
-            "last": rating_points[-1][1],
-            "end": rating_points[-1][0],
-            "count": len(rating_points),
-        }
-        drawing = charts.render_rating_chart([(d, float(r)) for d, r in rating_points])
-        rating_chart = mark_safe(charts.svg_markup(drawing, title=title, description=description))
+        rating_chart = mark_safe(
+            charts.svg_markup(
+                curves.rating_drawing(),
+                title=curves.rating_title,
+                description=curves.rating_description,
+            )
+        )
     context = {
         "club": club,
         "player": player,
@@ -208,7 +196,8 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "season_text": season_label(club, season),
         "history": [(item, rules_label(item.game)) for item in history],
         "chart": chart,
-        "cumulative": cumulative,
+        "cumulative": curves.score,
+        "report_url": reverse("clubs:player_report", args=[club.slug, player.pk]),
         "stats": stats,
         "contracts": [(CONTRACT_WORDS.get(c.contract, c.contract), c) for c in stats.contracts],
         "handfuls": [(words, stats.handfuls.get(size, 0)) for size, words in HANDFUL_WORDS.items()],
@@ -220,6 +209,84 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "rating_days": list(dict(rating_points).items()),
     }
     return render(request, "tarot_scores/club/player.html", context)
+
+
+@dataclass(frozen=True)
+class PlayerCurves:
+    """A player's two curves, as the page draws them in SVG and the player's PDF draws them
+    on paper: the same reportlab drawings."""
+
+    score: list[tuple[str, int]]  # (date, cumulative tarot total) after each game
+    rating: list[tuple[str, int]]  # (date, shown rating) after each rated deal
+    score_title: str
+    rating_title: str
+    rating_description: str
+
+    def score_drawing(self) -> Drawing:
+        return charts.render_score_chart(self.score)
+
+    def rating_drawing(self) -> Drawing:
+        return charts.render_rating_chart([(day, float(r)) for day, r in self.rating])
+
+
+def _player_curves(*, player: Player, club: Club, history: list[Any]) -> PlayerCurves:
+    # The score curve follows tarot games only: other games count points on another scale.
+    cumulative: list[tuple[str, int]] = []
+    running = 0
+    for item in history:
+        if item.game.kind == TAROT:
+            running += item.total
+            cumulative.append((date_format(item.game.date, "SHORT_DATE_FORMAT"), running))
+    steps = selectors.rating_history(player=player, club=club)
+    rating = [
+        (date_format(step.played_on, "SHORT_DATE_FORMAT"), round(step.rating)) for step in steps
+    ]
+    description = ""
+    if rating:
+        description = _("From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deals.") % {
+            "first": rating[0][1],
+            "start": rating[0][0],
+            "last": rating[-1][1],
+            "end": rating[-1][0],
+            "count": len(rating),
+        }
+    return PlayerCurves(
+        score=cumulative,
+        rating=rating,
+        score_title=_("%(player)s: cumulative tarot total after each game")
+        % {"player": player.label},
+        rating_title=_("%(player)s: rating after each rated deal") % {"player": player.label},
+        rating_description=description,
+    )
+
+
+@require_GET
+def player_report(request: HttpRequest, slug: str, player_id: int) -> FileResponse:
+    """A player's page on paper: the figures and the same two curves as the page."""
+    club = club_for(request, slug)
+    player = get_object_or_404(club.players.all(), pk=player_id)
+    history = selectors.player_history(club=club, player=player)
+    curves = _player_curves(player=player, club=club, history=history)
+    stats = selectors.player_stats(player=player, club=club)
+    rating = selectors.current_rating(player=player, club=club)
+    drawings = []
+    if curves.score:
+        drawings.append((curves.score_title, curves.score_drawing()))
+    if curves.rating:
+        drawings.append((curves.rating_title, curves.rating_drawing()))
+    data = report.PlayerReport(
+        club_name=club.name,
+        player_name=player.label,
+        deals=stats.deals,
+        rating=None if rating is None else round(Rating(rating.mu, rating.sigma).shown),
+        rating_deals=0 if rating is None else rating.deals,
+        contracts=[
+            (str(CONTRACT_WORDS.get(c.contract, c.contract)), c.taken, c.won)
+            for c in stats.contracts
+        ],
+        charts=drawings,
+    )
+    return pdf_response(report.render_player_report(data), f"{club.slug}-{player.pk}.pdf")
 
 
 CONTRACT_WORDS = {

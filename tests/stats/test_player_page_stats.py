@@ -159,3 +159,44 @@ def test_the_called_partner_line(
     text = text_of(page(client, club, players[0], lang))
     assert words in text
     assert "Bruno" in text.split(words, 1)[1]  # the partners' table follows
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["5 tarot deals played.", "Takes by contract", "rating after each rated deal"]),
+        ("fr", ["5 donnes de tarot jouées.", "Prises par contrat", "cote après chaque donne"]),
+    ],
+)
+def test_the_player_pdf_holds_the_figures_and_both_curves(
+    client: Client, played: Club, players: list[Player], lang: str, words: list[str]
+) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    player = players[0]
+    url = reverse("clubs:player_report", args=[played.slug, player.pk])
+    assert url in page(client, played, player, lang)
+
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))  # type: ignore[attr-defined]
+    text = " ".join((p.extract_text() or "") for p in reader.pages)
+    assert len(reader.pages) >= 1
+    assert player.label in text and played.name in text
+    for word in words:
+        assert word in " ".join(text.split()), word
+    # Both curves are drawn: the score chart's and the rating chart's titles.
+    assert text.count(player.label) >= 3
+
+
+def test_the_player_pdf_of_a_private_club_is_404_for_outsiders(
+    client: Client, private_club: Club
+) -> None:
+    player = private_club.players.first()
+    assert player is not None
+    url = reverse("clubs:player_report", args=[private_club.slug, player.pk])
+    assert client.get(url).status_code == 404
