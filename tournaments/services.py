@@ -369,7 +369,9 @@ def close_if_complete(*, round_: Round) -> bool:
     return True
 
 
-def round_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+def round_after_deal(
+    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+) -> None:
     """A deal of a game changed (registered with ``games.services.on_deal_change``, so it runs
     in the deal's transaction whoever wrote it: a table's link, the game page or the API): if
     it completed a tournament table's round, close the round.

@@ -204,9 +204,12 @@ def _check_open(game: Game) -> None:
 class AfterDealChange(Protocol):
     """What another app does when a deal of a game is entered, corrected, deleted or restored:
     called inside that deal's transaction, with the game locked, so what it writes commits or
-    rolls back with the deal (an error it raises undoes the deal too)."""
+    rolls back with the deal (an error it raises undoes the deal too). ``seated`` is the
+    table's players in seat order (ids), as the deal was scored: a hook need not read them."""
 
-    def __call__(self, *, game: Game, deal: Deal, action: DealRevision.Action) -> None: ...
+    def __call__(
+        self, *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+    ) -> None: ...
 
 
 _after_deal_change: list[AfterDealChange] = []
@@ -220,9 +223,11 @@ def on_deal_change(hook: AfterDealChange) -> AfterDealChange:
     return hook
 
 
-def _deal_changed(game: Game, deal: Deal, action: DealRevision.Action) -> None:
+def _deal_changed(
+    game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+) -> None:
     for hook in _after_deal_change:
-        hook(game=game, deal=deal, action=action)
+        hook(game=game, deal=deal, action=action, seated=seated)
 
 
 @dataclass(frozen=True)
@@ -288,7 +293,7 @@ def deal_record(
             )
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
             stats_apply(locked, deal, scores, 1, len(table.players))
-            _deal_changed(locked, deal, DealRevision.Action.CREATED)
+            _deal_changed(locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players])
             return RecordedDeal(deal, scores)
     except IntegrityError:
         existing = Deal.objects.filter(game=game, number=number).first() if number else None
@@ -345,7 +350,7 @@ def deal_update(
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label)
     stats_apply(game, current, scores, 1, len(table.players))
-    _deal_changed(game, current, DealRevision.Action.EDITED)
+    _deal_changed(game, current, DealRevision.Action.EDITED, [p.pk for p in table.players])
     return current
 
 
@@ -355,13 +360,14 @@ def deal_delete(*, deal: Deal, version: int | None, by: Actor) -> Deal:
     if current.is_deleted:
         return current
     old = _current_scores(current)
-    stats_apply(game, current, old, -1, game.seats.count())
+    seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
+    stats_apply(game, current, old, -1, len(seated))
     ScoreLine.objects.filter(deal=current).delete()
     current.deleted_at = timezone.now()
     current.version += 1
     current.save()
     _revise(current, DealRevision.Action.DELETED, {}, by, "")
-    _deal_changed(game, current, DealRevision.Action.DELETED)
+    _deal_changed(game, current, DealRevision.Action.DELETED, seated)
     return current
 
 
@@ -379,5 +385,5 @@ def deal_restore(*, deal: Deal, by: Actor) -> Deal:
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "")
     stats_apply(game, current, scores, 1, len(table.players))
-    _deal_changed(game, current, DealRevision.Action.RESTORED)
+    _deal_changed(game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players])
     return current

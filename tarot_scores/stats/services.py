@@ -3,8 +3,9 @@ them: statistics from the score lines, ratings by replaying the tarot deals in p
 
 from __future__ import annotations
 
+import contextlib
 import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -347,21 +348,15 @@ def ratings_from(*, club_id: int | None, place: Place | None) -> int:
     return len(rated)
 
 
-def _rated_at_the_end(game: Game, deal: Deal) -> bool:
+def _rated_at_the_end(game: Game, deal: Deal, seated: Sequence[int]) -> bool:
     """Rate a new deal on top of the current ratings, in the club and the federation, if no
     one at the table has a rated deal after it (nothing later can change then); False,
     having written nothing, if someone has."""
-    seated = Seat.objects.filter(game=game).order_by("position").values_list("player_id", flat=True)
-    match = rated_deal(deal, list(seated))
+    match = rated_deal(deal, seated)
     if match is None:
         return True
     place = (game.date, game.pk, deal.number)
-    # Locked: a deal at another club's table may be rating the same player in the federation.
-    rows = list(
-        PlayerRating.objects.select_for_update().filter(
-            Q(club_id=game.club_id) | Q(club__isnull=True), player_id__in=match.players
-        )
-    )
+    rows = _locked_ratings(game.club_id, match.players)
     if any((r.last_played_on, r.last_game, r.last_number) >= place for r in rows):
         return False
     steps: list[Step] = []
@@ -378,28 +373,79 @@ def _rated_at_the_end(game: Game, deal: Deal) -> bool:
                 changed.append(row)
             else:
                 added.append(row)
-    _steps_write(steps)
-    if changed:
-        _ratings_update(changed)
+    _steps_and_ratings_write(steps, changed)
     if added:
         PlayerRating.objects.bulk_create(added)
     return True
 
 
+_RATING_READ = (
+    "id",
+    "club_id",
+    "player_id",
+    "mu",
+    "sigma",
+    "deals",
+    "last_played_on",
+    "last_game",
+    "last_number",
+)
+
+
+def _locked_ratings(club_id: int, players: Sequence[int]) -> list[PlayerRating]:
+    """The players' rating rows in the club and the federation, locked for this transaction:
+    a deal at another club's table may be rating the same player in the federation.
+
+    On PostgreSQL the federation's lock (``_lock_the_federation``) and this read travel in one
+    round trip (a psycopg pipeline): the save of a deal is a few round trips, and the ratings
+    should add as few as they can (measured in bench/entry.py)."""
+    query = PlayerRating.objects.select_for_update().filter(
+        Q(club_id=club_id) | Q(club__isnull=True), player_id__in=players
+    )
+    if connection.vendor != "postgresql":
+        return list(query)
+    table = connection.ops.quote_name(PlayerRating._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in _RATING_READ)
+    connection.ensure_connection()
+    raw = connection.connection
+    with raw.pipeline():
+        raw.cursor().execute("SELECT pg_advisory_xact_lock(%s)", [_FEDERATION_LOCK])
+        read = raw.cursor()
+        read.execute(
+            f"SELECT {columns} FROM {table} WHERE (club_id = %s OR club_id IS NULL)"
+            " AND player_id = ANY(%s) FOR UPDATE",
+            [club_id, list(players)],
+        )
+    return [PlayerRating(**dict(zip(_RATING_READ, row, strict=True))) for row in read.fetchall()]
+
+
 _RATING_COLUMNS = ("mu", "sigma", "deals", "last_played_on", "last_game", "last_number")
 
 
-def _ratings_update(rows: list[PlayerRating]) -> None:
-    """Write each row's rating and place, one statement per row sent together: Django's
-    ``bulk_update`` built a CASE per column and row, which cost more than the save it follows
-    (measured in bench/entry.py: 15 ms of Python a deal)."""
+def _steps_and_ratings_write(steps: list[Step], rows: list[PlayerRating]) -> None:
+    """A new deal's log rows and its players' new ratings, sent together (one round trip on
+    PostgreSQL, a psycopg pipeline). Django's ``bulk_update`` built a CASE per column and row,
+    which cost more than the save it follows (15 ms of Python a deal in bench/entry.py)."""
+    step_table = connection.ops.quote_name(RatingStep._meta.db_table)
+    step_columns = ", ".join(connection.ops.quote_name(c) for c in _STEP_COLUMNS)
+    marks = ", ".join(["%s"] * len(_STEP_COLUMNS))
     table = connection.ops.quote_name(PlayerRating._meta.db_table)
     sets = ", ".join(f"{connection.ops.quote_name(c)} = %s" for c in _RATING_COLUMNS)
     with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {table} SET {sets} WHERE id = %s",
-            [[*(getattr(row, c) for c in _RATING_COLUMNS), row.pk] for row in rows],
-        )
+        if connection.vendor == "postgresql":
+            pipeline = connection.connection.pipeline()
+        else:
+            pipeline = contextlib.nullcontext()
+        with pipeline:
+            if steps:
+                cursor.executemany(
+                    f"INSERT INTO {step_table} ({step_columns}) VALUES ({marks})", steps
+                )
+            if rows:
+                cursor.executemany(
+                    f"UPDATE {table} SET {sets} WHERE id = %s",
+                    [[*(getattr(row, c) for c in _RATING_COLUMNS), row.pk] for row in rows],
+                )
 
 
 # Any constant of the site's own: PostgreSQL's advisory locks are named by a number.
@@ -418,16 +464,18 @@ def _lock_the_federation() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_FEDERATION_LOCK])
 
 
-def ratings_after_deal(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+def ratings_after_deal(
+    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+) -> None:
     """The deal services' hook: rate a tarot deal entered, corrected, deleted or restored, in
     its club and in the federation (in the deal's transaction). A new deal after everyone's
     last one is rated on top of the current ratings; anything else (a correction, a deletion,
     a restore, a game entered late) replays each scope from that deal onward."""
     if game.kind != TAROT:
         return
-    _lock_the_federation()
-    if action == DealRevision.Action.CREATED and _rated_at_the_end(game, deal):
+    if action == DealRevision.Action.CREATED and _rated_at_the_end(game, deal, seated):
         return
+    _lock_the_federation()
     place = (game.date, game.pk, deal.number)
     ratings_from(club_id=game.club_id, place=place)
     ratings_from(club_id=None, place=place)

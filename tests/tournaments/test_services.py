@@ -278,7 +278,7 @@ def test_the_round_closes_in_the_deals_transaction(club: Club) -> None:
     _enter(table, range(1, 4), rng)
     seen: list[str] = []
 
-    def fail_after(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+    def fail_after(*, game: Game, deal: Deal, action: DealRevision.Action, **_: Any) -> None:
         seen.append(Round.objects.get(pk=round_.pk).status)
         raise RuntimeError("the next step of the deal failed")
 
@@ -492,7 +492,7 @@ def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> 
     deal = first.table.game.deals.get(number=2)
     holding = threading.Event()
 
-    def hold_the_game(*, game: Game, deal: Deal, action: DealRevision.Action) -> None:
+    def hold_the_game(*, game: Game, deal: Deal, action: DealRevision.Action, **_: Any) -> None:
         if action == DealRevision.Action.EDITED:
             holding.set()
             time.sleep(1.0)  # long enough for the close to lock the round and wait on this game
