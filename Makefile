@@ -12,7 +12,7 @@ MANAGE := $(PY) manage.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
-.PHONY: help run test lint fmt typecheck pytest chromium messages bench clean
+.PHONY: help run test lint fmt typecheck migrations pytest chromium messages bench clean
 
 help:
 	@echo "make run      serve http://127.0.0.1:8000 (SQLite, demo club on an empty database)"
@@ -53,10 +53,14 @@ fmt: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
+# Every model change has its migration.
+migrations: $(VENV)/.installed-dev
+	$(MANAGE) makemigrations --check --dry-run
+
 pytest: $(VENV)/.installed-dev chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-test: lint typecheck pytest
+test: lint typecheck migrations pytest
 
 messages: $(VENV)/.installed
 	$(MANAGE) makemessages -l fr --ignore='staticfiles/*' --ignore='bench/*' --ignore='tests/*'

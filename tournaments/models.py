@@ -89,6 +89,15 @@ class Tournament(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Referees (arbitres): accounts the organisers name for this tournament. With the club's
+    # organisers, they alone finish, reopen and correct a table after its round has closed,
+    # confirm deals for a table and settle disagreements (tournaments.permissions).
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="refereed_tournaments",
+        verbose_name=_("referees"),
+    )
 
     class Meta:
         ordering = ["-date", "-id"]

@@ -62,6 +62,11 @@ def access(request: HttpRequest | Request) -> Access:
     return found
 
 
+def access_of(who: Any) -> Access:
+    """``who`` as an ``Access``: the request's own, or one made for a bare user."""
+    return _access(who)
+
+
 def _access(who: Any) -> Access:
     if isinstance(who, Access):
         return who
