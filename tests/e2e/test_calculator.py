@@ -7,6 +7,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.e2e.screen import choose_language
+
 
 def fill_four_player_garde(page: Page) -> None:
     for seat, name in enumerate(["Aurélie", "Bruno", "Chloé", "Denis"], start=1):
@@ -72,7 +74,7 @@ def test_five_players_by_link_then_english(page: Page) -> None:
     expect(page.get_by_label("Partenaire appelé")).to_be_visible()
     expect(page.get_by_label("Mort (passe son tour)")).to_be_visible()
 
-    page.get_by_role("button", name="English").click()
+    choose_language(page, "English")
 
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_role("heading", level=1)).to_have_text("Score calculator")

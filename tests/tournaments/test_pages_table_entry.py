@@ -46,7 +46,7 @@ def test_the_link_enters_that_tables_deals_without_an_account(public: bool) -> N
 
     taker = first.players[1].pk
     response = anonymous.post(entry(first), deal_post(taker, 1))
-    assert response.status_code == 302 and response["Location"] == entry(first)
+    assert response.status_code == 302 and response["Location"] == entry(first) + "?saved=1"
     deal = Deal.objects.get(game=first.table.game)
     assert deal.number == 1 and deal.taker_id == taker
     revision = DealRevision.objects.get(deal=deal)
