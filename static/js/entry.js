@@ -103,9 +103,12 @@
       return;
     }
     if (document.getElementById("deal-saved") || document.getElementById("deal-undone")) {
-      // The new row and the totals sit at the top of the screen.
+      // The new row and the totals sit at the top of the screen: bring them back if the
+      // deal had scrolled them away.
       var top = document.getElementById("game-totals") || entry;
-      top.scrollIntoView({ block: "start" });
+      if (top.getBoundingClientRect().top < 0) {
+        top.scrollIntoView({ block: "start" });
+      }
       foldNoticeLater();
     }
   }
@@ -128,6 +131,28 @@
         openExtrasAround(box);
       }
     }
+  });
+
+  // Opened by a tap, the extras show whole above the bar (scrolled up as far as needed, and
+  // never past their own top).
+  document.addEventListener("click", function (event) {
+    var summary = event.target instanceof Element ? event.target.closest("summary") : null;
+    var details = summary ? summary.parentElement : null;
+    if (!details || !details.classList.contains("extras") || !details.closest("#deal-entry")) {
+      return;
+    }
+    window.requestAnimationFrame(function () {
+      if (!details.open) {
+        return;
+      }
+      var bar = document.getElementById("entry-bar");
+      var visibleBottom = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+      var box = details.getBoundingClientRect();
+      var overflow = box.bottom - visibleBottom;
+      if (overflow > 0) {
+        window.scrollBy(0, Math.min(overflow, box.top));
+      }
+    });
   });
 
   // A page load that shows a refusal (a Save without htmx) or a notice does the same.

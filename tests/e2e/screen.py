@@ -35,8 +35,11 @@ def in_viewport(page: Page, locator: Locator) -> bool:
         """(el) => {
             const r = el.getBoundingClientRect();
             const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-            return hit !== null && (el === hit || el.contains(hit) || hit.contains(el)
-                || (el.control !== undefined && el.control === hit));
+            if (hit === null) return false;
+            if (el === hit || el.contains(hit) || hit.contains(el)) return true;
+            // A chip's radio lies over its text: tapping it is tapping the chip.
+            const label = el.closest("label");
+            return label !== null && (label.contains(hit) || label.control === hit);
         }"""
     )
     return on_top
