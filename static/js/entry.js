@@ -155,6 +155,26 @@
     });
   });
 
+  // The live line is redrawn as the deal is typed (and when a tap blurs the points): "how it is
+  // counted", once opened, stays open.
+  var breakdownOpen = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target instanceof Element && target.id === "deal-preview") {
+      var box = target.querySelector(".breakdown");
+      breakdownOpen = box !== null && box.open;
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (breakdownOpen && target instanceof Element && target.id === "deal-preview") {
+      var box = target.querySelector(".breakdown");
+      if (box) {
+        box.open = true;
+      }
+    }
+  });
+
   // A page load that shows a refusal (a Save without htmx) or a notice does the same.
   function onLoad() {
     var entry = document.getElementById("deal-entry");

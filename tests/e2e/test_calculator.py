@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.e2e.screen import choose_language
+from tests.e2e.screen import choose_language, in_viewport
 
 
 def fill_four_player_garde(page: Page) -> None:
@@ -41,6 +41,23 @@ def test_scores_follow_the_deal_as_it_is_typed(page: Page) -> None:
     page.get_by_label("Points", exact=True).fill("50")
 
     expect(result.locator(".score-positive .score-points")).to_have_text("+324")
+
+
+def test_on_a_phone_the_scores_start_near_the_top_and_stay_in_view(page: Page) -> None:
+    page.goto("/calculator/")
+    # Before anything is typed, the scores' box is on the first screen.
+    result_box = page.locator("section.result")
+    assert in_viewport(page, result_box)
+    box = result_box.bounding_box()
+    assert box is not None and box["y"] < 300
+
+    fill_four_player_garde(page)
+    # The points are typed far down the form, and the scores are still on screen.
+    points = page.locator(".score-positive .score-points")
+    expect(points).to_have_text("+318")
+    assert page.evaluate("window.scrollY") > 300
+    assert in_viewport(page, points)
+    assert in_viewport(page, page.get_by_label("Points", exact=True))
 
 
 def test_an_impossible_deal_shows_the_reason_beside_the_points(page: Page) -> None:
