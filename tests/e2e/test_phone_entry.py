@@ -254,3 +254,30 @@ def test_without_javascript_save_and_undo_are_plain_forms(
     expect(page.locator("#deal-undone")).to_be_visible()
     expect(page.locator("#id_points")).to_have_value("49")
     assert Deal.objects.get(game=table.game).is_deleted
+
+
+def test_the_saved_notice_folds_away_after_a_few_seconds(
+    phone: Phone, live_server: LiveServer
+) -> None:
+    table = build_table()
+    c = table.ids[2]
+    phone.page.clock.install()
+    open_entry(phone, live_server, table)
+    page = phone.page
+    phone.tap(phone.chip("taker", c))
+    phone.tap(phone.chip("contract", "garde"))
+    phone.tap(phone.chip("oudlers", 2))
+    phone.tap(page.locator("#id_points"))
+    phone.type("49")
+    phone.tap(page.locator("#save-deal"))
+    notice = page.locator("#deal-saved")
+    expect(notice).to_be_visible()
+
+    page.clock.fast_forward(5_000)
+    expect(notice).to_be_visible()  # time to reach Undo
+    page.clock.fast_forward(10_000)
+
+    expect(notice).to_be_hidden()
+    # The totals and the next deal stay.
+    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "1")
+    expect(page.locator("#deal-entry-title")).to_contain_text("Donne 2")
