@@ -87,6 +87,10 @@ def test_a_plain_deal_takes_five_taps_on_one_screen(
     table.record(garde(ids[1], points=40, **partner))
     open_entry(phone, live_server, table)
     page = phone.page
+    # A compact header: the menu and the languages are behind one button.
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] <= 60
+    expect(page.get_by_role("button", name="English")).to_be_hidden()
 
     phone.tap(phone.chip("taker", ids[2]))
     phone.tap(phone.chip("contract", "garde"))
