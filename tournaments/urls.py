@@ -52,4 +52,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         table_entry.table_deal_edit,
         name="table_deal_edit",
     ),
+    path(
+        "t/<str:token>/deals/<int:deal_id>/undo/",
+        table_entry.table_deal_undo,
+        name="table_deal_undo",
+    ),
 ]

@@ -19,4 +19,19 @@
         option.textContent = name;
       });
   });
+
+  // The scores are redrawn at each keystroke: "how it adds up", once opened, stays open.
+  var breakdownOpen = false;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var box = document.querySelector("#result .breakdown-box");
+    if (event.detail.target && event.detail.target.id === "result") {
+      breakdownOpen = box !== null && box.open;
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var box = document.querySelector("#result .breakdown-box");
+    if (breakdownOpen && box && event.detail.target && event.detail.target.id === "result") {
+      box.open = true;
+    }
+  });
 })();

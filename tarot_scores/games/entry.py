@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import (
     HttpResponse,
+    HttpResponseBadRequest,
     QueryDict,
 )
 from django.shortcuts import redirect, render
@@ -92,6 +93,8 @@ class EntryScreen:
     by: Any = None
     by_label: str = ""
     after_save: Callable[[HtmxHttpRequest], None] | None = None
+    undo: Callable[[Deal], str] | None = None  # where the "saved" notice's Undo posts
+    url: str = ""  # the entry screen itself, where an Undo without JavaScript comes back
 
 
 def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -> HttpResponse:
@@ -133,7 +136,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     if screen.after_save is not None:
         screen.after_save(request)
     if not request.htmx:
-        messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
+        # The page it goes to shows the "saved" notice with its Undo (``screen_state``).
         return redirect(screen.done(deal))
     # The sheet just read plus the new deal, unless another deal was saved in between.
     if deal.number == sheet.next_number:
@@ -141,7 +144,76 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     else:
         fresh = screen.reload()
     saved = deal_card(game, fresh.table, deal, recorded.scores)
-    context = screen.context(fresh, blank_form(fresh), saved=saved)
+    undo_url = screen.undo(deal) if screen.undo is not None else ""
+    context = screen.context(fresh, blank_form(fresh), saved=saved, undo_url=undo_url)
+    return render(request, screen.template + "#entry-response", context)
+
+
+def _query_number(value: str | None) -> int | None:
+    try:
+        number = int(value or "")
+    except ValueError:
+        return None
+    return number if number > 0 else None
+
+
+def screen_state(
+    sheet: GameSheet,
+    query: Mapping[str, str],
+    undo: Callable[[Deal], str] | None,
+) -> tuple[DealForm, dict[str, Any]]:
+    """The entry screen as a page load finds it: the next deal's form, plus, after a save or an
+    undo made without JavaScript (``?saved=N``, ``?undone=N``), the notice it would have had.
+    ``saved`` names the sheet's last live deal (an older one is no longer undone from here);
+    ``undone`` a deleted one, whose answers come back in the form to be fixed and saved."""
+    rows = {row.deal.number: row for row in sheet.rows}
+    saved_number = _query_number(query.get("saved"))
+    undone_number = _query_number(query.get("undone"))
+    live = [row for row in sheet.rows if not row.deal.is_deleted]
+    if saved_number is not None and live and live[-1].deal.number == saved_number:
+        row = live[-1]
+        scores = {p.pk: s for p, s in zip(sheet.players, row.scores, strict=True) if s is not None}
+        saved = deal_card(sheet.game, sheet.table, row.deal, scores)
+        undo_url = undo(row.deal) if undo is not None else ""
+        return blank_form(sheet), {"saved": saved, "undo_url": undo_url}
+    undone = rows.get(undone_number) if undone_number is not None else None
+    if undone is not None and undone.deal.is_deleted:
+        return refill_form(sheet, undone.deal), {"undone": undone.deal.number}
+    return blank_form(sheet), {}
+
+
+def refill_form(sheet: GameSheet, deal: Deal) -> DealForm:
+    """The next deal's form holding what was entered for ``deal`` (just undone)."""
+    return deal_form_for(sheet.game)(
+        game=sheet.game, table=sheet.table, number=sheet.next_number, payload=deal.payload
+    )
+
+
+def deal_undo(request: HtmxHttpRequest, deal: Deal, screen: EntryScreen) -> HttpResponse:
+    """Undo a deal just saved: strike it off the sheet as a deletion does (its history keeps
+    it, and it can be restored), and give its answers back to the form to be fixed."""
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return HttpResponseBadRequest(_("The deal's version is missing."))
+    problem: dict[str, str] = {}
+    try:
+        services.deal_delete(deal=deal, version=version, by=screen.by, by_label=screen.by_label)
+    except DealConflict as conflict:
+        problem["conflict"] = str(conflict)
+    except GameClosed as closed:
+        problem["status_note"] = str(closed)
+    if not request.htmx:
+        if problem:
+            messages.error(request, next(iter(problem.values())))
+            return redirect(screen.url)
+        return redirect(f"{screen.url}?undone={deal.number}")
+    sheet = screen.reload()
+    if problem:
+        context = screen.context(sheet, blank_form(sheet), **problem)
+        return render(request, screen.template + "#entry-response", context, status=409)
+    form = refill_form(sheet, deal)
+    context = screen.context(sheet, form, undone=deal.number)
     return render(request, screen.template + "#entry-response", context)
 
 
@@ -156,17 +228,39 @@ def preview_context(game: Game, table: TableSeats, form: DealForm) -> dict[str, 
             form.engine_errors(error, get_language())
         except Refusal as refusal:
             form.refused(refusal)
+    # While typing, an empty field is not a mistake yet.
+    slots = form.slot_errors(quiet_required=True)
+    return {"form": form, "slots": slots, "preview": _preview(table, form, result, slots)}
+
+
+def waiting_preview(form: DealForm) -> dict[str, Any]:
+    """The live result line before anything is scored: what is at fault, each message with the
+    question it is about (after a refused Save), or else what is still to answer."""
+    return _unscored(form, form.slot_errors(quiet_required=True) if form.is_bound else {})
+
+
+def _unscored(form: DealForm, slots: Mapping[str, list[str]]) -> dict[str, Any]:
+    faults = [
+        {"slot": slot, "label": form.slot_label(slot), "message": texts[0]}
+        for slot, texts in slots.items()
+        if texts
+    ]
+    missing = form.missing_labels() if not faults else []
     return {
-        "form": form,
-        # While typing, an empty field is not a mistake yet.
-        "slots": form.slot_errors(quiet_required=True),
-        "preview": _preview(table, form, result),
+        "incomplete": not faults,
+        "faults": faults,
+        "missing": missing,
     }
 
 
-def _preview(table: TableSeats, form: DealForm, result: Result | None) -> dict[str, Any]:
+def _preview(
+    table: TableSeats,
+    form: DealForm,
+    result: Result | None,
+    slots: Mapping[str, list[str]],
+) -> dict[str, Any]:
     if result is None:
-        return {"incomplete": not form.is_bound or form.missing_required()}
+        return _unscored(form, slots)
     lang = get_language() or "fr"
     scores = [(table.labels[p.pk], result.scores.get(table.labels[p.pk])) for p in table.players]
     attack = None

@@ -86,6 +86,13 @@ class DealForm(forms.Form):
     ENGINE_FIELDS: Mapping[str, str] = {}
     # Fields whose messages show with their group: "handful_12" -> "handfuls".
     FIELD_SLOTS: Mapping[str, str] = {}
+    # What the live preview calls a slot that is no single field ("Handfuls: ...").
+    SLOT_LABELS: Mapping[str, Any] = {
+        "handfuls": _("Handfuls"),
+        "miseres": _("Misères"),
+        "card_points": _("Card points per player"),
+        "sides": _("Sides"),
+    }
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
@@ -170,6 +177,36 @@ class DealForm(forms.Form):
         for name, messages in self.section_errors.items():
             out.setdefault(name, []).extend(messages)
         return out
+
+    def slot_label(self, slot: str) -> str:
+        """The question a slot is about, as the page names it ("" for ALL)."""
+        if slot in self.SLOT_LABELS:
+            return str(self.SLOT_LABELS[slot])
+        field = self.fields.get(slot)
+        return str(field.label) if field is not None and field.label else ""
+
+    def missing_labels(self) -> list[str]:
+        """The questions still to answer before the deal can be scored, in page order: those
+        left empty in what was posted, or every required one of a blank form."""
+        if self.is_bound:
+            names = [
+                name
+                for name, errors in self.errors.as_data().items()
+                if any(err.code == "required" for err in errors)
+            ]
+        else:
+            names = [
+                name
+                for name, field in self.fields.items()
+                if field.required and not isinstance(field.widget, forms.HiddenInput)
+            ]
+        labels: list[str] = []
+        for name in self.fields:
+            if name in names:
+                label = self.slot_label(self.slot_of(name)) or str(self.fields[name].label)
+                if label not in labels:
+                    labels.append(label)
+        return labels
 
     def missing_required(self) -> bool:
         return any(
@@ -269,7 +306,13 @@ class TarotDealForm(DealForm):
             label=_("Points"),
             max_length=8,
             widget=forms.TextInput(
-                attrs={"inputmode": "decimal", "autocomplete": "off", "size": "5"}
+                # The message box beside it: a refusal read out with the field.
+                attrs={
+                    "inputmode": "decimal",
+                    "autocomplete": "off",
+                    "size": "5",
+                    "aria-describedby": "deal-err-points",
+                }
             ),
         )
         f["defence_points"] = forms.BooleanField(

@@ -355,7 +355,7 @@ def deal_update(
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, version: int | None, by: Actor) -> Deal:
+def deal_delete(*, deal: Deal, version: int | None, by: Actor, by_label: str = "") -> Deal:
     current, game = _locked_deal(deal, version)
     if current.is_deleted:
         return current
@@ -366,7 +366,7 @@ def deal_delete(*, deal: Deal, version: int | None, by: Actor) -> Deal:
     current.deleted_at = timezone.now()
     current.version += 1
     current.save()
-    _revise(current, DealRevision.Action.DELETED, {}, by, "")
+    _revise(current, DealRevision.Action.DELETED, {}, by, by_label)
     _deal_changed(game, current, DealRevision.Action.DELETED, seated)
     return current
 

@@ -16,5 +16,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("deals/<int:deal_id>/edit/", views.deal_edit, name="deal_edit"),
     path("deals/<int:deal_id>/delete/", views.deal_delete, name="deal_delete"),
     path("deals/<int:deal_id>/restore/", views.deal_restore, name="deal_restore"),
+    path("deals/<int:deal_id>/undo/", views.deal_undo, name="deal_undo"),
     path("deals/<int:deal_id>/history/", views.deal_history, name="deal_history"),
 ]

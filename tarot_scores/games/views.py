@@ -32,11 +32,10 @@ from tarot_scores.clubs.models import HouseRules
 from tarot_scores.core.access import club_for, club_readable, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
-from tarot_scores.games import exports, selectors, services
+from tarot_scores.games import entry, exports, selectors, services
 from tarot_scores.games.entry import (
     EditScreen,
     EntryScreen,
-    blank_form,
     deal_card,
     deal_correct,
     deal_save,
@@ -130,11 +129,25 @@ def _entry_context(
         sitting_label=table.labels[form.sitting_out.pk] if form.sitting_out else "",
         submit_label=_("Save the deal"),
         status_note=status_note,
-        preview={"incomplete": True},
+        preview=entry.waiting_preview(form),
         live_rows=[r for r in context["rows"] if not r.deal.is_deleted],
     )
     context.update(extra)
     return context
+
+
+def _entry_screen(request: HtmxHttpRequest, game: Game) -> EntryScreen:
+    here = reverse("games:deal_new", args=[game.pk])
+    return EntryScreen(
+        template=TEMPLATES + "deal_new.html",
+        context=lambda sheet, form, **extra: _entry_context(request, sheet, form, **extra),
+        reload=lambda: _sheet_or_404(game.pk),
+        # Back to the entry screen for the next deal, with the "saved" notice and its Undo.
+        done=lambda deal: f"{here}?saved={deal.number}",
+        by=request.user,
+        undo=lambda deal: reverse("games:deal_undo", args=[deal.pk]),
+        url=here,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -148,18 +161,26 @@ def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     club_readable(request, game.club)
     if not permissions.can_enter_deals(request, game):
         raise PermissionDenied
+    screen = _entry_screen(request, game)
     if request.method == "POST":
-        screen = EntryScreen(
-            template=TEMPLATES + "deal_new.html",
-            context=lambda sheet, form, **extra: _entry_context(request, sheet, form, **extra),
-            reload=lambda: _sheet_or_404(game.pk),
-            done=lambda deal: reverse("games:detail", args=[game.pk]) + f"#deal-{deal.number}",
-            by=request.user,
-        )
         return deal_save(request, sheet, screen)
+    form, extra = entry.screen_state(sheet, request.GET, screen.undo)
     return render(
-        request, TEMPLATES + "deal_new.html", _entry_context(request, sheet, blank_form(sheet))
+        request, TEMPLATES + "deal_new.html", _entry_context(request, sheet, form, **extra)
     )
+
+
+@require_POST
+def deal_undo(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
+    """Undo the deal just saved from the entry screen: it is deleted (the history keeps it) and
+    its answers come back in the form."""
+    deal = _deal_or_404(deal_id)
+    if not request.user.is_authenticated:
+        return login_first(request, reverse("games:deal_new", args=[deal.game_id]))
+    gate = _correction_gate(request, deal)
+    if gate is not None:
+        return gate
+    return entry.deal_undo(request, deal, _entry_screen(request, deal.game))
 
 
 @require_POST

@@ -7,6 +7,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.e2e.screen import choose_language, in_viewport
+
 
 def fill_four_player_garde(page: Page) -> None:
     for seat, name in enumerate(["Aurélie", "Bruno", "Chloé", "Denis"], start=1):
@@ -41,6 +43,23 @@ def test_scores_follow_the_deal_as_it_is_typed(page: Page) -> None:
     expect(result.locator(".score-positive .score-points")).to_have_text("+324")
 
 
+def test_on_a_phone_the_scores_start_near_the_top_and_stay_in_view(page: Page) -> None:
+    page.goto("/calculator/")
+    # Before anything is typed, the scores' box is on the first screen.
+    result_box = page.locator("section.result")
+    assert in_viewport(page, result_box)
+    box = result_box.bounding_box()
+    assert box is not None and box["y"] < 300
+
+    fill_four_player_garde(page)
+    # The points are typed far down the form, and the scores are still on screen.
+    points = page.locator(".score-positive .score-points")
+    expect(points).to_have_text("+318")
+    assert page.evaluate("window.scrollY") > 300
+    assert in_viewport(page, points)
+    assert in_viewport(page, page.get_by_label("Points", exact=True))
+
+
 def test_an_impossible_deal_shows_the_reason_beside_the_points(page: Page) -> None:
     page.goto("/calculator/")
     fill_four_player_garde(page)
@@ -72,7 +91,7 @@ def test_five_players_by_link_then_english(page: Page) -> None:
     expect(page.get_by_label("Partenaire appelé")).to_be_visible()
     expect(page.get_by_label("Mort (passe son tour)")).to_be_visible()
 
-    page.get_by_role("button", name="English").click()
+    choose_language(page, "English")
 
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_role("heading", level=1)).to_have_text("Score calculator")

@@ -2,6 +2,8 @@
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.screen import choose_language
+
 
 def test_home_page_shows_the_product(page: Page) -> None:
     page.goto("/")
@@ -16,13 +18,13 @@ def test_language_switcher_goes_to_english_and_back(page: Page) -> None:
     page.goto("/")
     expect(page.get_by_text("le site compte les points")).to_be_visible()
 
-    page.get_by_role("button", name="English").click()
+    choose_language(page, "English")
 
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_text("the site counts the points")).to_be_visible()
     expect(page.get_by_role("link", name="Score calculator")).to_be_visible()
 
-    page.get_by_role("button", name="Français").click()
+    choose_language(page, "Français")
 
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("link", name="Calculateur de score")).to_be_visible()

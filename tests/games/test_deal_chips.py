@@ -240,10 +240,12 @@ def test_typed_points_come_back_escaped_with_their_error(
     game = new_game(club, organiser, four, "fft")
     form = deal_form(game, tarot_data(four[0], points='4"><b>1'))
 
+    # Described by the page's message box for the points (not Django's own error list, which
+    # the entry form does not draw).
     assert render(TAG_INPUT, field=form["points"]) == (
         '<input type="text" name="points" value="4&quot;&gt;&lt;b&gt;1" inputmode="decimal"'
-        ' autocomplete="off" size="5" maxlength="8" required aria-invalid="true"'
-        ' aria-describedby="id_points_error" id="id_points">'
+        ' autocomplete="off" size="5" aria-describedby="deal-err-points" maxlength="8" required'
+        ' aria-invalid="true" id="id_points">'
     )
     assert render(TAG_INPUT, field=form["defence_points"]) == (
         '<input type="checkbox" name="defence_points" id="id_defence_points" checked>'

@@ -58,8 +58,9 @@ def test_a_valid_deal_is_saved_with_its_score_lines_and_revision(table: Table) -
 
     response = table.client("seated").post(new_url(table), data)
 
+    # Back to the entry screen for the next deal, which says deal 1 was saved.
     assert response.status_code == 302
-    assert response["Location"] == reverse("games:detail", args=[table.game.pk]) + "#deal-1"
+    assert response["Location"] == new_url(table) + "?saved=1"
     deal = Deal.objects.get(game=table.game)
     assert deal.number == 1 and deal.taker_id == c and deal.contract == "garde" and deal.won
     assert deal.payload == {
@@ -91,8 +92,8 @@ def test_with_htmx_the_answer_is_the_fresh_form_and_the_new_totals(table: Table)
     assert 'id="deal-saved"' in content
     assert 'name="number" value="2"' in content  # ready for the next deal
     assert (
-        'id="game-totals" class="totals" aria-labelledby="game-totals-title" hx-swap-oob="true"'
-        in content
+        'id="game-totals" class="totals strip" aria-labelledby="game-totals-title"'
+        ' hx-swap-oob="true"' in content
     )
     assert 'data-testid="total-0">198<' in content
     assert table.players[1].label in slot_free_header(content)  # deal 2 is dealt by seat 2

@@ -46,7 +46,7 @@ def test_the_link_enters_that_tables_deals_without_an_account(public: bool) -> N
 
     taker = first.players[1].pk
     response = anonymous.post(entry(first), deal_post(taker, 1))
-    assert response.status_code == 302 and response["Location"] == entry(first)
+    assert response.status_code == 302 and response["Location"] == entry(first) + "?saved=1"
     deal = Deal.objects.get(game=first.table.game)
     assert deal.number == 1 and deal.taker_id == taker
     revision = DealRevision.objects.get(deal=deal)
@@ -243,3 +243,43 @@ def test_the_last_deal_through_the_game_page_closes_the_round_too() -> None:
     assert client.post(url, deal_post(second.players[0].pk, 2)).status_code == 302
     assert Round.objects.get(pk=world.round.pk).status == Round.Status.CLOSED
     assert all(s.table.game.status == Game.Status.FINISHED for s in tables(world))
+
+
+def test_the_link_undoes_its_own_last_deal_under_its_label() -> None:
+    world = build_world()
+    first, second = tables(world)
+    client = Client()
+    client.post(entry(first), deal_post(first.players[0].pk, 1), headers={"HX-Request": "true"})
+    deal = Deal.objects.get(game=first.table.game)
+    undo = reverse("tournaments:table_deal_undo", args=[first.table.token, deal.pk])
+    # Another table's link cannot reach it.
+    elsewhere = reverse("tournaments:table_deal_undo", args=[second.table.token, deal.pk])
+    assert client.post(elsewhere, {"version": deal.version}).status_code == 404
+
+    response = client.post(undo, {"version": deal.version}, headers={"HX-Request": "true"})
+
+    assert response.status_code == 200 and 'id="deal-undone"' in response.content.decode()
+    deal.refresh_from_db()
+    assert deal.is_deleted
+    deleted = deal.revisions.get(action=DealRevision.Action.DELETED)
+    assert deleted.by is None and str(first.table.number) in deleted.by_label
+
+
+def test_the_deal_that_closes_the_round_offers_no_undo() -> None:
+    world = build_world()
+    first, second = tables(world)
+    play(world.round, deals=1)
+    Client().post(entry(first), deal_post(first.players[0].pk, 2))
+    client = Client()
+
+    response = client.post(
+        entry(second), deal_post(second.players[0].pk, 2), headers={"HX-Request": "true"}
+    )
+
+    content = response.content.decode()
+    assert Round.objects.get(pk=world.round.pk).status == Round.Status.CLOSED
+    assert 'id="deal-saved"' in content and 'id="undo-deal"' not in content
+    deal = Deal.objects.get(game=second.table.game, number=2)
+    undo = reverse("tournaments:table_deal_undo", args=[second.table.token, deal.pk])
+    assert client.post(undo, {"version": deal.version}).status_code == 403
+    assert not Deal.objects.get(pk=deal.pk).is_deleted

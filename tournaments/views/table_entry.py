@@ -20,11 +20,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.games import entry
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.entry import (
     EditScreen,
     EntryScreen,
-    blank_form,
     deal_correct,
     deal_save,
     preview_context,
@@ -100,10 +100,16 @@ def _entry_context(
         sitting_label=sheet.table.labels[form.sitting_out.pk] if form.sitting_out else "",
         submit_label=_("Save the deal"),
         status_note=status_note,
-        preview={"incomplete": True},
+        preview=entry.waiting_preview(form),
     )
     context.update(extra)
+    if context.get("undo_url") and _round_closed(table):
+        context["undo_url"] = ""  # the deal closed the round: the link takes no more changes
     return context
+
+
+def _round_closed(table: Table) -> bool:
+    return Round.objects.filter(pk=table.round_id, status=Round.Status.CLOSED).exists()
 
 
 def _sheet(table: Table) -> GameSheet:
@@ -117,28 +123,45 @@ def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     sheet = _sheet(table)
+    screen = _entry_screen(request, table)
     if request.method == "POST":
-        return _deal_save(request, table, sheet)
-    context = _entry_context(request, table, sheet, blank_form(sheet))
+        return deal_save(request, sheet, screen)
+    form, extra = entry.screen_state(sheet, request.GET, screen.undo)
+    context = _entry_context(request, table, sheet, form, **extra)
     return render(request, TEMPLATES + "table_entry.html", context)
 
 
-def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> HttpResponse:
+def _entry_screen(request: HtmxHttpRequest, table: Table) -> EntryScreen:
+    here = reverse("tournaments:table_entry", args=[table.token])
+
     def round_may_close(request: HtmxHttpRequest) -> None:
         # The deal's own transaction closed the round if this was the last deal it waited for
         # (tournaments.services.round_after_deal); the link was refused on a closed round.
-        if Round.objects.filter(pk=table.round_id, status=Round.Status.CLOSED).exists():
+        if _round_closed(table):
             messages.success(request, _("Every table has entered its deals: the round is closed."))
 
-    screen = EntryScreen(
+    return EntryScreen(
         template=TEMPLATES + "table_entry.html",
         context=lambda sheet, form, **extra: _entry_context(request, table, sheet, form, **extra),
         reload=lambda: _sheet(table),
-        done=lambda deal: reverse("tournaments:table_entry", args=[table.token]),
+        done=lambda deal: f"{here}?saved={deal.number}",
         by_label=_by_label(table),
         after_save=round_may_close,
+        undo=lambda deal: reverse("tournaments:table_deal_undo", args=[table.token, deal.pk]),
+        url=here,
     )
-    return deal_save(request, sheet, screen)
+
+
+@require_POST
+def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
+    """Undo the deal this table just saved (as a deletion: the history keeps it)."""
+    table = _table_or_404(token)
+    deal = get_object_or_404(
+        Deal.objects.select_related("game__club"), pk=deal_id, game_id=table.game_id
+    )
+    if table.round.status == Round.Status.CLOSED:
+        return _closed(request, table)
+    return entry.deal_undo(request, deal, _entry_screen(request, table))
 
 
 @require_POST
