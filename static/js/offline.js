@@ -559,8 +559,10 @@
       form.elements.client_id.value = newClientId();
       var game = form.dataset.offlineGame;
       var number = parseInt(form.elements.number.value, 10);
-      if (!navigator.onLine) {
-        setNumber(form, Math.max(number, rememberedNext(game)));
+      // The page may be the phone's copy, older than the deals saved since: the last number
+      // the site gave is the better guess (one ahead of the site is harmless: it takes the next).
+      if (rememberedNext(game) > number) {
+        setNumber(form, rememberedNext(game));
       } else {
         rememberNext(game, number);
       }

@@ -16,7 +16,7 @@ var SHELL = "tarot-shell-" + CONFIG.version;
 var STATIC = "tarot-static-" + CONFIG.version;
 var ENTRIES = "tarot-entries-" + CONFIG.version;
 var KEEP_ENTRIES = 5;
-var SLOW_NETWORK_MS = 4000;
+var SLOW_NETWORK_MS = 6000;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(

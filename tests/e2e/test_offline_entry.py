@@ -8,7 +8,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, Request, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tarot_scores.games.models import Deal, ScoreLine
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal, Game, ScoreLine
 from tests.e2e.test_game_entry import enter_deal, log_in
 from tests.factories import build_table, garde
 
@@ -120,6 +121,52 @@ def test_a_number_taken_meanwhile_is_shown_to_resolve(page: Page, live_server: L
     assert Deal.objects.filter(game=table.game).count() == 2
 
 
+def test_a_game_finished_meanwhile_is_shown_and_the_deal_kept(
+    page: Page, live_server: LiveServer
+) -> None:
+    table = build_table()
+    c = table.ids[2]
+    log_in(page, live_server, table.users["seated"])
+    page.goto(reverse("games:deal_new", args=[table.game.pk]))
+
+    page.context.set_offline(True)
+    enter_deal(page, taker=c, contract="garde", bouts=2, points="49")
+    page.locator("#save-deal").click()
+    services.game_set_status(game=table.game, status=Game.Status.FINISHED)
+    page.context.set_offline(False)
+
+    row = page.locator("#offline-queue .offline-deal")
+    expect(row).to_contain_text("Cette partie est terminée")
+    expect(row).to_contain_text("Rouvrez la partie et réessayez, ou abandonnez cette donne.")
+    assert not Deal.objects.filter(game=table.game).exists()
+
+    # Reopened, the deal goes on the next try; discarding it would have dropped it.
+    services.game_set_status(game=table.game, status=Game.Status.OPEN)
+    row.get_by_role("button", name="Réessayer").click()
+
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    assert Deal.objects.get(game=table.game).taker_id == c
+
+
+def test_a_deal_kept_offline_can_be_discarded(page: Page, live_server: LiveServer) -> None:
+    table = build_table()
+    a, c = table.ids[0], table.ids[2]
+    log_in(page, live_server, table.users["seated"])
+    page.goto(reverse("games:deal_new", args=[table.game.pk]))
+
+    page.context.set_offline(True)
+    enter_deal(page, taker=c, contract="garde", bouts=2, points="49")
+    page.locator("#save-deal").click()
+    table.record(garde(a))  # the same deal, entered by another phone
+    page.context.set_offline(False)
+    page.locator("#offline-queue").get_by_role("button", name="Abandonner cette donne").click()
+
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    assert [d.taker_id for d in Deal.objects.filter(game=table.game)] == [a]
+
+
 def test_the_entry_screen_opens_offline_from_the_phone(page: Page, live_server: LiveServer) -> None:
     table = build_table()
     c = table.ids[2]
@@ -149,6 +196,10 @@ def test_the_entry_screen_opens_offline_from_the_phone(page: Page, live_server: 
     page.context.set_offline(False)
     page.goto(url)
 
-    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "1")
+    # Sent by whichever page saw the network come back (the offline page has the script too).
     expect(page.locator("#offline-queue")).to_be_hidden()
+    for _ in range(100):
+        if Deal.objects.filter(game=table.game).exists():
+            break
+        page.wait_for_timeout(100)
     assert Deal.objects.get(game=table.game).taker_id == c
