@@ -198,3 +198,21 @@ def test_a_client_id_that_is_not_a_uuid_is_refused(table: Table) -> None:
     assert response.status_code == 400
     assert "Enter a valid UUID." in page_text(response.content)
     assert not table.game.deals.exists()
+
+
+@pytest.mark.django_db
+def test_the_entry_page_carries_the_hidden_list_of_deals_not_sent(table: Table) -> None:
+    """Filled by offline.js; its words come in the reader's language, with the seats in order."""
+    client = table.client("seated")
+
+    french = client.get(new_url(table)).content.decode()
+    english = client.get(new_url(table), headers={"Accept-Language": "en"}).content.decode()
+
+    panel = re.search(r'<section id="offline-queue"[^>]*>', french)
+    assert panel and f'data-game="{table.game.pk}"' in panel[0] and " hidden>" in panel[0]
+    assert '<template data-text="waiting">en attente du réseau</template>' in french
+    assert '<template data-text="number">Donne {n}</template>' in french
+    assert '<template data-text="dealer">{name} distribue.</template>' in french
+    assert '<template data-text="waiting">waiting for the network</template>' in english
+    seats = "".join(f"<span>{p.label}</span>" for p in table.players)
+    assert f'<template data-text="seats">{seats}</template>' in french
