@@ -227,16 +227,21 @@
       at: Date.now(),
     };
     queued[game] = (queued[game] || 0) + 1;
-    // The form moves on to the next deal at once; the kept one is shown in the list.
-    form.reset();
-    form.elements.client_id.value = newClientId();
-    setNumber(form, number + 1);
-    var preview = document.getElementById("deal-preview");
-    if (preview) {
-      preview.textContent = "";
-    }
-    previewKey = null;
-    putDeal(deal).then(function () { return render(); }).then(flushSoon);
+    putDeal(deal).then(function () {
+      // Kept: the form moves on to the next deal; the kept one is shown in the list.
+      form.reset();
+      form.elements.client_id.value = newClientId();
+      setNumber(form, number + 1);
+      var preview = document.getElementById("deal-preview");
+      if (preview) {
+        preview.textContent = "";
+      }
+      previewKey = null;
+      return render();
+    }, function () {
+      // Nowhere to keep it (no IndexedDB): the form stays as it was, to save again later.
+      queued[game] = Math.max(0, (queued[game] || 1) - 1);
+    }).then(flushSoon);
   }
 
   function waiting(game) { return (queued[game] || 0) > 0; }

@@ -57,6 +57,10 @@ def test_three_deals_entered_offline_are_stored_in_order_when_the_network_is_bac
         expect(rows.nth(i)).to_contain_text("en attente du réseau")
     expect(rows.nth(0)).to_contain_text("Chloé")  # what was entered, in the page's words
     expect(rows.nth(0)).to_contain_text("49")
+    # Typed offline, no preview could score it: the scores come when it is sent.
+    expect(rows.nth(0).locator(".offline-scores")).to_have_text(
+        "Les scores seront comptés à l'envoi."
+    )
     expect(page.locator("#deal-entry-title")).to_have_text("Donne 4")
     assert not Deal.objects.filter(game=table.game).exists()
     assert posts == []  # nothing left the phone
@@ -154,9 +158,15 @@ def test_a_deal_kept_offline_can_be_discarded(page: Page, live_server: LiveServe
     log_in(page, live_server, table.users["seated"])
     page.goto(reverse("games:deal_new", args=[table.game.pk]))
 
-    page.context.set_offline(True)
+    # Typed while the network was there: the preview scored it, then the network went.
     enter_deal(page, taker=c, contract="garde", bouts=2, points="49")
+    expect(page.get_by_test_id("preview-score-2")).to_have_text("+198")
+    page.context.set_offline(True)
     page.locator("#save-deal").click()
+    kept = page.locator("#offline-queue .offline-deal")
+    expect(kept.locator(".offline-scores")).to_have_text(
+        "Aurélie -66 · Bruno -66 · Chloé +198 · Denis -66"
+    )
     table.record(garde(a))  # the same deal, entered by another phone
     page.context.set_offline(False)
     page.locator("#offline-queue").get_by_role("button", name="Abandonner cette donne").click()
