@@ -324,7 +324,14 @@
     if (parseInt(form.elements.number.value, 10) < next) {
       setNumber(form, next);
     }
-    Array.prototype.forEach.call(doc.querySelectorAll("[hx-swap-oob]"), function (fresh) {
+    var parts = Array.prototype.slice.call(doc.querySelectorAll("[hx-swap-oob]"));
+    // No form in the answer (the table has all its deals): nothing is being typed that the
+    // answer could wipe out, and the page says why there is no more to enter.
+    var entry = doc.getElementById("deal-entry");
+    if (entry && !entry.querySelector(FORM)) {
+      parts.push(entry);
+    }
+    parts.forEach(function (fresh) {
       var old = fresh.id && document.getElementById(fresh.id);
       if (old) {
         fresh.removeAttribute("hx-swap-oob");

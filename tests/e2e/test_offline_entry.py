@@ -11,7 +11,8 @@ from pytest_django.live_server_helper import LiveServer
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game, ScoreLine
 from tests.e2e.test_game_entry import enter_deal, log_in
-from tests.factories import build_table, garde
+from tests.factories import build_table, build_world, garde
+from tournaments import selectors
 
 # Whether the service worker keeps a page (evaluate awaits the promise; wait_for_function
 # would take the promise itself for a true value).
@@ -213,3 +214,28 @@ def test_the_entry_screen_opens_offline_from_the_phone(page: Page, live_server: 
             break
         page.wait_for_timeout(100)
     assert Deal.objects.get(game=table.game).taker_id == c
+
+
+def test_a_tournament_tables_link_keeps_its_deals_offline_too(
+    page: Page, live_server: LiveServer
+) -> None:
+    world = build_world()
+    state = selectors.round_tables(round_=world.round)[0]
+    game = state.table.game
+    taker, other = state.players[0].pk, state.players[1].pk
+    page.goto(reverse("tournaments:table_entry", args=[state.table.token]))
+
+    page.context.set_offline(True)
+    for number, who in enumerate((taker, other), start=1):
+        expect(page.locator("#deal-entry-title")).to_have_text(f"Donne {number}")
+        enter_deal(page, taker=who, contract="garde", bouts=2, points="49")
+        page.locator("#save-deal").click()
+        expect(page.locator("#offline-queue .offline-deal")).to_have_count(number)
+    assert not Deal.objects.filter(game=game).exists()
+    page.context.set_offline(False)
+
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    stored = list(Deal.objects.filter(game=game).order_by("number"))
+    assert [(d.number, d.taker_id) for d in stored] == [(1, taker), (2, other)]
+    # The table had all its deals: the answer says so, and the round's other table waits.
+    expect(page.locator("#deal-full")).to_be_visible()
