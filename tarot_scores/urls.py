@@ -5,12 +5,16 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tarot_scores.calculator import views as views_calculator
-from tarot_scores.core import views
+from tarot_scores.core import pwa, views
 from tarot_scores.stats import views as stats_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/", pwa.offline, name="offline"),
+    path("favicon.ico", pwa.favicon, name="favicon"),
     path("calculator/", views_calculator.calculator, name="calculator"),
     path("ratings/", stats_views.federation_ratings, name="ratings"),
     path("admin/", admin.site.urls),

@@ -41,12 +41,12 @@ from tarot_scores.api.permissions import deal_or_404, game_or_404, readable_club
 from tarot_scores.api.serializers import (
     ClubRefSerializer,
     ConflictSerializer,
-    DealNumberSerializer,
     DealSerializer,
     DealVersionSerializer,
     GameCreateSerializer,
     GameSerializer,
     GameSheetSerializer,
+    NewDealSerializer,
     RevisionSerializer,
     has_nul,
     player_reference_errors,
@@ -109,7 +109,16 @@ NEW_DEAL_SCHEMA = _site_deal_schema(
             "description": "The deal number the client expects (the game's `next_number`). "
             "If it is taken already, the answer is 409 with that deal: sending a deal twice "
             "stores it once.",
-        }
+        },
+        "client_id": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": True,
+            "description": "The client's own name for this deal, a UUID it makes once per deal "
+            "(e.g. `crypto.randomUUID()`). Sent again, with any body, it stores nothing and "
+            "answers 200 with the deal stored under it, as it is now (201 when it is new). A "
+            "UUID of another game's deal is refused (400 on `client_id`).",
+        },
     },
     required=[],
 )
@@ -126,6 +135,7 @@ EDIT_DEAL_SCHEMA = _site_deal_schema(
 
 GARDE_BODY = {
     "number": 1,
+    "client_id": "3f1c7a52-9b8e-4d1a-a6f0-5c2e8d4b7a10",
     "taker": 14,
     "contract": "garde",
     "points": 49,
@@ -139,13 +149,14 @@ GARDE_DEAL = {
     "game": 7,
     "number": 1,
     "dealer": 12,
-    "payload": {k: v for k, v in GARDE_BODY.items() if k != "number"},
+    "payload": {k: v for k, v in GARDE_BODY.items() if k not in ("number", "client_id")},
     "scores": {"12": -66, "13": -66, "14": 198, "15": -66},
     "version": 1,
     "deleted": False,
     "taker": 14,
     "contract": "garde",
     "won": True,
+    "client_id": GARDE_BODY["client_id"],
     "created_at": "2026-03-06T20:31:07.120000+01:00",
     "updated_at": "2026-03-06T20:31:07.120000+01:00",
 }
@@ -157,6 +168,14 @@ DEAL_EXAMPLES = [
         request_only=True,
     ),
     OpenApiExample("entered", value=GARDE_DEAL, response_only=True, status_codes=["201"]),
+    OpenApiExample(
+        "replayed",
+        summary="The same client_id sent again (the phone lost the first answer): the deal "
+        "already stored, nothing new",
+        value=GARDE_DEAL,
+        response_only=True,
+        status_codes=["200"],
+    ),
     OpenApiExample(
         "refused_en",
         summary="40.5 points at 4 players, Accept-Language: en",
@@ -432,10 +451,22 @@ class DealCreateView(ClubAPIView):
         description="Organisers of the club, and members who sit at this table. The body is "
         "the scoring contract without `variant` and `players`, players by id, and the "
         "optional `number` the client expects: the same number sent twice stores one deal "
-        "(the second answer is 409 with it). Without `number`, the next one is used.",
+        "(the second answer is 409 with it). Without `number`, the next one is used. With "
+        "`client_id`, a request sent again answers 200 with the deal it stored, and stores "
+        "nothing: a phone may resend what it is not sure was received.",
         tags=["deals"],
         request={"application/json": NEW_DEAL_SCHEMA},
-        responses={201: DealSerializer, **WRITE_ERRORS, 400: ENGINE_REFUSAL, 409: CONFLICT},
+        responses={
+            201: DealSerializer,
+            200: OpenApiResponse(
+                DealSerializer,
+                description="A replay: a deal was already stored under this `client_id`; "
+                "it is answered as it is now and nothing is written.",
+            ),
+            **WRITE_ERRORS,
+            400: ENGINE_REFUSAL,
+            409: CONFLICT,
+        },
         examples=DEAL_EXAMPLES,
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -443,10 +474,14 @@ class DealCreateView(ClubAPIView):
         require(permissions.can_enter_deals(request, game))
         try:
             body = _deal_body(request)
-            number = _take(body, DealNumberSerializer).get("number")
+            own = _take(body, NewDealSerializer)
             recorded = busy_if_locked(
                 lambda: services.deal_record(
-                    game=game, payload=body, by=request.user, number=number
+                    game=game,
+                    payload=body,
+                    by=request.user,
+                    number=own.get("number"),
+                    client_id=own.get("client_id"),
                 )
             )
         except ScoringError as error:
@@ -457,6 +492,8 @@ class DealCreateView(ClubAPIView):
             return _closed(closed)
         # The scores as written: no need to read the new deal's lines back.
         answer = DealSerializer(recorded.deal, context={"scores": recorded.scores})
+        if recorded.replayed:
+            return Response(answer.data, status=status.HTTP_200_OK)
         return Response(answer.data, status=status.HTTP_201_CREATED)
 
 

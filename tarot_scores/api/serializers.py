@@ -315,6 +315,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "taker",
             "contract",
             "won",
+            "client_id",
             "created_at",
             "updated_at",
         ]
@@ -532,6 +533,21 @@ class PositiveNumberField(serializers.IntegerField):
 
 class DealNumberSerializer(serializers.Serializer[Any]):
     number = PositiveNumberField(required=False, allow_null=True)
+
+
+class ClientIdField(serializers.UUIDField):
+    """A UUID written as text (DRF would also read a number as one)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
+
+
+class NewDealSerializer(DealNumberSerializer):
+    """A new deal's own fields: the expected number, and the client's name for the deal."""
+
+    client_id = ClientIdField(required=False, allow_null=True)
 
 
 class DealVersionSerializer(serializers.Serializer[Any]):

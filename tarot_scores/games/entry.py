@@ -112,6 +112,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
             number=form.cleaned_data["number"],
             by_label=screen.by_label,
             table=sheet.table,
+            client_id=form.cleaned_data.get("client_id"),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -138,8 +139,9 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     if not request.htmx:
         # The page it goes to shows the "saved" notice with its Undo (``screen_state``).
         return redirect(screen.done(deal))
-    # The sheet just read plus the new deal, unless another deal was saved in between.
-    if deal.number == sheet.next_number:
+    # The sheet just read plus the new deal, unless another deal was saved in between (or
+    # this one was stored by an earlier send of the same form: the answer shows it again).
+    if deal.number == sheet.next_number and not recorded.replayed:
         fresh = sheet.after(deal, recorded.scores)
     else:
         fresh = screen.reload()

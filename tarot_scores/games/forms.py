@@ -9,6 +9,7 @@ the scoring engine's call, and its refusals are put back beside the fields they 
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -96,6 +97,9 @@ class DealForm(forms.Form):
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    # The phone's name for a new deal: the same form posted twice stores one deal. The page's
+    # script puts a fresh one in each blank form; without it, the server's stands.
+    client_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(
         self,
@@ -116,6 +120,8 @@ class DealForm(forms.Form):
         self.dealer = table.dealer(self.deal_number)
         self.section_errors: dict[str, list[str]] = {}
         self.initial = {"number": number, "version": version}
+        if payload is None and version is None:
+            self.initial["client_id"] = uuid.uuid4()
         self.build_fields()
         if payload is not None:
             self.initial.update(self.initial_from(payload))

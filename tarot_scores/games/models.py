@@ -105,11 +105,16 @@ class Deal(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    # Made by the phone that entered the deal (a UUID), so that the same request sent again (a
+    # lost answer, a queue sent after the network came back) finds this deal instead of storing
+    # a second one. Unique across games: a UUID names one deal, whatever game it is sent to.
+    client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="one_deal_per_number")
+            models.UniqueConstraint(fields=["game", "number"], name="one_deal_per_number"),
+            models.UniqueConstraint(fields=["client_id"], name="one_deal_per_client_id"),
         ]
         verbose_name = _("deal")
         verbose_name_plural = _("deals")

@@ -7,6 +7,7 @@ enforced once."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -237,6 +238,24 @@ class RecordedDeal:
 
     deal: Deal
     scores: dict[int, int]
+    replayed: bool = False  # already stored under this client_id: nothing was written
+
+
+def _client_id_replay(game: Game, client_id: uuid.UUID | None) -> RecordedDeal | None:
+    """The deal already stored under ``client_id`` (a request sent again), or None; a client
+    id of another game's deal is refused: it names that deal, not a new one here."""
+    if client_id is None:
+        return None
+    stored = Deal.objects.filter(client_id=client_id).first()
+    if stored is None:
+        return None
+    if stored.game_id != game.pk:
+        raise Refusal.on(
+            "client_id",
+            "client_id_other_game",
+            _("This client id already names a deal of another game: make a new one."),
+        )
+    return RecordedDeal(stored, _current_scores(stored), replayed=True)
 
 
 def deal_record(
@@ -247,6 +266,7 @@ def deal_record(
     number: int | None = None,
     by_label: str = "",
     table: TableSeats | None = None,
+    client_id: uuid.UUID | None = None,
 ) -> RecordedDeal:
     """Enter the next deal of a game; returns it with the scores its score lines hold.
 
@@ -254,6 +274,10 @@ def deal_record(
     deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
     Without a number the game row is locked and the next number is used. ``table`` is the
     game's seats as the caller read them, to save reading them again.
+
+    ``client_id`` is the phone's name for this deal: sent again (a lost answer, a queue sent
+    when the network is back), it answers the deal stored under it, as it is now, with
+    ``replayed`` set and nothing written, whatever the body, the number or the game's state.
     """
     try:
         with transaction.atomic():
@@ -266,6 +290,10 @@ def deal_record(
                 .annotate(last_number=Coalesce(Subquery(last_number), 0))
                 .get(pk=game.pk)
             )
+            # After the lock: a second request with the same client id waits for the first.
+            replay = _client_id_replay(locked, client_id)
+            if replay is not None:
+                return replay
             _check_open(locked)
             last = locked.last_number
             if number is None:
@@ -284,7 +312,11 @@ def deal_record(
             result, table = deal_score(game=locked, payload=payload, number=number, table=table)
             scores = table.scores_by_id(result)
             deal = Deal(
-                game=locked, number=number, payload=dict(payload), dealer=table.dealer(number)
+                game=locked,
+                number=number,
+                payload=dict(payload),
+                dealer=table.dealer(number),
+                client_id=client_id,
             )
             _stat_columns(deal, locked, payload, result)
             deal.save()
@@ -296,6 +328,12 @@ def deal_record(
             _deal_changed(locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players])
             return RecordedDeal(deal, scores)
     except IntegrityError:
+        # The same client id sent to another game at the same instant (each game locked its
+        # own row): refused as the other game's.
+        if client_id is not None and Deal.objects.filter(client_id=client_id).exists():
+            replay = _client_id_replay(game, client_id)
+            if replay is not None:
+                return replay
         existing = Deal.objects.filter(game=game, number=number).first() if number else None
         if existing is None:
             raise

@@ -79,6 +79,7 @@ def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: 
         "taker": chloe,
         "contract": "garde",
         "won": True,
+        "client_id": None,
         "created_at": body["created_at"],
         "updated_at": body["updated_at"],
     }
