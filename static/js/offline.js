@@ -272,7 +272,8 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
     if (elt && elt.id === "deal-preview") {
-      var form = elt.closest("form");
+      // The preview sits in the bottom bar, outside the form it scores.
+      var form = entryForm();
       elt.dataset.offlineKey = form ? formKey(form) : "";
     }
   });
