@@ -111,7 +111,10 @@ def entry_add(
     checked_in: bool = False,
 ) -> Entry:
     """Register a club player, or someone by name: the club's player of that name if there is
-    one (so typing "Chloé" twice never makes two Chloés), else a newcomer joins the club."""
+    one (so typing "Chloé" twice never makes two Chloés), else a newcomer becomes one of the
+    club's own players. Another club's player is a guest: he plays at this club (listed in
+    ``Player.clubs``) but stays his own club's player, and this club gets no say over him or
+    his account."""
     if player is None:
         if not name.strip():
             raise TournamentError(_("Choose a player or type a name."))

@@ -50,6 +50,7 @@ from tarot_scores.api.serializers import (
     RevisionSerializer,
     has_nul,
     player_reference_errors,
+    reason_field,
     sheet_json,
 )
 from tarot_scores.clubs import permissions
@@ -101,25 +102,33 @@ def _site_deal_schema(*, extra: Mapping[str, Any], required: list[str]) -> dict[
     return schema
 
 
+REASON_SCHEMA = {
+    "type": "string",
+    "maxLength": 500,
+    "description": "Why the deal changes, kept in its history: required for a tournament "
+    "table once its round has closed (400 on `reason` without it).",
+}
 NEW_DEAL_SCHEMA = _site_deal_schema(
     extra={
+        "reason": REASON_SCHEMA,
         "number": {
             "type": "integer",
             "minimum": 1,
             "description": "The deal number the client expects (the game's `next_number`). "
             "If it is taken already, the answer is 409 with that deal: sending a deal twice "
             "stores it once.",
-        }
+        },
     },
     required=[],
 )
 EDIT_DEAL_SCHEMA = _site_deal_schema(
     extra={
+        "reason": REASON_SCHEMA,
         "version": {
             "type": "integer",
             "minimum": 1,
             "description": "The version the correction was made from (409 if it changed since).",
-        }
+        },
     },
     required=["version"],
 )
@@ -392,7 +401,8 @@ class GameFinishView(GameStatusView):
     @extend_schema(
         operation_id="games_finish",
         summary="Finish a game",
-        description="Whoever may enter the game's deals. No body (anything sent is ignored). "
+        description="Whoever may enter the game's deals; a tournament table: the tournament's "
+        "organisers and referees only. No body (anything sent is ignored). "
         "A finished game's sheet is final: entering, correcting, deleting or restoring its "
         "deals answers 409 until it is reopened. Finishing a finished game changes nothing. "
         "The answer is the score sheet, as `GET /api/v1/games/{id}/` returns it, with "
@@ -411,7 +421,8 @@ class GameReopenView(GameStatusView):
     @extend_schema(
         operation_id="games_reopen",
         summary="Reopen a finished game",
-        description="Whoever may enter the game's deals. No body (anything sent is ignored). "
+        description="Whoever may enter the game's deals; a tournament table: the tournament's "
+        "organisers and referees only. No body (anything sent is ignored). "
         "Its deals may be entered and corrected again. Reopening an open game changes "
         'nothing. The answer is the score sheet, with `"status": "open"`.',
         tags=["games"],
@@ -429,7 +440,8 @@ class DealCreateView(ClubAPIView):
     @extend_schema(
         operation_id="deals_create",
         summary="Enter the next deal of a game",
-        description="Organisers of the club, and members who sit at this table. The body is "
+        description="Organisers of the club, and members who sit at this table (a tournament "
+        "table: while its round is open; after, its organisers and referees). The body is "
         "the scoring contract without `variant` and `players`, players by id, and the "
         "optional `number` the client expects: the same number sent twice stores one deal "
         "(the second answer is 409 with it). Without `number`, the next one is used.",
@@ -443,10 +455,14 @@ class DealCreateView(ClubAPIView):
         require(permissions.can_enter_deals(request, game))
         try:
             body = _deal_body(request)
-            number = _take(body, DealNumberSerializer).get("number")
+            own = _take(body, DealNumberSerializer)
             recorded = busy_if_locked(
                 lambda: services.deal_record(
-                    game=game, payload=body, by=request.user, number=number
+                    game=game,
+                    payload=body,
+                    by=request.user,
+                    number=own.get("number"),
+                    reason=own["reason"],
                 )
             )
         except ScoringError as error:
@@ -465,6 +481,16 @@ class DealCreateView(ClubAPIView):
 VERSION_QUERY = OpenApiParameter(
     "version", int, required=True, description="The version the client read (409 if stale)."
 )
+REASON_QUERY = OpenApiParameter(
+    "reason",
+    str,
+    description="Why the deal changes, kept in its history: required for a tournament table "
+    "once its round has closed (400 on `reason` without it).",
+)
+
+
+class ReasonSerializer(serializers.Serializer[Any]):
+    reason = reason_field()
 
 
 class DealDetailView(ClubAPIView):
@@ -518,10 +544,14 @@ class DealDetailView(ClubAPIView):
         require(permissions.can_correct_deal(request, deal))
         try:
             body = _deal_body(request)
-            version = _take(body, DealVersionSerializer)["version"]
+            own = _take(body, DealVersionSerializer)
             deal = busy_if_locked(
                 lambda: services.deal_update(
-                    deal=deal, payload=body, version=version, by=request.user
+                    deal=deal,
+                    payload=body,
+                    version=own["version"],
+                    by=request.user,
+                    reason=own["reason"],
                 )
             )
         except ScoringError as error:
@@ -539,7 +569,7 @@ class DealDetailView(ClubAPIView):
         "keeps it. `?version=` is the version read (409 with the current deal if stale). "
         "The answer is the deleted deal with its new version.",
         tags=["deals"],
-        parameters=[VERSION_QUERY],
+        parameters=[VERSION_QUERY, REASON_QUERY],
         request=None,
         responses={
             200: DealSerializer,
@@ -555,10 +585,12 @@ class DealDetailView(ClubAPIView):
         require(permissions.can_correct_deal(request, deal))
         params = DealVersionSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        version = params.validated_data["version"]
+        version, reason = params.validated_data["version"], params.validated_data["reason"]
         try:
             deal = busy_if_locked(
-                lambda: services.deal_delete(deal=deal, version=version, by=request.user)
+                lambda: services.deal_delete(
+                    deal=deal, version=version, by=request.user, reason=reason
+                )
             )
         except DealConflict as conflict:
             return _conflict(conflict)
@@ -578,6 +610,7 @@ class DealRestoreView(ClubAPIView):
         "rules). Restoring a live deal changes nothing. 409 if the game is finished or its "
         "table full.",
         tags=["deals"],
+        parameters=[REASON_QUERY],
         request=None,
         responses={
             200: DealSerializer,
@@ -591,8 +624,13 @@ class DealRestoreView(ClubAPIView):
     def post(self, request: Request, pk: int) -> Response:
         deal = deal_or_404(request, pk)
         require(permissions.can_correct_deal(request, deal))
+        params = ReasonSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        reason = params.validated_data["reason"]
         try:
-            deal = busy_if_locked(lambda: services.deal_restore(deal=deal, by=request.user))
+            deal = busy_if_locked(
+                lambda: services.deal_restore(deal=deal, by=request.user, reason=reason)
+            )
         except ScoringError as error:
             return _refused(error)
         except GameClosed as closed:

@@ -109,6 +109,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
             number=form.cleaned_data["number"],
             by_label=screen.by_label,
             table=sheet.table,
+            reason=request.POST.get("reason", ""),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -220,6 +221,7 @@ def deal_correct(
             version=form.cleaned_data["version"],
             by=screen.by,
             by_label=screen.by_label,
+            reason=request.POST.get("reason", ""),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())

@@ -187,8 +187,8 @@ class EntryListView(TournamentAPIView):
     @extend_schema(
         operation_id="tournament_entries_create",
         summary="Register a player",
-        description="Organisers only. Either `player` (an id: a player of another club joins "
-        "this one) or `name` (a newcomer, who becomes a player of the club). Registered "
+        description="Organisers only. Either `player` (an id: a player of another club is a "
+        "guest, who stays his own club's player) or `name` (a newcomer, who becomes a player of the club). Registered "
         "after round 1 was seated, a player is seated from the next round on. A player "
         "already registered, or a full team, is refused with 400.",
         tags=TAGS,
