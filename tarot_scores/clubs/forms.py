@@ -62,6 +62,32 @@ class PlayerForm(forms.Form):
         self.club = club
 
 
+def account_named(value: str) -> Any:
+    """The account with this user name or e-mail address (any case), or None. Several accounts
+    sharing the address are a ``ValidationError``: the user name tells them apart."""
+    user_model = get_user_model()
+    users = list(user_model.objects.filter(Q(username__iexact=value) | Q(email__iexact=value))[:2])
+    if len(users) > 1:
+        users = [u for u in users if u.get_username().casefold() == value.casefold()]
+        if len(users) != 1:
+            raise ValidationError(
+                _("Several accounts use this e-mail address: enter the user name.")
+            )
+    return users[0] if users else None
+
+
+class AccountForm(forms.Form):
+    """An existing account, by user name or e-mail address (a tournament's referee)."""
+
+    identifier = forms.CharField(label=gettext_lazy("User name or e-mail address"), max_length=254)
+
+    def clean_identifier(self) -> Any:
+        found = account_named(str(self.cleaned_data["identifier"]).strip())
+        if found is None:
+            raise ValidationError(_("No account has this user name or e-mail address."))
+        return found
+
+
 def _player_choices(players: Iterable[Player], user: Any) -> list[tuple[str, str]]:
     """Players an account may be invited to play as: the club's own players (never a guest of
     its tournaments) without an account, and its own."""
@@ -106,19 +132,10 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
 
     def clean_identifier(self) -> str:
         value = str(self.cleaned_data["identifier"]).strip()
-        user_model = get_user_model()
-        users = list(
-            user_model.objects.filter(Q(username__iexact=value) | Q(email__iexact=value))[:2]
-        )
-        if len(users) > 1:
-            users = [u for u in users if u.get_username().casefold() == value.casefold()]
-            if len(users) != 1:
-                raise ValidationError(
-                    _("Several accounts use this e-mail address: enter the user name.")
-                )
-        if users:
+        found = account_named(value)
+        if found is not None:
             # An account that is a member already is invitation_create's refusal (on ``user``).
-            self.user = users[0]
+            self.user = found
             return value
         try:
             validate_email(value)
