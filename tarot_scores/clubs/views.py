@@ -196,18 +196,21 @@ def _member_updated(
         return False
     wanted = form.cleaned_data["player"]
     current = own_player(target)
+    invitation: Invitation | None = None
     try:
-        services.membership_update(membership=target, role=form.cleaned_data["role"])
-        if wanted is None and current is not None:
-            services.player_unlink(club=club, player=current)
-        elif wanted is not None and (current is None or wanted.pk != current.pk):
-            invitation = services.invitation_create(
-                club=club, by=request.user, user=target.user, player=wanted
-            )
-            _invitation_sent(request, invitation)
+        with transaction.atomic():  # a refusal of either leaves the row as it was
+            services.membership_update(membership=target, role=form.cleaned_data["role"])
+            if wanted is None and current is not None:
+                services.player_unlink(club=club, player=current)
+            elif wanted is not None and (current is None or wanted.pk != current.pk):
+                invitation = services.invitation_create(
+                    club=club, by=request.user, user=target.user, player=wanted
+                )
     except Refusal as refusal:
         refusal.add_to_form(form)
         return False
+    if invitation is not None:
+        _invitation_sent(request, invitation)
     return True
 
 
