@@ -296,3 +296,25 @@ def test_an_email_shared_by_two_accounts_asks_for_the_user_name(
     assert club.invitations.count() == invitations_before
     assert add(client, club, "leon", language).status_code == 302  # the user name is enough
     assert mail.outbox[-1].to == ["Famille@example.org"]
+
+
+def test_an_account_without_email_finds_the_invitation_once_signed_in(
+    client: Client, club: Club, organiser: User, outsider: User
+) -> None:
+    client.force_login(organiser)
+    assert add(client, club, "otto", "en").status_code == 302
+    assert mail.outbox == []
+    page = client.get(members_url(club), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "otto has no e-mail address" in page
+    invitation = Invitation.objects.get(user=outsider)
+    assert invitation.token not in page
+
+    otto = Client()
+    otto.force_login(outsider)
+    clubs = otto.get(reverse("clubs:list"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Une invitation attend votre réponse." in clubs
+    listed = otto.get(reverse("invitations:list")).content.decode()
+    answer = reverse("invitations:answer", args=[invitation.token])
+    assert answer in listed
+    assert otto.post(answer, {"action": "accept"}).status_code == 302
+    assert club.memberships.filter(user=outsider).exists()
