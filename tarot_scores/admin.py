@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
+from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
 
@@ -62,9 +62,18 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("name", "nickname", "licence", "user")
+    list_display = ("name", "nickname", "licence", "club", "user")
+    list_filter = ("club",)
     search_fields = ("name", "nickname", "licence")
     filter_horizontal = ("clubs",)
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    # The token is the holder's key: never shown, even to staff.
+    list_display = ("club", "user", "email", "role", "player", "status", "created_at")
+    list_filter = ("status", "club")
+    exclude = ("token",)
 
 
 @admin.register(HouseRules)

@@ -2,7 +2,7 @@
 package (clubs, games, stats) under the one app label, so tables and migrations stay as they
 were. Code imports a model from its own package."""
 
-from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
+from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
 
@@ -12,6 +12,7 @@ __all__ = [
     "DealRevision",
     "Game",
     "HouseRules",
+    "Invitation",
     "Membership",
     "Player",
     "PlayerRating",

@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("accounts/invitations/", include("tarot_scores.clubs.invitation_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("clubs/", include("tarot_scores.clubs.urls")),
     path("", include("tarot_scores.games.urls")),

@@ -61,8 +61,12 @@ class ClubFactory(DjangoModelFactory[Club]):
 
 
 def _add_clubs(player: Player, create: bool, extracted: SequenceOf[Club] | None, **kw: Any) -> None:
+    """The player plays at these clubs; the first is his own (as ``player_create`` makes it)."""
     if create and extracted:
         player.clubs.add(*extracted)
+        if player.club_id is None:
+            player.club = extracted[0]
+            player.save(update_fields=["club"])
 
 
 class PlayerFactory(DjangoModelFactory[Player]):

@@ -9,8 +9,13 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from tarot_scores.games.guards import on_game_access, on_reason_needed
         from tarot_scores.games.services import on_deal_change
+        from tournaments.permissions import table_access, table_needs_reason
         from tournaments.services import round_after_deal
 
         # Every way a deal is written (table link, game page, API) closes a complete round.
         on_deal_change(round_after_deal)
+        # A table's deals follow the tournament's rules, on the pages and in the API alike.
+        on_game_access(table_access)
+        on_reason_needed(table_needs_reason)

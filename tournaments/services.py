@@ -20,6 +20,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import signed_in
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
@@ -111,7 +112,10 @@ def entry_add(
     checked_in: bool = False,
 ) -> Entry:
     """Register a club player, or someone by name: the club's player of that name if there is
-    one (so typing "Chloé" twice never makes two Chloés), else a newcomer joins the club."""
+    one (so typing "Chloé" twice never makes two Chloés), else a newcomer becomes one of the
+    club's own players. Another club's player is a guest: he plays at this club (listed in
+    ``Player.clubs``) but stays his own club's player, and this club gets no say over him or
+    his account."""
     if player is None:
         if not name.strip():
             raise TournamentError(_("Choose a player or type a name."))
@@ -414,3 +418,39 @@ def round_close(*, round_: Round) -> Round:
         tournament.save(update_fields=["status"])
     results_changed(club_id=round_.tournament.club_id)
     return round_
+
+
+def _refusal(field: str, code: str, message: str) -> Refusal:
+    return Refusal.on(field, code, message)
+
+
+@transaction.atomic
+def referee_add(*, tournament: Tournament, user: Any) -> Tournament:
+    """Name ``user`` a referee (arbitre) of the tournament. A private club's tournament is read
+    by its members only, so there the referee must be a member first. ``Refusal`` on ``user``
+    otherwise, or if already named."""
+    if tournament.referees.filter(pk=user.pk).exists():
+        raise _refusal(
+            "user",
+            "already_referee",
+            _("%(name)s is already a referee of this tournament.") % {"name": user.get_username()},
+        )
+    club = tournament.club
+    if not club.public and not club.memberships.filter(user=user).exists():
+        raise _refusal(
+            "user",
+            "referee_not_member",
+            _(
+                "%(name)s is not a member of this private club: invite them on the members page "
+                "first."
+            )
+            % {"name": user.get_username()},
+        )
+    tournament.referees.add(user)
+    return tournament
+
+
+@transaction.atomic
+def referee_remove(*, tournament: Tournament, user: Any) -> Tournament:
+    tournament.referees.remove(user)
+    return tournament

@@ -3,7 +3,7 @@ printed sheets, a table's private entry link, standings, projector and bracket."
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import events, results, rounds, table_entry
+from tournaments.views import events, referees, results, rounds, table_entry
 
 app_name = "tournaments"
 
@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="entry_withdraw",
     ),
     path("<int:tournament_id>/teams/", events.team_new, name="team_new"),
+    path("<int:tournament_id>/referees/", referees.referees, name="referees"),
     path("<int:tournament_id>/rounds/seat/", rounds.round_seat, name="round_seat"),
     path("<int:tournament_id>/rounds/<int:number>/", rounds.round_detail, name="round"),
     path("<int:tournament_id>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),

@@ -50,6 +50,7 @@ from tarot_scores.api.serializers import (
     RevisionSerializer,
     has_nul,
     player_reference_errors,
+    reason_field,
     sheet_json,
 )
 from tarot_scores.clubs import permissions
@@ -101,8 +102,15 @@ def _site_deal_schema(*, extra: Mapping[str, Any], required: list[str]) -> dict[
     return schema
 
 
+REASON_SCHEMA = {
+    "type": "string",
+    "maxLength": 500,
+    "description": "Why the deal changes, kept in its history: required for a tournament "
+    "table once its round has closed (400 on `reason` without it).",
+}
 NEW_DEAL_SCHEMA = _site_deal_schema(
     extra={
+        "reason": REASON_SCHEMA,
         "number": {
             "type": "integer",
             "minimum": 1,
@@ -124,11 +132,12 @@ NEW_DEAL_SCHEMA = _site_deal_schema(
 )
 EDIT_DEAL_SCHEMA = _site_deal_schema(
     extra={
+        "reason": REASON_SCHEMA,
         "version": {
             "type": "integer",
             "minimum": 1,
             "description": "The version the correction was made from (409 if it changed since).",
-        }
+        },
     },
     required=["version"],
 )
@@ -411,7 +420,8 @@ class GameFinishView(GameStatusView):
     @extend_schema(
         operation_id="games_finish",
         summary="Finish a game",
-        description="Whoever may enter the game's deals. No body (anything sent is ignored). "
+        description="Whoever may enter the game's deals; a tournament table: the tournament's "
+        "organisers and referees only. No body (anything sent is ignored). "
         "A finished game's sheet is final: entering, correcting, deleting or restoring its "
         "deals answers 409 until it is reopened. Finishing a finished game changes nothing. "
         "The answer is the score sheet, as `GET /api/v1/games/{id}/` returns it, with "
@@ -430,7 +440,8 @@ class GameReopenView(GameStatusView):
     @extend_schema(
         operation_id="games_reopen",
         summary="Reopen a finished game",
-        description="Whoever may enter the game's deals. No body (anything sent is ignored). "
+        description="Whoever may enter the game's deals; a tournament table: the tournament's "
+        "organisers and referees only. No body (anything sent is ignored). "
         "Its deals may be entered and corrected again. Reopening an open game changes "
         'nothing. The answer is the score sheet, with `"status": "open"`.',
         tags=["games"],
@@ -448,7 +459,8 @@ class DealCreateView(ClubAPIView):
     @extend_schema(
         operation_id="deals_create",
         summary="Enter the next deal of a game",
-        description="Organisers of the club, and members who sit at this table. The body is "
+        description="Organisers of the club, and members who sit at this table (a tournament "
+        "table: while its round is open; after, its organisers and referees). The body is "
         "the scoring contract without `variant` and `players`, players by id, and the "
         "optional `number` the client expects: the same number sent twice stores one deal "
         "(the second answer is 409 with it). Without `number`, the next one is used. With "
@@ -482,6 +494,7 @@ class DealCreateView(ClubAPIView):
                     by=request.user,
                     number=own.get("number"),
                     client_id=own.get("client_id"),
+                    reason=own["reason"],
                 )
             )
         except ScoringError as error:
@@ -502,6 +515,16 @@ class DealCreateView(ClubAPIView):
 VERSION_QUERY = OpenApiParameter(
     "version", int, required=True, description="The version the client read (409 if stale)."
 )
+REASON_QUERY = OpenApiParameter(
+    "reason",
+    str,
+    description="Why the deal changes, kept in its history: required for a tournament table "
+    "once its round has closed (400 on `reason` without it).",
+)
+
+
+class ReasonSerializer(serializers.Serializer[Any]):
+    reason = reason_field()
 
 
 class DealDetailView(ClubAPIView):
@@ -555,10 +578,14 @@ class DealDetailView(ClubAPIView):
         require(permissions.can_correct_deal(request, deal))
         try:
             body = _deal_body(request)
-            version = _take(body, DealVersionSerializer)["version"]
+            own = _take(body, DealVersionSerializer)
             deal = busy_if_locked(
                 lambda: services.deal_update(
-                    deal=deal, payload=body, version=version, by=request.user
+                    deal=deal,
+                    payload=body,
+                    version=own["version"],
+                    by=request.user,
+                    reason=own["reason"],
                 )
             )
         except ScoringError as error:
@@ -576,7 +603,7 @@ class DealDetailView(ClubAPIView):
         "keeps it. `?version=` is the version read (409 with the current deal if stale). "
         "The answer is the deleted deal with its new version.",
         tags=["deals"],
-        parameters=[VERSION_QUERY],
+        parameters=[VERSION_QUERY, REASON_QUERY],
         request=None,
         responses={
             200: DealSerializer,
@@ -592,10 +619,12 @@ class DealDetailView(ClubAPIView):
         require(permissions.can_correct_deal(request, deal))
         params = DealVersionSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        version = params.validated_data["version"]
+        version, reason = params.validated_data["version"], params.validated_data["reason"]
         try:
             deal = busy_if_locked(
-                lambda: services.deal_delete(deal=deal, version=version, by=request.user)
+                lambda: services.deal_delete(
+                    deal=deal, version=version, by=request.user, reason=reason
+                )
             )
         except DealConflict as conflict:
             return _conflict(conflict)
@@ -615,6 +644,7 @@ class DealRestoreView(ClubAPIView):
         "rules). Restoring a live deal changes nothing. 409 if the game is finished or its "
         "table full.",
         tags=["deals"],
+        parameters=[REASON_QUERY],
         request=None,
         responses={
             200: DealSerializer,
@@ -628,8 +658,13 @@ class DealRestoreView(ClubAPIView):
     def post(self, request: Request, pk: int) -> Response:
         deal = deal_or_404(request, pk)
         require(permissions.can_correct_deal(request, deal))
+        params = ReasonSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        reason = params.validated_data["reason"]
         try:
-            deal = busy_if_locked(lambda: services.deal_restore(deal=deal, by=request.user))
+            deal = busy_if_locked(
+                lambda: services.deal_restore(deal=deal, by=request.user, reason=reason)
+            )
         except ScoringError as error:
             return _refused(error)
         except GameClosed as closed:

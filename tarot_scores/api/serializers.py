@@ -353,7 +353,7 @@ class RevisionSerializer(serializers.ModelSerializer[DealRevision]):
 
     class Meta:
         model = DealRevision
-        fields = ["version", "action", "by", "at", "payload", "scores"]
+        fields = ["version", "action", "by", "at", "reason", "payload", "scores"]
         read_only_fields = fields
 
     @extend_schema_field(PAYLOAD_SCHEMA)
@@ -531,8 +531,20 @@ class PositiveNumberField(serializers.IntegerField):
         super().__init__(min_value=1, max_value=MAX_NUMBER, **kwargs)
 
 
+def reason_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        default="",
+        help_text="Why the deal changes, kept in its history: required for a tournament "
+        "table once its round has closed (400 on `reason` without it).",
+    )
+
+
 class DealNumberSerializer(serializers.Serializer[Any]):
     number = PositiveNumberField(required=False, allow_null=True)
+    reason = reason_field()
 
 
 class ClientIdField(serializers.UUIDField):
@@ -552,3 +564,4 @@ class NewDealSerializer(DealNumberSerializer):
 
 class DealVersionSerializer(serializers.Serializer[Any]):
     version = PositiveNumberField()
+    reason = reason_field()

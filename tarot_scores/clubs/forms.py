@@ -2,8 +2,8 @@
 
 Rules live elsewhere: a house rule set is checked by the scoring engine
 (``RuleSet.from_mapping``) and its refusals are put beside the fields; writes go through
-the services, whose ``Refusal`` (a name taken, the last organiser, an account playing at
-another club) the views put beside the fields too."""
+the services, whose ``Refusal`` (a name taken, the last organiser, another club's player)
+the views put beside the fields too."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db.models import Q
@@ -61,8 +62,35 @@ class PlayerForm(forms.Form):
         self.club = club
 
 
+def account_named(value: str) -> Any:
+    """The account with this user name or e-mail address (any case), or None. Several accounts
+    sharing the address are a ``ValidationError``: the user name tells them apart."""
+    user_model = get_user_model()
+    users = list(user_model.objects.filter(Q(username__iexact=value) | Q(email__iexact=value))[:2])
+    if len(users) > 1:
+        users = [u for u in users if u.get_username().casefold() == value.casefold()]
+        if len(users) != 1:
+            raise ValidationError(
+                _("Several accounts use this e-mail address: enter the user name.")
+            )
+    return users[0] if users else None
+
+
+class AccountForm(forms.Form):
+    """An existing account, by user name or e-mail address (a tournament's referee)."""
+
+    identifier = forms.CharField(label=gettext_lazy("User name or e-mail address"), max_length=254)
+
+    def clean_identifier(self) -> Any:
+        found = account_named(str(self.cleaned_data["identifier"]).strip())
+        if found is None:
+            raise ValidationError(_("No account has this user name or e-mail address."))
+        return found
+
+
 def _player_choices(players: Iterable[Player], user: Any) -> list[tuple[str, str]]:
-    """Players an account may be linked to: those without an account, and its own."""
+    """Players an account may be invited to play as: the club's own players (never a guest of
+    its tournaments) without an account, and its own."""
     choices = [("", _("— none —"))]
     for player in players:
         if player.user_id is None or (user is not None and player.user_id == user.pk):
@@ -82,8 +110,8 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
         label=gettext_lazy("User name or e-mail address"),
         max_length=254,
         help_text=gettext_lazy(
-            "Someone without an account yet: enter their e-mail address; they will get a link "
-            "to choose a password."
+            "They get an invitation by e-mail and become a member when they accept it. Someone "
+            "without an account yet makes one from the invitation."
         ),
     )
     role = forms.ChoiceField(
@@ -92,7 +120,7 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
     player = forms.ChoiceField(
         label=gettext_lazy("Plays as"),
         required=False,
-        help_text=gettext_lazy("The player of the club this person is."),
+        help_text=gettext_lazy("The player of the club this person is, once they accept."),
     )
 
     def __init__(self, *args: Any, club: Club, players: Sequence[Player], **kwargs: Any) -> None:
@@ -104,19 +132,10 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
 
     def clean_identifier(self) -> str:
         value = str(self.cleaned_data["identifier"]).strip()
-        user_model = get_user_model()
-        users = list(
-            user_model.objects.filter(Q(username__iexact=value) | Q(email__iexact=value))[:2]
-        )
-        if len(users) > 1:
-            users = [u for u in users if u.get_username().casefold() == value.casefold()]
-            if len(users) != 1:
-                raise ValidationError(
-                    _("Several accounts use this e-mail address: enter the user name.")
-                )
-        if users:
-            # An account that is a member already is member_add's refusal (on ``user``).
-            self.user = users[0]
+        found = account_named(value)
+        if found is not None:
+            # An account that is a member already is invitation_create's refusal (on ``user``).
+            self.user = found
             return value
         try:
             validate_email(value)
@@ -127,13 +146,32 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
         return value
 
     def clean_player(self) -> Player | None:
-        # An account playing at another club keeps its player: member_add's refusal.
+        # Another club's player, or one with an account: invitation_create's refusal.
         return self.linked_player(str(self.cleaned_data.get("player") or ""))
+
+
+def own_player(membership: Membership) -> Player | None:
+    """The club's own player this member plays as, if any (not another club's)."""
+    player: Player | None = getattr(membership.user, "player", None)
+    if player is None or player.club_id != membership.club_id:
+        return None
+    return player
+
+
+class InvitationAccountForm(UserCreationForm):  # type: ignore[type-arg]
+    """Someone invited without an account chooses a user name and a password."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
 
 
 class MembershipForm(_PlayerLinkMixin, forms.Form):
     role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Membership.Role.choices)
-    player = forms.ChoiceField(label=gettext_lazy("Plays as"), required=False)
+    player = forms.ChoiceField(
+        label=gettext_lazy("Plays as"),
+        required=False,
+        help_text=gettext_lazy("Another player: they get an invitation to accept."),
+    )
 
     def __init__(
         self,
@@ -142,7 +180,7 @@ class MembershipForm(_PlayerLinkMixin, forms.Form):
         players: Sequence[Player],
         **kwargs: Any,
     ) -> None:
-        own = getattr(membership.user, "player", None)
+        own = own_player(membership)
         kwargs.setdefault(
             "initial",
             {"role": membership.role, "player": str(own.pk) if own is not None else ""},
@@ -155,7 +193,7 @@ class MembershipForm(_PlayerLinkMixin, forms.Form):
     # A club keeps an organiser: membership_update's rule, put beside the role by the view.
 
     def clean_player(self) -> Player | None:
-        # An account playing at another club keeps its player: membership_update's refusal.
+        # Another club's player, or one with an account: invitation_create's refusal.
         return self.linked_player(str(self.cleaned_data.get("player") or ""))
 
 

@@ -1,7 +1,14 @@
-"""Clubs, their members (accounts with a role), their players and their house rules."""
+"""Clubs, their members (accounts with a role), their players, the invitations an organiser
+sends (to join the club, or to play as one of its players) and their house rules.
+
+A player belongs to one club, his own (``Player.club``): only that club's organisers may propose
+to link an account to him. ``Player.clubs`` lists where he plays (his own club, and the clubs
+whose tournaments registered him as a guest): a guest entry gives the host club no right over
+him, his account or his own club's games."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -69,6 +76,17 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=60)
     nickname = models.CharField(_("nickname"), max_length=60, blank=True)
     licence = models.CharField(_("FFT licence number"), max_length=20, blank=True)
+    # The player's own club: the one that created him (null only if that club was deleted).
+    # Linking an account to him is for its organisers alone, and for the account's holder.
+    club = models.ForeignKey(
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="own_players",
+        verbose_name=_("own club"),
+    )
+    # Where he plays: his own club and the clubs whose tournaments registered him as a guest.
     clubs = models.ManyToManyField(Club, related_name="players", verbose_name=_("clubs"))
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -90,6 +108,64 @@ class Player(models.Model):
     @property
     def label(self) -> str:
         return self.nickname or self.name
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Invitation(models.Model):
+    """An organiser's proposal that an account holder accepts while signed in: to become a
+    member of the club with ``role``, to play as ``player`` (one of the club's own players), or
+    both. It goes by e-mail to the holder (``email``); ``user`` is the account it is for, or
+    None for someone without an account yet, who makes one when accepting. Nothing changes
+    until the holder accepts."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+    )
+    email = models.EmailField(_("e-mail address"), blank=True)
+    # Empty for an invitation to play as a player only (someone already a member).
+    role = models.CharField(
+        _("role"), max_length=16, choices=Membership.Role.choices, blank=True, default=""
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.user or self.email} ({self.status})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING
 
 
 class HouseRules(models.Model):

@@ -5,6 +5,9 @@ create games and enter or correct deals in the games they sit in (through the pl
 to their account). Everyone may read a club that publishes its results. Superusers may do
 everything. HTML views and the API ask these same questions.
 
+A game another app runs (a tournament's table) follows that app's rules: it registers a guard
+(``games.guards``) that answers before the club's own rules.
+
 Each question takes ``who``: the request (the usual case), an ``Access`` or a bare user. A page
 asks several questions about the same club or game: the request's ``Access`` reads each role
 and each seat once for the whole request, while a bare user is read afresh for each question.
@@ -18,6 +21,7 @@ from django.http import HttpRequest
 from rest_framework.request import Request
 
 from tarot_scores.clubs.models import Club, Membership
+from tarot_scores.games.guards import Act, guarded
 from tarot_scores.games.models import Deal, Game
 
 
@@ -28,6 +32,9 @@ class Access:
         self.user = user
         self._roles: dict[int, str | None] = {}
         self._seated: dict[int, bool] = {}
+        self._verdicts: dict[tuple[int, str], bool | None] = {}
+        # What other apps' guards read once per request (a game's tournament table...).
+        self.memo: dict[Any, Any] = {}
 
     @property
     def signed_in(self) -> bool:
@@ -50,6 +57,13 @@ class Access:
         if game.pk not in self._seated:
             self._seated[game.pk] = game.seats.filter(player__user=self.user).exists()
         return self._seated[game.pk]
+
+    def verdict(self, game: Game, act: Act) -> bool | None:
+        """A guard's answer for this game and act (None: the club's rules decide)."""
+        key = (game.pk, act.value)
+        if key not in self._verdicts:
+            self._verdicts[key] = guarded(reader=self, game=game, act=act)
+        return self._verdicts[key]
 
 
 def access(request: HttpRequest | Request) -> Access:
@@ -104,18 +118,28 @@ def sits_in(who: Any, game: Game) -> bool:
     return _access(who).sits_in(game)
 
 
-def can_enter_deals(who: Any, game: Game) -> bool:
-    """Organisers of the club; members who sit at the table."""
-    reader = _access(who)
+def _club_enters(reader: Access, game: Game) -> bool:
     if is_organiser(reader, game.club):
         return True
     return is_member(reader, game.club) and reader.sits_in(game)
 
 
+def can_enter_deals(who: Any, game: Game) -> bool:
+    """Organisers of the club; members who sit at the table (a guarded game: its guard)."""
+    reader = _access(who)
+    ruled = reader.verdict(game, Act.ENTER)
+    return ruled if ruled is not None else _club_enters(reader, game)
+
+
 def can_correct_deal(who: Any, deal: Deal) -> bool:
-    return can_enter_deals(who, deal.game)
+    """Correct, delete or restore: as for entering (a guarded game: its guard)."""
+    reader = _access(who)
+    ruled = reader.verdict(deal.game, Act.CORRECT)
+    return ruled if ruled is not None else _club_enters(reader, deal.game)
 
 
 def can_manage_game(who: Any, game: Game) -> bool:
-    """Finish or reopen a game: whoever may enter its deals."""
-    return can_enter_deals(who, game)
+    """Finish or reopen a game: whoever may enter its deals (a guarded game: its guard)."""
+    reader = _access(who)
+    ruled = reader.verdict(game, Act.MANAGE)
+    return ruled if ruled is not None else _club_enters(reader, game)

@@ -1,4 +1,5 @@
-"""Reads of the clubs: which clubs a user sees, their players and members, names taken."""
+"""Reads of the clubs: which clubs a user sees, their players and members, invitations waiting
+for an answer, names taken."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
+from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 
 
 def clubs_for(*, user: Any) -> QuerySet[Club]:
@@ -20,6 +21,31 @@ def clubs_for(*, user: Any) -> QuerySet[Club]:
 
 def club_players(*, club: Club) -> QuerySet[Player]:
     return club.players.select_related("user").order_by("name", "id")
+
+
+def club_own_players(*, club: Club) -> QuerySet[Player]:
+    """The club's own players: those whose accounts its organisers may propose (not the guests
+    of its tournaments)."""
+    return Player.objects.filter(club=club).select_related("user").order_by("name", "id")
+
+
+def pending_invitations(*, club: Club) -> QuerySet[Invitation]:
+    return (
+        Invitation.objects.filter(club=club, status=Invitation.Status.PENDING)
+        .select_related("user", "player")
+        .order_by("created_at", "id")
+    )
+
+
+def invitations_for(*, user: Any) -> QuerySet[Invitation]:
+    """The invitations waiting for this account's answer."""
+    if user is None or not user.is_authenticated:
+        return Invitation.objects.none()
+    return (
+        Invitation.objects.filter(user=user, status=Invitation.Status.PENDING)
+        .select_related("club", "player")
+        .order_by("created_at", "id")
+    )
 
 
 def club_memberships(*, club: Club) -> QuerySet[Membership]:

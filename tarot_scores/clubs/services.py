@@ -1,10 +1,12 @@
-"""Writes of the clubs: clubs, players, members and their accounts, house rules.
+"""Writes of the clubs: clubs, players, members, invitations and accounts, house rules.
 
 Each runs in one transaction; the pages and the API call the same functions, and the rules
 about names and roles are checked here, once: a club's name is unique, a club's players are
 shown under different labels, its rule sets have different names, and a club keeps at least
-one organiser. A broken rule raises ``Refusal`` (``tarot_scores.core.errors``) on the field
-the pages and the API name the same way."""
+one organiser. Nobody is made a member, and no account plays as a player, without its holder
+accepting an invitation; only a player's own club invites someone to play as him. A broken
+rule raises ``Refusal`` (``tarot_scores.core.errors``) on the field the pages and the API
+name the same way."""
 
 from __future__ import annotations
 
@@ -12,14 +14,15 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tarot_scores import scoring
 from tarot_scores.clubs import selectors
-from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
+from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.actors import Actor, signed_in
-from tarot_scores.core.errors import Refusal
+from tarot_scores.core.errors import WHOLE, Refusal
 
 
 def _club_name_taken() -> Refusal:
@@ -57,8 +60,9 @@ def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
 def player_create(
     *, club: Club, name: str, nickname: str = "", licence: str = "", user: Any = None
 ) -> Player:
-    """A new player of the club. Score sheets name players by their label (the nickname, or
-    else the name): ``Refusal`` on that field if one of the club's players already has it."""
+    """A new player whose own club is ``club``. Score sheets name players by their label (the
+    nickname, or else the name): ``Refusal`` on that field if one of the club's players already
+    has it."""
     name, nickname = name.strip(), nickname.strip()
     label = nickname or name
     if label and selectors.player_label_taken(club=club, label=label):
@@ -68,7 +72,9 @@ def player_create(
             _("A player of this club is already called “%(label)s”: add a nickname.")
             % {"label": label},
         )
-    player = Player.objects.create(name=name, nickname=nickname, licence=licence.strip(), user=user)
+    player = Player.objects.create(
+        name=name, nickname=nickname, licence=licence.strip(), user=user, club=club
+    )
     player.clubs.add(club)
     return player
 
@@ -92,72 +98,149 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
     return membership
 
 
-def _check_plays_here(*, club: Club, user: Any, player: Player | None) -> None:
-    """An account plays as one player: one of another club's players keeps it, so linking it to
-    one of this club's is a ``Refusal`` on ``player`` (moving within the club is fine)."""
-    if player is None or user is None:
+def _check_own_player(*, club: Club, player: Player | None, user: Any) -> None:
+    """Only the player's own club proposes an account for him, and only while he has none (or
+    has this one): a guest entry in another club's tournament gives that club no say."""
+    if player is None:
         return
-    own = Player.objects.filter(user=user).first()
-    if own is not None and own.pk != player.pk and not own.clubs.filter(pk=club.pk).exists():
+    if player.club_id != club.pk:
         raise Refusal.on(
             "player",
-            "plays_elsewhere",
-            _("This account already plays as %(player)s at another club.") % {"player": own.label},
+            "not_own_player",
+            _("%(player)s is not one of this club's own players: only his club links an account.")
+            % {"player": player.label},
+        )
+    if player.user_id is not None and (user is None or player.user_id != user.pk):
+        raise Refusal.on(
+            "player",
+            "player_has_account",
+            _("%(player)s already plays with another account.") % {"player": player.label},
         )
 
 
 @transaction.atomic
-def member_add(
-    *, club: Club, role: str, user: Any = None, email: str = "", player: Player | None = None
-) -> tuple[Membership, bool]:
-    """Add someone to a club: an existing account, or a new one for ``email``. ``player`` is the
-    club's player they are. Returns the membership and whether the account is new.
-    ``Refusal`` on ``user`` if the account is a member already (its role is changed with
-    ``membership_update``), on ``player`` if it already plays as another club's player."""
-    if user is not None and Membership.objects.filter(club=club, user=user).exists():
+def invitation_create(
+    *,
+    club: Club,
+    by: Actor,
+    role: str = "",
+    user: Any = None,
+    email: str = "",
+    player: Player | None = None,
+) -> Invitation:
+    """An organiser's invitation: to join the club with ``role`` (empty: someone already a
+    member), to play as ``player`` (one of the club's own players), or both. ``user`` is the
+    account it is for, or None for an ``email`` without an account yet. Nothing changes until
+    the holder accepts (``invitation_accept``); the caller mails the link to the holder.
+
+    ``Refusal`` on ``user`` if the account is a member already and a role is asked, on
+    ``player`` if he is not one of the club's own players or already has another account, on
+    ``email`` if the invitation has nowhere to go."""
+    if role and user is not None and Membership.objects.filter(club=club, user=user).exists():
         raise Refusal.on(
             "user",
             "already_member",
             _("%(name)s is already a member: change their role in the list.")
             % {"name": user.get_username()},
         )
-    _check_plays_here(club=club, user=user, player=player)
-    created = user is None
-    if user is None:
-        user = user_invite(email=email)
-    membership = membership_set(club=club, user=user, role=role)
+    _check_own_player(club=club, player=player, user=user)
+    email = (email or (user.email if user is not None else "") or "").strip()
+    if user is None and not email:
+        raise Refusal.on("email", "email_missing", _("Enter the e-mail address to invite."))
+    return Invitation.objects.create(
+        club=club,
+        user=user,
+        email=email,
+        role=role,
+        player=player,
+        created_by=signed_in(by),
+    )
+
+
+def _invitation_refusal() -> Refusal:
+    return Refusal.on(
+        WHOLE,
+        "invitation_answered",
+        _("This invitation has already been answered or was cancelled."),
+    )
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: Any) -> Invitation:
+    """The holder, signed in as ``user``, accepts: he becomes a member with the role asked (a
+    member already keeps his role) and plays as the player proposed (an account plays as one
+    player: a link it had to another player is undone, by its holder's own choice).
+
+    ``Refusal`` if the invitation is no longer pending, is for another account, or the player
+    has meanwhile been given another account or is no longer the club's own."""
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if not invitation.is_pending:
+        raise _invitation_refusal()
+    if user is None or not user.is_authenticated:
+        raise Refusal.on(WHOLE, "sign_in_first", _("Sign in to answer this invitation."))
+    if invitation.user_id is not None and invitation.user_id != user.pk:
+        raise Refusal.on(
+            WHOLE,
+            "invitation_other_account",
+            _("This invitation is for another account."),
+        )
+    club = invitation.club
+    player = (
+        Player.objects.select_for_update().get(pk=invitation.player_id)
+        if invitation.player_id
+        else None
+    )
+    _check_own_player(club=club, player=player, user=user)
+    if invitation.role and not Membership.objects.filter(club=club, user=user).exists():
+        Membership.objects.create(club=club, user=user, role=invitation.role)
     if player is not None:
         player_link_user(player=player, user=user)
-    return membership, created
+    invitation.user = user
+    invitation.status = Invitation.Status.ACCEPTED
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["user", "status", "answered_at"])
+    return invitation
 
 
 @transaction.atomic
-def membership_update(*, membership: Membership, role: str, player: Player | None) -> Membership:
-    """Change a member's role and which of the club's players they are (None: none of them).
-    ``Refusal`` on ``role`` for the club's last organiser stepping down, on ``player`` if the
-    account already plays as another club's player."""
-    _check_plays_here(club=membership.club, user=membership.user, player=player)
-    membership = membership_set(club=membership.club, user=membership.user, role=role)
-    if player is not None:
-        player_link_user(player=player, user=membership.user)
-    else:
-        for own in Player.objects.filter(user=membership.user, clubs=membership.club):
-            player_link_user(player=own, user=None)
-    return membership
+def invitation_close(*, invitation: Invitation, status: str) -> Invitation:
+    """Decline (the holder) or cancel (an organiser) a pending invitation."""
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if not invitation.is_pending:
+        raise _invitation_refusal()
+    invitation.status = status
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    return invitation
 
 
 @transaction.atomic
-def user_invite(*, email: str) -> Any:
-    """An account for someone an organiser adds by e-mail address. It has no password yet: they
-    choose one through a password-reset link."""
-    user_model = get_user_model()
-    base = slugify(email.split("@")[0])[:140] or "player"
-    username, n = base, 1
-    while user_model.objects.filter(username__iexact=username).exists():
-        n += 1
-        username = f"{base}{n}"
-    user = user_model(username=username, email=email.strip())
-    user.set_unusable_password()
+def membership_update(*, membership: Membership, role: str) -> Membership:
+    """Change a member's role. ``Refusal`` on ``role`` for the club's last organiser stepping
+    down. Which player he plays as changes through an invitation he accepts."""
+    return membership_set(club=membership.club, user=membership.user, role=role)
+
+
+@transaction.atomic
+def player_unlink(*, club: Club, player: Player) -> Player:
+    """The club's organisers take the account off one of the club's own players (the holder
+    plays as nobody there any more). ``Refusal`` on ``player`` for another club's player."""
+    if player.club_id != club.pk:
+        raise Refusal.on(
+            "player",
+            "not_own_player",
+            _("%(player)s is not one of this club's own players: only his club links an account.")
+            % {"player": player.label},
+        )
+    return player_link_user(player=player, user=None)
+
+
+@transaction.atomic
+def user_create(*, username: str, password: str, email: str) -> Any:
+    """An account made by the holder of an invitation sent to ``email``, who chose its name
+    and password (the form checked both)."""
+    user = get_user_model()(username=username, email=email.strip())
+    user.set_password(password)
     user.save()
     return user
 
@@ -166,7 +249,9 @@ def user_invite(*, email: str) -> Any:
 def player_link_user(*, player: Player, user: Any) -> Player:
     """Make ``user`` the account that plays as ``player`` (None: no account).
 
-    An account plays as one player, so a link it had to another player is undone.
+    An account plays as one player, so a link it had to another player is undone. Only the
+    acceptance of an invitation (``invitation_accept``) and the player's own club
+    (``player_unlink``) call it on the site.
     """
     if user is not None:
         Player.objects.filter(user=user).exclude(pk=player.pk).update(user=None)

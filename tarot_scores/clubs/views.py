@@ -1,4 +1,5 @@
-"""Club pages: the list of clubs, a club's page, players, members and house rules."""
+"""Club pages: the list of clubs, a club's page, players, members, invitations and house
+rules."""
 
 from __future__ import annotations
 
@@ -6,19 +7,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -26,13 +26,15 @@ from tarot_scores.clubs import permissions, selectors, services
 from tarot_scores.clubs.forms import (
     ClubForm,
     HouseRulesForm,
+    InvitationAccountForm,
     MemberAddForm,
     MembershipForm,
     PlayerForm,
     describe_rules,
+    own_player,
 )
-from tarot_scores.clubs.models import Club, HouseRules, Membership
-from tarot_scores.core.access import club_for
+from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership
+from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.games import selectors as game_selectors
@@ -65,12 +67,14 @@ def club_list(request: HtmxHttpRequest) -> HttpResponse:
                 return redirect("clubs:detail", slug=club.slug)
     clubs = selectors.clubs_for(user=request.user)
     mine: set[int] = set()
+    waiting = 0
     if request.user.is_authenticated:
         mine = set(Membership.objects.filter(user=request.user).values_list("club_id", flat=True))
+        waiting = selectors.invitations_for(user=request.user).count()
     return render(
         request,
         "tarot_scores/club/list.html",
-        {"clubs": clubs, "mine": mine, "form": form},
+        {"clubs": clubs, "mine": mine, "form": form, "waiting": waiting},
         status=400 if form.is_bound else 200,
     )
 
@@ -132,113 +136,126 @@ def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _invitation_link(request: HttpRequest, user: Any) -> str:
-    path = reverse(
-        "password_reset_confirm",
-        kwargs={
-            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
-            "token": default_token_generator.make_token(user),
-        },
-    )
-    return request.build_absolute_uri(path)
-
-
-def _send_invitation(request: HttpRequest, club: Club, user: Any) -> None:
-    """The same mail as a password reset, saying which club added them."""
+def send_invitation(request: HttpRequest, invitation: Invitation) -> None:
+    """Mail the invitation's link to its holder: only they see it (never the organiser)."""
     site = get_current_site(request)
-    context = {
-        "club": club,
-        "email": user.email,
-        "domain": site.domain,
-        "site_name": site.name,
-        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
-        "user": user,
-        "token": default_token_generator.make_token(user),
-        "protocol": "https" if request.is_secure() else "http",
-    }
-    subject = render_to_string("registration/invitation_subject.txt", context, request)
-    body = render_to_string("registration/password_reset_email.html", context, request)
-    send_mail(" ".join(subject.split()), body, None, [user.email])
+    link = request.build_absolute_uri(reverse("invitations:answer", args=[invitation.token]))
+    context = {"invitation": invitation, "link": link, "site_name": site.name}
+    subject = render_to_string("registration/club_invitation_subject.txt", context, request)
+    body = render_to_string("registration/club_invitation_email.txt", context, request)
+    send_mail(" ".join(subject.split()), body, None, [invitation.email])
 
 
-def _member_added(club: Club, form: MemberAddForm) -> tuple[Membership, bool] | None:
-    """Add the member the form names; None, with the reasons beside the fields, if refused."""
+def _invited(request: HttpRequest, club: Club, form: MemberAddForm) -> Invitation | None:
+    """Invite the person the form names; None, with the reasons beside the fields, if refused."""
     if not form.is_valid():
         return None
     data = form.cleaned_data
     try:
-        return services.member_add(
+        invitation = services.invitation_create(
             club=club,
+            by=request.user,
             role=data["role"],
             user=form.user,
-            email=data["identifier"],
+            email="" if form.user is not None else data["identifier"],
             player=data["player"],
         )
     except Refusal as refusal:
-        refusal.add_to_form(form, {"user": "identifier"})
+        refusal.add_to_form(form, {"user": "identifier", "email": "identifier"})
         return None
+    return invitation
+
+
+def _invitation_sent(request: HttpRequest, invitation: Invitation) -> None:
+    """Mail it if there is an address; the organiser learns where it went, never its link."""
+    who = invitation.user.get_username() if invitation.user is not None else invitation.email
+    if invitation.email:
+        send_invitation(request, invitation)
+        messages.success(
+            request,
+            _("An invitation was sent to %(name)s (%(email)s). Nothing changes until they accept.")
+            % {"name": who, "email": invitation.email},
+        )
+    else:
+        messages.success(
+            request,
+            _(
+                "%(name)s has no e-mail address: they will find the invitation on their "
+                "invitations page when they sign in."
+            )
+            % {"name": who},
+        )
+
+
+def _member_updated(
+    request: HttpRequest, club: Club, target: Membership, form: MembershipForm
+) -> bool:
+    """Save a member's row: the role at once; another player through an invitation the member
+    accepts; no player any more at once (the club's own player loses the account)."""
+    if not form.is_valid():
+        return False
+    wanted = form.cleaned_data["player"]
+    current = own_player(target)
+    invitation: Invitation | None = None
+    try:
+        with transaction.atomic():  # a refusal of either leaves the row as it was
+            services.membership_update(membership=target, role=form.cleaned_data["role"])
+            if wanted is None and current is not None:
+                services.player_unlink(club=club, player=current)
+            elif wanted is not None and (current is None or wanted.pk != current.pk):
+                invitation = services.invitation_create(
+                    club=club, by=request.user, user=target.user, player=wanted
+                )
+    except Refusal as refusal:
+        refusal.add_to_form(form)
+        return False
+    if invitation is not None:
+        _invitation_sent(request, invitation)
+    return True
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """Organisers: who is in the club, their role, which player they are; add someone."""
+    """Organisers: who is in the club, their role, which of the club's own players they are;
+    invite someone (they accept by e-mail); invitations waiting for an answer."""
     club = club_for(request, slug)
     if not permissions.is_organiser(request, club):
         raise PermissionDenied
     memberships = list(selectors.club_memberships(club=club))
-    players = list(selectors.club_players(club=club))
+    players = list(selectors.club_own_players(club=club))
     bound_row: MembershipForm | None = None
     add_form = MemberAddForm(prefix="add", club=club, players=players)
+    action = request.POST.get("action") if request.method == "POST" else None
 
-    if request.method == "POST" and request.POST.get("action") == "add":
+    if action == "add":
         add_form = MemberAddForm(request.POST, prefix="add", club=club, players=players)
-        added = _member_added(club, add_form)
-        if added is not None:
-            membership, created = added
-            user = membership.user
-            if created:
-                _send_invitation(request, club, user)
-                messages.success(
-                    request,
-                    _(
-                        "%(name)s is now a member. An e-mail with this link to choose a "
-                        "password was sent to %(email)s: %(link)s"
-                    )
-                    % {
-                        "name": user.get_username(),
-                        "email": user.email,
-                        "link": _invitation_link(request, user),
-                    },
-                )
-            else:
-                messages.success(
-                    request, _("%(name)s is now a member.") % {"name": user.get_username()}
-                )
+        invitation = _invited(request, club, add_form)
+        if invitation is not None:
+            _invitation_sent(request, invitation)
             return redirect("clubs:members", slug=club.slug)
-    elif request.method == "POST" and request.POST.get("action") == "update":
+    elif action == "update":
         target = next((m for m in memberships if str(m.pk) == request.POST.get("membership")), None)
         if target is None:
             raise Http404
         bound_row = MembershipForm(
-            request.POST,
-            prefix=f"m{target.pk}",
-            membership=target,
-            players=players,
+            request.POST, prefix=f"m{target.pk}", membership=target, players=players
         )
-        if bound_row.is_valid():
-            try:
-                services.membership_update(
-                    membership=target,
-                    role=bound_row.cleaned_data["role"],
-                    player=bound_row.cleaned_data["player"],
-                )
-            except Refusal as refusal:
-                refusal.add_to_form(bound_row)
-            else:
-                name = target.user.get_username()
-                messages.success(request, _("%(name)s: saved.") % {"name": name})
-                return redirect("clubs:members", slug=club.slug)
+        if _member_updated(request, club, target, bound_row):
+            name = target.user.get_username()
+            messages.success(request, _("%(name)s: saved.") % {"name": name})
+            return redirect("clubs:members", slug=club.slug)
+    elif action == "cancel":
+        invitation = get_object_or_404(
+            Invitation, club=club, pk=request.POST.get("invitation") or 0
+        )
+        try:
+            services.invitation_close(invitation=invitation, status=Invitation.Status.CANCELLED)
+        except Refusal as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, _("Invitation cancelled."))
+        return redirect("clubs:members", slug=club.slug)
     elif request.method == "POST":
         raise PermissionDenied  # no such action: a hand-made request
 
@@ -248,15 +265,98 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             bound_row
             if bound_row is not None and bound_row.membership.pk == m.pk
             else MembershipForm(prefix=f"m{m.pk}", membership=m, players=players),
+            getattr(m.user, "player", None),
         )
         for m in memberships
     ]
+    context = {
+        "club": club,
+        "rows": rows,
+        "add_form": add_form,
+        "pending": selectors.pending_invitations(club=club),
+    }
     return render(
         request,
         "tarot_scores/club/members.html",
-        {"club": club, "rows": rows, "add_form": add_form},
+        context,
         status=400 if request.method == "POST" else 200,
     )
+
+
+@login_required
+@require_GET
+def my_invitations(request: HtmxHttpRequest) -> HttpResponse:
+    """The invitations waiting for the signed-in account's answer."""
+    invitations = selectors.invitations_for(user=request.user)
+    return render(request, "tarot_scores/club/invitations.html", {"invitations": invitations})
+
+
+def _answer_page(
+    request: HtmxHttpRequest,
+    invitation: Invitation,
+    *,
+    account_form: InvitationAccountForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    user = request.user
+    signed = user.is_authenticated
+    context = {
+        "invitation": invitation,
+        "club": invitation.club,
+        "signed_in": signed,
+        "for_other": signed and invitation.user_id is not None and invitation.user_id != user.pk,
+        "account_form": account_form
+        if account_form is not None
+        else (InvitationAccountForm() if not signed and invitation.user_id is None else None),
+        "login_url": f"{reverse('login')}?next={request.path}",
+    }
+    return render(request, "tarot_scores/club/invitation.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_answer(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The page an invitation's e-mail opens: the holder, signed in, accepts or declines;
+    someone without an account makes one here (the e-mail proved the address is theirs)."""
+    invitation = get_object_or_404(
+        Invitation.objects.select_related("club", "player", "user"), token=token
+    )
+    if request.method == "GET" or not invitation.is_pending:
+        return _answer_page(request, invitation, status=200 if request.method == "GET" else 409)
+    action = request.POST.get("action")
+    user: Any = request.user
+    if action == "create" and not user.is_authenticated and invitation.user_id is None:
+        form = InvitationAccountForm(request.POST)
+        if not form.is_valid():
+            return _answer_page(request, invitation, account_form=form, status=400)
+        with transaction.atomic():
+            user = services.user_create(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=invitation.email,
+            )
+            services.invitation_accept(invitation=invitation, user=user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to %(club)s.") % {"club": invitation.club.name})
+        return redirect("clubs:detail", slug=invitation.club.slug)
+    if not user.is_authenticated:
+        return login_first(request, request.path)
+    if invitation.user_id is not None and invitation.user_id != user.pk:
+        return _answer_page(request, invitation, status=403)
+    try:
+        if action == "accept":
+            services.invitation_accept(invitation=invitation, user=user)
+            messages.success(
+                request, _("Invitation accepted: %(club)s.") % {"club": invitation.club.name}
+            )
+            return redirect("clubs:detail", slug=invitation.club.slug)
+        if action == "decline":
+            services.invitation_close(invitation=invitation, status=Invitation.Status.DECLINED)
+            messages.success(request, _("Invitation declined."))
+            return redirect("invitations:list")
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+        return _answer_page(request, invitation, status=409)
+    raise PermissionDenied  # no such action: a hand-made request
 
 
 @require_http_methods(["GET", "POST"])

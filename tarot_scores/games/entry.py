@@ -113,6 +113,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
             by_label=screen.by_label,
             table=sheet.table,
             client_id=form.cleaned_data.get("client_id"),
+            reason=request.POST.get("reason", ""),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -316,6 +317,7 @@ def deal_correct(
             version=form.cleaned_data["version"],
             by=screen.by,
             by_label=screen.by_label,
+            reason=request.POST.get("reason", ""),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())

@@ -165,6 +165,9 @@ class DealRevision(models.Model):
         related_name="+",
     )
     by_label = models.CharField(max_length=80, blank=True)  # e.g. a tournament table's link
+    # Why the change was made, where one is required (a tournament table after its round
+    # closed: the referee's written reason).
+    reason = models.TextField(_("reason"), blank=True, default="")
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -23,6 +23,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.points import POINTS, typed_points
+from tarot_scores.games.guards import reason_needed
 from tarot_scores.games.kinds import HOUSE, TAROT, game_kind
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, table_seats
@@ -172,7 +173,14 @@ def _stat_columns(
         deal.margin = None
 
 
-def _revise(deal: Deal, action: str, scores: Mapping[int, int], by: Actor, by_label: str) -> None:
+def _revise(
+    deal: Deal,
+    action: str,
+    scores: Mapping[int, int],
+    by: Actor,
+    by_label: str,
+    reason: str = "",
+) -> None:
     DealRevision.objects.create(
         deal=deal,
         version=deal.version,
@@ -181,7 +189,30 @@ def _revise(deal: Deal, action: str, scores: Mapping[int, int], by: Actor, by_la
         scores={str(k): v for k, v in scores.items()},
         by=signed_in(by),
         by_label=by_label,
+        reason=reason,
     )
+
+
+MAX_REASON = 500
+
+
+def _checked_reason(game: Game, reason: str) -> str:
+    """The written reason for a change, required where a guard asks for one (a tournament
+    table after its round closed): ``Refusal`` on ``reason`` without it."""
+    reason = " ".join((reason or "").split())
+    if len(reason) > MAX_REASON:
+        raise Refusal.on(
+            "reason",
+            "reason_too_long",
+            _("Keep the reason under %(count)s characters.") % {"count": MAX_REASON},
+        )
+    if not reason and reason_needed(game=game):
+        raise Refusal.on(
+            "reason",
+            "reason_required",
+            _("A change to this game's deals now needs a written reason, kept in its history."),
+        )
+    return reason
 
 
 def _check_room(game: Game) -> None:
@@ -267,6 +298,7 @@ def deal_record(
     by_label: str = "",
     table: TableSeats | None = None,
     client_id: uuid.UUID | None = None,
+    reason: str = "",
 ) -> RecordedDeal:
     """Enter the next deal of a game; returns it with the scores its score lines hold.
 
@@ -295,6 +327,7 @@ def deal_record(
             if replay is not None:
                 return replay
             _check_open(locked)
+            reason = _checked_reason(locked, reason)
             last = locked.last_number
             if number is None:
                 number = last + 1
@@ -323,7 +356,7 @@ def deal_record(
             ScoreLine.objects.bulk_create(
                 ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
             )
-            _revise(deal, DealRevision.Action.CREATED, scores, by, by_label)
+            _revise(deal, DealRevision.Action.CREATED, scores, by, by_label, reason)
             stats_apply(locked, deal, scores, 1, len(table.players))
             _deal_changed(locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players])
             return RecordedDeal(deal, scores)
@@ -367,10 +400,18 @@ def _current_scores(deal: Deal) -> dict[int, int]:
 
 @transaction.atomic
 def deal_update(
-    *, deal: Deal, payload: Mapping[str, Any], version: int, by: Actor, by_label: str = ""
+    *,
+    deal: Deal,
+    payload: Mapping[str, Any],
+    version: int,
+    by: Actor,
+    by_label: str = "",
+    reason: str = "",
 ) -> Deal:
-    """Correct a deal read at ``version``; a stale version raises ``DealConflict``."""
+    """Correct a deal read at ``version``; a stale version raises ``DealConflict``. ``reason``
+    is kept in the history (required where ``_checked_reason`` says so)."""
     current, game = _locked_deal(deal, version)
+    reason = _checked_reason(game, reason)
     if current.is_deleted:
         raise GameClosed(
             "deal_deleted", _("This deal is deleted: restore it before correcting it.")
@@ -386,17 +427,20 @@ def deal_update(
     current.updated_at = timezone.now()
     current.save()
     _store_scores(current, scores)
-    _revise(current, DealRevision.Action.EDITED, scores, by, by_label)
+    _revise(current, DealRevision.Action.EDITED, scores, by, by_label, reason)
     stats_apply(game, current, scores, 1, len(table.players))
     _deal_changed(game, current, DealRevision.Action.EDITED, [p.pk for p in table.players])
     return current
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, version: int | None, by: Actor, by_label: str = "") -> Deal:
+def deal_delete(
+    *, deal: Deal, version: int | None, by: Actor, by_label: str = "", reason: str = ""
+) -> Deal:
     current, game = _locked_deal(deal, version)
     if current.is_deleted:
         return current
+    reason = _checked_reason(game, reason)
     old = _current_scores(current)
     seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
     stats_apply(game, current, old, -1, len(seated))
@@ -404,16 +448,17 @@ def deal_delete(*, deal: Deal, version: int | None, by: Actor, by_label: str = "
     current.deleted_at = timezone.now()
     current.version += 1
     current.save()
-    _revise(current, DealRevision.Action.DELETED, {}, by, by_label)
+    _revise(current, DealRevision.Action.DELETED, {}, by, by_label, reason)
     _deal_changed(game, current, DealRevision.Action.DELETED, seated)
     return current
 
 
 @transaction.atomic
-def deal_restore(*, deal: Deal, by: Actor) -> Deal:
+def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
     current, game = _locked_deal(deal, None)
     if not current.is_deleted:
         return current
+    reason = _checked_reason(game, reason)
     _check_room(game)
     result, table = deal_score(game=game, payload=current.payload, number=current.number)
     scores = table.scores_by_id(result)
@@ -421,7 +466,7 @@ def deal_restore(*, deal: Deal, by: Actor) -> Deal:
     current.version += 1
     current.save()
     _store_scores(current, scores)
-    _revise(current, DealRevision.Action.RESTORED, scores, by, "")
+    _revise(current, DealRevision.Action.RESTORED, scores, by, "", reason)
     stats_apply(game, current, scores, 1, len(table.players))
     _deal_changed(game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players])
     return current

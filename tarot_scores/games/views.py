@@ -30,6 +30,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
 from tarot_scores.clubs.models import HouseRules
 from tarot_scores.core.access import club_for, club_readable, login_first
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games import entry, exports, selectors, services
@@ -43,10 +44,11 @@ from tarot_scores.games.entry import (
     sheet_rows,
 )
 from tarot_scores.games.forms import DealForm, GameForm, deal_form_for
+from tarot_scores.games.guards import reason_needed
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.selectors import GameSheet
-from tarot_scores.games.services import DealConflict, GameClosed
+from tarot_scores.games.services import DealConflict
 from tarot_scores.games.setup import GameSetupError
 from tarot_scores.games.words import DealWords, deal_words, rules_label
 from tarot_scores.scoring import ScoringError
@@ -131,6 +133,8 @@ def _entry_context(
         status_note=status_note,
         preview=entry.waiting_preview(form),
         live_rows=[r for r in context["rows"] if not r.deal.is_deleted],
+        reason_needed=reason_needed(game=sheet.game),
+        reason_value=request.POST.get("reason", ""),
     )
     context.update(extra)
     return context
@@ -223,6 +227,8 @@ def _edit_context(
         "sitting_label": table.labels[form.sitting_out.pk] if form.sitting_out else "",
         "submit_label": _("Save the correction"),
         "is_open": game.status == Game.Status.OPEN,
+        "reason_needed": reason_needed(game=game),
+        "reason_value": request.POST.get("reason", ""),
     }
     context.update(extra)
     return context
@@ -269,13 +275,15 @@ def deal_delete(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     if version is None:
         return HttpResponseBadRequest(_("The deal's version is missing."))
     try:
-        services.deal_delete(deal=deal, version=version, by=request.user)
+        services.deal_delete(
+            deal=deal, version=version, by=request.user, reason=request.POST.get("reason", "")
+        )
     except DealConflict as conflict:
         table = table_seats(deal.game)
         card = deal_card(deal.game, table, conflict.current)
         messages.error(request, f"{conflict} {card.words.summary}")
-    except GameClosed as closed:
-        messages.error(request, str(closed))
+    except Refusal as refused:  # a closed game, or a reason missing
+        messages.error(request, str(refused))
     else:
         messages.success(request, _("Deal %(number)s deleted.") % {"number": deal.number})
     return _after_change(request, deal.game)
@@ -288,8 +296,8 @@ def deal_restore(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     if gate is not None:
         return gate
     try:
-        services.deal_restore(deal=deal, by=request.user)
-    except (GameClosed, ScoringError) as error:
+        services.deal_restore(deal=deal, by=request.user, reason=request.POST.get("reason", ""))
+    except (Refusal, ScoringError) as error:
         text = (
             "; ".join(m for ms in error.messages(get_language()).values() for m in ms)
             if isinstance(error, ScoringError)

@@ -636,7 +636,7 @@ def test_the_history_lists_every_change_oldest_first(table: ApiTable) -> None:
     assert history[0]["scores"] == scores(table, -66, -66, 198, -66)
     assert history[1]["payload"] == garde(table.ids[2], points=56)
     assert history[2]["scores"] == {}
-    assert set(history[0]) == {"version", "action", "by", "at", "payload", "scores"}
+    assert set(history[0]) == {"version", "action", "by", "at", "reason", "payload", "scores"}
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
-"""The members page: organisers add people (an invitation link for someone new), change roles,
-and link accounts to the club's players."""
+"""The members page: organisers invite people (an e-mail the holder answers while signed in),
+change roles, and propose which of the club's own players an account plays as. Nothing about
+an account changes until its holder accepts; the organiser never sees an invitation's link."""
 
 from __future__ import annotations
 
@@ -8,13 +9,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
 from tarot_scores.clubs import services
-from tarot_scores.clubs.models import Club, Membership, Player
+from tarot_scores.clubs.models import Club, Invitation, Membership, Player
 from tests.clubs.helpers import field_errors
 from tests.factories import UserFactory, make_club
 
@@ -30,6 +30,13 @@ def add(client: Client, club: Club, identifier: str, language: str = "fr", **ext
     return client.post(members_url(club), data, HTTP_ACCEPT_LANGUAGE=language)
 
 
+def mailed_link() -> str:
+    """The invitation link of the last mail sent."""
+    found = re.search(r"https?://\S+/accounts/invitations/\S+/", str(mail.outbox[-1].body))
+    assert found is not None
+    return found.group(0)
+
+
 def test_page_lists_members_with_role_and_player(
     client: Client, club: Club, organiser: User, member: User, players: list[Player]
 ) -> None:
@@ -42,65 +49,97 @@ def test_page_lists_members_with_role_and_player(
     assert f'id="id_m{membership.pk}-role"' in page
 
 
-def test_add_an_existing_account_by_user_name_or_email(
-    client: Client, club: Club, organiser: User, outsider: User
+def test_an_existing_account_is_invited_and_joins_only_when_it_accepts(
+    client: Client, club: Club, organiser: User
 ) -> None:
+    zoe = UserFactory.create(username="zoe", email="zoe@example.org")
     client.force_login(organiser)
-    response = add(client, club, "OTTO")
+    response = add(client, club, "Zoe@Example.org", "en", **{"add-role": "organiser"})
     assert response.status_code == 302
-    assert club.memberships.get(user=outsider).role == Membership.Role.MEMBER
-    assert mail.outbox == []
+    assert not club.memberships.filter(user=zoe).exists()
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["zoe@example.org"]
+    assert club.name in mail.outbox[0].subject
+    link = mailed_link()
+    page = client.get(members_url(club), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "An invitation was sent to zoe (zoe@example.org). Nothing changes" in page
+    assert link.rsplit("/", 2)[1] not in page  # the organiser never sees the link
 
-    other = UserFactory.create(username="zoe", email="zoe@example.org")
-    assert add(client, club, "Zoe@Example.org", **{"add-role": "organiser"}).status_code == 302
-    assert club.memberships.get(user=other).role == Membership.Role.ORGANISER
+    zoe_client = Client()
+    zoe_client.force_login(zoe)
+    assert zoe_client.get(link).status_code == 200
+    assert zoe_client.post(link, {"action": "accept"}).status_code == 302
+    assert club.memberships.get(user=zoe).role == Membership.Role.ORGANISER
 
 
-def test_add_someone_new_by_email_sends_a_link_to_choose_a_password(
+def test_someone_new_gets_the_invitation_and_makes_their_own_account(
     client: Client, club: Club, organiser: User, players: list[Player]
 ) -> None:
     client.force_login(organiser)
     response = add(client, club, "nina.leroy@example.org", **{"add-player": str(players[2].pk)})
     assert response.status_code == 302
-
-    user = User.objects.get(email="nina.leroy@example.org")
-    assert user.username == "ninaleroy"
-    assert not user.has_usable_password()
-    assert club.memberships.get(user=user).role == Membership.Role.MEMBER
-    players[2].refresh_from_db()
-    assert players[2].user == user
-
-    assert len(mail.outbox) == 1
+    assert not User.objects.filter(email="nina.leroy@example.org").exists()
     assert mail.outbox[0].to == ["nina.leroy@example.org"]
-    assert club.name in mail.outbox[0].subject
-    link = re.search(r"https?://\S+/accounts/reset/\S+/", str(mail.outbox[0].body))
-    assert link is not None
-
-    # The organiser sees a link for the same account, to pass on some other way. (Its token
-    # is made when the page is drawn: it carries that second, so it may differ from the mail's.)
+    assert "/accounts/reset/" not in str(mail.outbox[0].body)
+    link = mailed_link()
     page = client.get(members_url(club)).content.decode()
-    uid_part = link.group(0).rsplit("/", 2)[0] + "/"  # .../accounts/reset/<uid>/
-    shown = re.search(re.escape(uid_part) + r"[0-9a-z]+-[0-9a-f]+/", page)
-    assert shown is not None
-    assert default_token_generator.check_token(user, shown.group(0).rsplit("/", 2)[1])
+    assert link.rsplit("/", 2)[1] not in page and "/accounts/reset/" not in page
 
-    # The link lets the new member choose a password, then log in.
-    client.logout()
-    form_page = client.get(link.group(0), follow=True)
-    assert form_page.status_code == 200
-    set_url = form_page.redirect_chain[-1][0]
-    done = client.post(
-        set_url, {"new_password1": "tarot-du-jeudi-42", "new_password2": "tarot-du-jeudi-42"}
+    newcomer = Client()
+    form_page = newcomer.get(link, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="username"' in form_page and 'name="password1"' in form_page
+    done = newcomer.post(
+        link,
+        {
+            "action": "create",
+            "username": "nina",
+            "password1": "tarot-du-jeudi-42",
+            "password2": "tarot-du-jeudi-42",
+        },
     )
     assert done.status_code == 302
-    assert client.login(username="ninaleroy", password="tarot-du-jeudi-42")
+    nina = User.objects.get(username="nina")
+    assert nina.email == "nina.leroy@example.org"
+    assert club.memberships.get(user=nina).role == Membership.Role.MEMBER
+    players[2].refresh_from_db()
+    assert players[2].user == nina
+    assert newcomer.get(reverse("clubs:members", args=[club.slug])).status_code == 403
+    assert Client().login(username="nina", password="tarot-du-jeudi-42")
 
 
-def test_new_user_names_do_not_collide(client: Client, club: Club, organiser: User) -> None:
-    UserFactory.create(username="nina")
+def test_an_invitation_for_another_account_changes_nothing(
+    client: Client, club: Club, organiser: User, outsider: User
+) -> None:
+    zoe = UserFactory.create(username="zoe", email="zoe@example.org")
     client.force_login(organiser)
-    add(client, club, "nina@example.org")
-    assert User.objects.filter(email="nina@example.org").get().username == "nina2"
+    add(client, club, "zoe")
+    link = mailed_link()
+    client.force_login(outsider)
+    assert client.post(link, {"action": "accept"}).status_code == 403
+    assert not club.memberships.filter(user__in=[zoe, outsider]).exists()
+    anonymous = Client()
+    response = anonymous.post(link, {"action": "accept"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_holder_may_decline_and_the_organiser_cancel(
+    client: Client, club: Club, organiser: User
+) -> None:
+    zoe = UserFactory.create(username="zoe", email="zoe@example.org")
+    client.force_login(organiser)
+    add(client, club, "zoe")
+    zoe_client = Client()
+    zoe_client.force_login(zoe)
+    assert zoe_client.post(mailed_link(), {"action": "decline"}).status_code == 302
+    assert zoe_client.post(mailed_link(), {"action": "accept"}).status_code == 409
+    assert not club.memberships.filter(user=zoe).exists()
+
+    add(client, club, "zoe")
+    invitation = Invitation.objects.get(user=zoe, status=Invitation.Status.PENDING)
+    assert "zoe" in zoe_client.get(reverse("invitations:list")).content.decode()
+    cancel = {"action": "cancel", "invitation": str(invitation.pk)}
+    assert client.post(members_url(club), cancel).status_code == 302
+    assert zoe_client.post(mailed_link(), {"action": "accept"}).status_code == 409
+    assert not club.memberships.filter(user=zoe).exists()
 
 
 @pytest.mark.parametrize(
@@ -155,7 +194,7 @@ def update(
     return client.post(members_url(membership.club), data, HTTP_ACCEPT_LANGUAGE=language)
 
 
-def test_change_role_and_linked_player(
+def test_change_role_at_once_and_player_by_invitation(
     client: Client, club: Club, organiser: User, member: User, players: list[Player]
 ) -> None:
     client.force_login(organiser)
@@ -164,11 +203,15 @@ def test_change_role_and_linked_player(
     membership.refresh_from_db()
     players[0].refresh_from_db()
     assert membership.role == Membership.Role.ORGANISER
-    assert players[0].user == member
+    assert players[0].user is None  # not before marc accepts
+    assert mail.outbox[-1].to == ["marc@example.org"]
 
-    # Another player of the club moves the link; none removes it.
-    update(client, membership, "organiser", str(players[3].pk))
-    assert Player.objects.get(user=member) == players[3]
+    marc = Client()
+    marc.force_login(member)
+    assert marc.post(mailed_link(), {"action": "accept"}).status_code == 302
+    assert Player.objects.get(user=member) == players[0]
+
+    # No player any more: at once.
     update(client, membership, "member", "")
     assert not Player.objects.filter(user=member).exists()
 
@@ -192,28 +235,24 @@ def test_last_organiser_stays(
     assert membership.role == Membership.Role.ORGANISER
 
 
-@pytest.mark.parametrize(
-    ("language", "message"),
-    [
-        ("fr", "Ce compte joue déjà sous le nom de Bruno dans un autre club."),
-        ("en", "This account already plays as Bruno at another club."),
-    ],
-)
-def test_an_account_playing_elsewhere_is_not_relinked(
-    client: Client, club: Club, organiser: User, member: User, language: str, message: str
+def test_a_guest_of_the_clubs_tournament_is_not_offered_to_its_members(
+    client: Client, club: Club, organiser: User, member: User
 ) -> None:
     other = make_club("Autre club", UserFactory.create(), UserFactory.create())
-    elsewhere = other.players.get(name="Bruno")
-    services.player_link_user(player=elsewhere, user=member)
+    guest = other.players.get(name="Bruno")
+    guest.clubs.add(club)  # registered as a guest in one of this club's tournaments
     client.force_login(organiser)
+    page = client.get(members_url(club)).content.decode()
+    assert f'<option value="{guest.pk}"' not in page
     membership = club.memberships.get(user=member)
-    here = club.players.get(name="Chloé")
 
-    response = update(client, membership, "member", str(here.pk), language)
+    response = update(client, membership, "member", str(guest.pk), "en")
 
-    assert field_errors(response.content.decode(), f"id_m{membership.pk}-player") == [message]
-    elsewhere.refresh_from_db()
-    assert elsewhere.user == member
+    assert response.status_code == 400
+    assert field_errors(response.content.decode(), f"id_m{membership.pk}-player")
+    added = add(client, club, "someone@example.org", "en", **{"add-player": str(guest.pk)})
+    assert added.status_code == 400
+    assert Invitation.objects.filter(player=guest).count() == 0
 
 
 def test_membership_of_another_club_cannot_be_changed(
@@ -248,32 +287,34 @@ def test_an_email_shared_by_two_accounts_asks_for_the_user_name(
     UserFactory.create(username="lea", email="famille@example.org")
     UserFactory.create(username="leon", email="Famille@example.org")
     client.force_login(organiser)
-    members_before = club.memberships.count()
+    invitations_before = club.invitations.count()
 
     response = add(client, club, "famille@example.org", language)
 
     assert response.status_code == 400
     assert field_errors(response.content.decode(), "id_add-identifier") == [message]
-    assert club.memberships.count() == members_before
+    assert club.invitations.count() == invitations_before
     assert add(client, club, "leon", language).status_code == 302  # the user name is enough
+    assert mail.outbox[-1].to == ["Famille@example.org"]
 
 
-def test_adding_an_account_that_plays_at_another_club_keeps_its_player(
-    client: Client, club: Club, organiser: User
+def test_an_account_without_email_finds_the_invitation_once_signed_in(
+    client: Client, club: Club, organiser: User, outsider: User
 ) -> None:
-    other = make_club("Autre club", UserFactory.create(), UserFactory.create())
-    elsewhere = other.players.get(name="Bruno")
-    newcomer = UserFactory.create(username="nina")
-    services.player_link_user(player=elsewhere, user=newcomer)
     client.force_login(organiser)
-    here = club.players.get(name="Chloé")
+    assert add(client, club, "otto", "en").status_code == 302
+    assert mail.outbox == []
+    page = client.get(members_url(club), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "otto has no e-mail address" in page
+    invitation = Invitation.objects.get(user=outsider)
+    assert invitation.token not in page
 
-    response = add(client, club, "nina", "en", **{"add-player": str(here.pk)})
-
-    assert response.status_code == 400
-    assert field_errors(response.content.decode(), "id_add-player") == [
-        "This account already plays as Bruno at another club."
-    ]
-    assert not club.memberships.filter(user=newcomer).exists()
-    elsewhere.refresh_from_db()
-    assert elsewhere.user == newcomer
+    otto = Client()
+    otto.force_login(outsider)
+    clubs = otto.get(reverse("clubs:list"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Une invitation attend votre réponse." in clubs
+    listed = otto.get(reverse("invitations:list")).content.decode()
+    answer = reverse("invitations:answer", args=[invitation.token])
+    assert answer in listed
+    assert otto.post(answer, {"action": "accept"}).status_code == 302
+    assert club.memberships.filter(user=outsider).exists()

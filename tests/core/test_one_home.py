@@ -13,8 +13,7 @@ the page and the API would store: every row fails.
 | player label taken           | new player, name/nickname| POST players       | player_create     |
 | house-rules name taken       | rules page, name         | none (no endpoint) | house_rules_save  |
 | last organiser steps down    | members page, role       | none (no endpoint) | membership_update |
-| account plays at another club| members page, player     | none (no endpoint) | member_add/update |
-| a member added again         | members page, identifier | none (no endpoint) | member_add        |
+| a member invited again       | members page, identifier | none (no endpoint) | invitation_create |
 | table of the wrong size      | new game, above seats    | POST games         | game_create       |
 | five-player mode vs rules    | new game, five players   | POST games         | game_create       |
 | a finished game (409)        | deal entry, status note  | POST deals         | deal_record       |
@@ -239,47 +238,7 @@ CASES = [
         ),
         shown=lambda w, html: field_errors(html, f"id_m{w.membership.pk}-role"),
         api=None,
-        service=lambda w: club_services.membership_update(
-            membership=w.membership, role="member", player=None
-        ),
-    ),
-    Case(
-        rule="a member playing at another club is not relinked",
-        field="player",
-        code="plays_elsewhere",
-        page=lambda w: w.page().post(
-            reverse("clubs:members", args=[w.club.slug]),
-            {
-                "action": "update",
-                "membership": str(w.member.pk),
-                f"m{w.member.pk}-role": "member",
-                f"m{w.member.pk}-player": str(w.players[2].pk),
-            },
-        ),
-        shown=lambda w, html: field_errors(html, f"id_m{w.member.pk}-player"),
-        api=None,
-        service=lambda w: club_services.membership_update(
-            membership=w.member, role="member", player=w.players[2]
-        ),
-    ),
-    Case(
-        rule="an account playing at another club is added without relinking",
-        field="player",
-        code="plays_elsewhere",
-        page=lambda w: w.page().post(
-            reverse("clubs:members", args=[w.club.slug]),
-            {
-                "action": "add",
-                "add-identifier": "nina",
-                "add-role": "member",
-                "add-player": str(w.players[2].pk),
-            },
-        ),
-        shown=beside("id_add-player"),
-        api=None,
-        service=lambda w: club_services.member_add(
-            club=w.club, role="member", user=w.nina, player=w.players[2]
-        ),
+        service=lambda w: club_services.membership_update(membership=w.membership, role="member"),
     ),
     Case(
         rule="a member added again",
@@ -291,8 +250,8 @@ CASES = [
         ),
         shown=beside("id_add-identifier"),
         api=None,
-        service=lambda w: club_services.member_add(
-            club=w.club, role="organiser", user=w.member.user
+        service=lambda w: club_services.invitation_create(
+            club=w.club, by=w.organiser, role="organiser", user=w.member.user
         ),
     ),
     Case(

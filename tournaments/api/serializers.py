@@ -73,7 +73,7 @@ class VisibleClubField(BoundedIdField):
 
 @extend_schema_field(OpenApiTypes.INT)
 class VisiblePlayerField(BoundedIdField):
-    """A player of a club the caller may read (a guest from another club joins this one)."""
+    """A player of a club the caller may read (another club's plays as a guest)."""
 
     def visible(self, user: Any) -> Any:
         return Player.objects.filter(clubs__in=clubs_for(user=user)).distinct()
@@ -250,7 +250,7 @@ class TournamentEntryCreateSerializer(serializers.Serializer[Any]):
     player = VisiblePlayerField(
         required=False,
         allow_null=True,
-        help_text="A player's id (of a club the caller may read: a guest joins this club).",
+        help_text="A player's id (of a club the caller may read: another club's is a guest).",
     )
     name = serializers.CharField(
         max_length=60,

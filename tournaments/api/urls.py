@@ -6,6 +6,8 @@ from tournaments.api.views import (
     BracketView,
     EntryDetailView,
     EntryListView,
+    RefereeDetailView,
+    RefereeListView,
     RoundCloseView,
     RoundListView,
     RoundStartView,
@@ -23,6 +25,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<int:pk>/", TournamentDetailView.as_view(), name="tournament"),
     path("tournaments/<int:pk>/entries/", EntryListView.as_view(), name="entries"),
     path("tournaments/<int:pk>/entries/<int:entry_id>/", EntryDetailView.as_view(), name="entry"),
+    path("tournaments/<int:pk>/referees/", RefereeListView.as_view(), name="referees"),
+    path(
+        "tournaments/<int:pk>/referees/<int:user_id>/",
+        RefereeDetailView.as_view(),
+        name="referee",
+    ),
     path("tournaments/<int:pk>/rounds/", RoundListView.as_view(), name="rounds"),
     path(
         "tournaments/<int:pk>/rounds/<int:number>/start/",

@@ -14,15 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tarot_scores.clubs.forms import account_named
 from tarot_scores.clubs.selectors import clubs_for
 from tournaments import selectors, services
 from tournaments.api.base import (
@@ -65,6 +67,7 @@ from tournaments.api.serializers import (
     entry_json,
 )
 from tournaments.models import Entry, Round, Tournament
+from tournaments.permissions import can_referee
 from tournaments.selectors import Bracket, TableState
 from tournaments.services import TournamentError
 
@@ -187,8 +190,9 @@ class EntryListView(TournamentAPIView):
     @extend_schema(
         operation_id="tournament_entries_create",
         summary="Register a player",
-        description="Organisers only. Either `player` (an id: a player of another club joins "
-        "this one) or `name` (a newcomer, who becomes a player of the club). Registered "
+        description="Organisers only. Either `player` (an id: a player of another club is a "
+        "guest, who stays his own club's player) or `name` (a newcomer, who becomes a "
+        "player of the club). Registered "
         "after round 1 was seated, a player is seated from the next round on. A player "
         "already registered, or a full team, is refused with 400.",
         tags=TAGS,
@@ -554,3 +558,93 @@ class BracketView(TournamentAPIView):
         if tournament.format != Tournament.Format.KNOCKOUT:
             raise NotFound(_("This tournament is not a knockout: it has standings, no bracket."))
         return Response(bracket_json(selectors.bracket(tournament=tournament)))
+
+
+# --- referees ---------------------------------------------------------------------------------
+
+
+class RefereeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(read_only=True, help_text="The account's id.")
+    username = serializers.CharField(read_only=True)
+
+
+class RefereeAddSerializer(serializers.Serializer[Any]):
+    user = serializers.CharField(
+        max_length=254, help_text="The account's user name or e-mail address."
+    )
+
+    def validate_user(self, value: str) -> Any:
+        try:
+            found = account_named(value.strip())
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages) from None
+        if found is None:
+            raise serializers.ValidationError(_("No account has this user name or e-mail address."))
+        return found
+
+
+def _referees_json(tournament: Tournament) -> list[dict[str, Any]]:
+    return [
+        {"id": user.pk, "username": user.get_username()}
+        for user in tournament.referees.order_by("username")
+    ]
+
+
+class RefereeListView(TournamentAPIView):
+    serializer_class = RefereeSerializer
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="tournament_referees_list",
+        summary="A tournament's referees",
+        description="The organisers and the referees themselves. Referees (arbitres), with the "
+        "organisers, finish and reopen the tables and correct them after their round has "
+        "closed (with a `reason`).",
+        tags=TAGS,
+        responses={200: RefereeSerializer(many=True), **WRITE_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request, pk)
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        if not can_referee(request, tournament):
+            raise PermissionDenied()
+        return Response(_referees_json(tournament))
+
+    @extend_schema(
+        operation_id="tournament_referees_create",
+        summary="Name a referee",
+        description="Organisers only. `user`: an existing account, by user name or e-mail "
+        "address. In a private club the referee must be a member. The answer is the list.",
+        tags=TAGS,
+        request=RefereeAddSerializer,
+        responses={201: RefereeSerializer(many=True), **WRITE_ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = tournament_or_404(request, pk)
+        require_organiser(request, tournament.club)
+        serializer = RefereeAddSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.referee_add(tournament=tournament, user=serializer.validated_data["user"])
+        return Response(_referees_json(tournament), status=status.HTTP_201_CREATED)
+
+
+class RefereeDetailView(TournamentAPIView):
+    serializer_class = RefereeSerializer
+
+    @extend_schema(
+        operation_id="tournament_referees_destroy",
+        summary="Remove a referee",
+        description="Organisers only. 404 if that account is not a referee of the tournament.",
+        tags=TAGS,
+        request=None,
+        responses={204: None, **WRITE_ERRORS},
+    )
+    def delete(self, request: Request, pk: int, user_id: int) -> Response:
+        tournament = tournament_or_404(request, pk)
+        require_organiser(request, tournament.club)
+        user = tournament.referees.filter(pk=user_id).first()
+        if user is None:
+            raise NotFound()
+        services.referee_remove(tournament=tournament, user=user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -26,6 +26,7 @@ from tournaments import seating, services
 from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pdf import collation_key
+from tournaments.permissions import can_referee
 from tournaments.views.access import (
     countdown,
     is_knockout,
@@ -145,6 +146,7 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "registered": counts["registered"],
         "checked_in": counts["checked_in"],
         "is_organiser": is_organiser,
+        "can_referee": can_referee(request, tournament),
         "knockout": is_knockout(tournament),
         "next_round": services.next_round_number(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,

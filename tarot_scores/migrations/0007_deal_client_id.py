@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tarot_scores", "0005_player_ratings"),
+        ("tarot_scores", "0006_player_club_invitations_reason"),
     ]
 
     operations = [

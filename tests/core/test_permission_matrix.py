@@ -1,0 +1,374 @@
+"""The permission matrix: every route of the site (pages and API) called by every role, each
+answer compared with the table below, written once as data.
+
+The routes come from the URL configuration itself: a route the table does not classify fails
+the test, so a new page or endpoint must say who may use it. Reads are GETs; writes are the
+methods the route takes (the superuser's answer tells which: 405 means it takes none), each
+sent with a small body (``BODIES``) that passes a permitted caller's checks only as far as a
+refusal of the input (400), a refusal of the state (409) or a harmless change. Each request
+runs in a savepoint rolled back afterwards, so every role meets the same world.
+
+An answer counts as *allowed* when the caller got past the permission checks (2xx, a
+redirect other than to a login page, 400 or 409), as *refused* for 401, 403, 404 or a
+redirect to log in. No answer may be a 500.
+
+Routes with a game or a deal are checked on three games: a club game (``@club``), the seated
+member's tournament table in an open round (``@open``) and his table of a closed round
+(``@closed``). Table-link routes take the role's link: the target table's own (``link``),
+another table's of the same round (``link_other``), a closed round's (``link_closed``); an
+account holds no link.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests.permission_world import LINKS, ROLES, PermissionWorld, build_permission_world
+
+pytestmark = pytest.mark.django_db
+
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+# --- who: sets of roles ---------------------------------------------------------------------
+
+EVERYONE = frozenset(ROLES)
+ACCOUNTS = frozenset(ROLES) - {"anonymous"} - LINKS  # any signed-in account
+A_MEMBERS = frozenset({"member", "seated", "organiser", "superuser"})
+A_ORGANISERS = frozenset({"organiser", "superuser"})
+A_REFEREES = A_ORGANISERS | {"referee"}  # the tournament's organisers and referees
+CLUB_WRITERS = frozenset({"seated", "organiser", "superuser"})  # a club game's deals
+OPEN_TABLE = CLUB_WRITERS | {"referee"}  # a table of an open round: seated, or settling
+STAFF = frozenset({"superuser"})
+NOBODY: frozenset[str] = frozenset()
+LINK_HOLDERS = frozenset({"link", "link_other"})  # links of the open round (own table each)
+OWN_LINK = frozenset({"link"})
+INVITED = frozenset({"public"})  # the account A's invitation is for
+
+# Django's admin is its own: staff only, checked on its index; its other pages are Django's.
+ADMIN_PREFIX = "admin:"
+
+# --- the table ------------------------------------------------------------------------------
+# route (with @variant for game and deal routes) -> method -> who is let through.
+
+EXPECTED: dict[str, dict[str, frozenset[str]]] = {
+    "home": {"GET": EVERYONE},
+    "healthz": {"GET": EVERYONE},
+    "calculator": {"GET": EVERYONE, "POST": EVERYONE},
+    "ratings": {"GET": EVERYONE},
+    # Django's admin: staff only, whatever the method.
+    "admin:index": {"GET": STAFF, "POST": STAFF, "PUT": STAFF, "PATCH": STAFF, "DELETE": STAFF},
+    # Django's language switch and its account pages: anyone (the password change: accounts).
+    "set_language": {
+        "GET": EVERYONE,
+        "POST": EVERYONE,
+        "PUT": EVERYONE,
+        "PATCH": EVERYONE,
+        "DELETE": EVERYONE,
+    },
+    "api:score": {"POST": EVERYONE},
+    "api:token": {"POST": EVERYONE},
+    "api:clubs": {"GET": EVERYONE, "POST": ACCOUNTS},
+    "api:club": {"GET": EVERYONE},
+    "api:club-ratings": {"GET": EVERYONE},
+    "api:players": {"GET": EVERYONE, "POST": A_MEMBERS},
+    "api:player-stats": {"GET": EVERYONE},
+    "api:games": {"GET": EVERYONE, "POST": A_MEMBERS},
+    # A game's deals. A club game: seated members and organisers; a tournament table: while
+    # its round is open, seated members too; finishing, reopening and anything after the
+    # round closed: the tournament's organisers and referees.
+    "api:game@club": {"GET": EVERYONE},
+    "api:game@open": {"GET": EVERYONE},
+    "api:game@closed": {"GET": EVERYONE},
+    "api:game-finish@club": {"POST": CLUB_WRITERS},
+    "api:game-finish@open": {"POST": A_REFEREES},
+    "api:game-finish@closed": {"POST": A_REFEREES},
+    "api:game-reopen@club": {"POST": CLUB_WRITERS},
+    "api:game-reopen@open": {"POST": A_REFEREES},
+    "api:game-reopen@closed": {"POST": A_REFEREES},
+    "api:game-deals@club": {"POST": CLUB_WRITERS},
+    "api:game-deals@open": {"POST": OPEN_TABLE},
+    "api:game-deals@closed": {"POST": A_REFEREES},
+    "api:deal@club": {"GET": EVERYONE, "PATCH": CLUB_WRITERS, "DELETE": CLUB_WRITERS},
+    "api:deal@open": {"GET": EVERYONE, "PATCH": OPEN_TABLE, "DELETE": OPEN_TABLE},
+    "api:deal@closed": {"GET": EVERYONE, "PATCH": A_REFEREES, "DELETE": A_REFEREES},
+    "api:deal-restore@club": {"POST": CLUB_WRITERS},
+    "api:deal-restore@open": {"POST": OPEN_TABLE},
+    "api:deal-restore@closed": {"POST": A_REFEREES},
+    "api:deal-history@club": {"GET": EVERYONE},
+    "api:deal-history@open": {"GET": EVERYONE},
+    "api:deal-history@closed": {"GET": EVERYONE},
+    "tournaments_api:tournaments": {"GET": EVERYONE, "POST": A_ORGANISERS},
+    "tournaments_api:tournament": {"GET": EVERYONE},
+    "tournaments_api:entries": {"GET": EVERYONE, "POST": A_ORGANISERS},
+    "tournaments_api:entry": {"GET": EVERYONE, "PATCH": A_ORGANISERS},
+    "tournaments_api:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
+    "tournaments_api:referee": {"DELETE": A_ORGANISERS},
+    "tournaments_api:rounds": {"GET": EVERYONE, "POST": A_ORGANISERS},
+    "tournaments_api:round-start": {"POST": A_ORGANISERS},
+    "tournaments_api:round-close": {"POST": A_ORGANISERS},
+    "tournaments_api:round-swap": {"POST": A_ORGANISERS},
+    "tournaments_api:standings": {"GET": EVERYONE},
+    "tournaments_api:team-standings": {"GET": EVERYONE},
+    # A tournament in rounds has no bracket: 404 for all.
+    "tournaments_api:bracket": {"GET": NOBODY},
+    "api-schema": {"GET": EVERYONE},
+    "api-docs": {"GET": EVERYONE},
+    # Invitations: the page an e-mail opens is for its holder; only the invited account accepts.
+    "invitations:list": {"GET": ACCOUNTS},
+    "invitations:answer": {"GET": EVERYONE, "POST": INVITED},
+    "login": {"GET": EVERYONE, "POST": EVERYONE, "PUT": EVERYONE},
+    "logout": {"POST": EVERYONE},
+    "password_change": {"GET": ACCOUNTS, "POST": ACCOUNTS, "PUT": ACCOUNTS},
+    "password_change_done": {"GET": ACCOUNTS},
+    "password_reset": {"GET": EVERYONE, "POST": EVERYONE, "PUT": EVERYONE},
+    "password_reset_done": {"GET": EVERYONE},
+    "password_reset_confirm": {
+        "GET": EVERYONE,
+        "POST": EVERYONE,
+        "PUT": EVERYONE,
+        "PATCH": EVERYONE,
+        "DELETE": EVERYONE,
+    },
+    "password_reset_complete": {"GET": EVERYONE},
+    "clubs:list": {"GET": EVERYONE, "POST": ACCOUNTS},
+    "clubs:detail": {"GET": EVERYONE},
+    "clubs:player_new": {"GET": A_MEMBERS, "POST": A_MEMBERS},
+    "clubs:player": {"GET": EVERYONE},
+    "clubs:player_report": {"GET": EVERYONE},
+    "clubs:members": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "clubs:rules": {"GET": EVERYONE, "POST": A_ORGANISERS},
+    "clubs:rules@one": {"GET": EVERYONE, "POST": A_ORGANISERS},
+    "clubs:game_new": {"GET": A_MEMBERS, "POST": A_MEMBERS},
+    "clubs:leaderboard": {"GET": EVERYONE},
+    "clubs:records": {"GET": EVERYONE},
+    "clubs:ratings": {"GET": EVERYONE},
+    "clubs:season_report": {"GET": EVERYONE},
+    "games:detail@club": {"GET": EVERYONE},
+    "games:detail@open": {"GET": EVERYONE},
+    "games:detail@closed": {"GET": EVERYONE},
+    "games:deal_new@club": {"GET": CLUB_WRITERS, "POST": CLUB_WRITERS},
+    "games:deal_new@open": {"GET": OPEN_TABLE, "POST": OPEN_TABLE},
+    "games:deal_new@closed": {"GET": A_REFEREES, "POST": A_REFEREES},
+    "games:deal_preview@club": {"POST": CLUB_WRITERS},
+    "games:deal_preview@open": {"POST": OPEN_TABLE},
+    "games:deal_preview@closed": {"POST": A_REFEREES},
+    "games:status@club": {"POST": CLUB_WRITERS},
+    "games:status@open": {"POST": A_REFEREES},
+    "games:status@closed": {"POST": A_REFEREES},
+    "games:csv@club": {"GET": EVERYONE},
+    "games:csv@open": {"GET": EVERYONE},
+    "games:csv@closed": {"GET": EVERYONE},
+    "games:pdf@club": {"GET": EVERYONE},
+    "games:pdf@open": {"GET": EVERYONE},
+    "games:pdf@closed": {"GET": EVERYONE},
+    "games:deal_edit@club": {"GET": CLUB_WRITERS, "POST": CLUB_WRITERS},
+    "games:deal_edit@open": {"GET": OPEN_TABLE, "POST": OPEN_TABLE},
+    "games:deal_edit@closed": {"GET": A_REFEREES, "POST": A_REFEREES},
+    "games:deal_delete@club": {"POST": CLUB_WRITERS},
+    "games:deal_delete@open": {"POST": OPEN_TABLE},
+    "games:deal_delete@closed": {"POST": A_REFEREES},
+    "games:deal_restore@club": {"POST": CLUB_WRITERS},
+    "games:deal_restore@open": {"POST": OPEN_TABLE},
+    "games:deal_restore@closed": {"POST": A_REFEREES},
+    "games:deal_history@club": {"GET": EVERYONE},
+    "games:deal_history@open": {"GET": EVERYONE},
+    "games:deal_history@closed": {"GET": EVERYONE},
+    "tournaments:list": {"GET": EVERYONE},
+    "tournaments:new": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "tournaments:detail": {"GET": EVERYONE},
+    "tournaments:registration": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "tournaments:entry_check_in": {"POST": A_ORGANISERS},
+    "tournaments:entry_withdraw": {"POST": A_ORGANISERS},
+    "tournaments:team_new": {"POST": A_ORGANISERS},
+    "tournaments:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
+    "tournaments:round_seat": {"POST": A_ORGANISERS},
+    "tournaments:round": {"GET": EVERYONE},
+    "tournaments:round_swap": {"POST": A_ORGANISERS},
+    "tournaments:round_start": {"POST": A_ORGANISERS},
+    "tournaments:round_close": {"POST": A_ORGANISERS},
+    "tournaments:table_sheets_pdf": {"GET": A_ORGANISERS},
+    "tournaments:seating_pdf": {"GET": EVERYONE},
+    "tournaments:standings": {"GET": EVERYONE},
+    "tournaments:standings_csv": {"GET": EVERYONE},
+    "tournaments:standings_pdf": {"GET": EVERYONE},
+    "tournaments:projector": {"GET": EVERYONE},
+    # A tournament in rounds has no bracket: 404 for all.
+    "tournaments:bracket": {"GET": NOBODY},
+    "tournaments:bracket_pdf": {"GET": NOBODY},
+    # Table links: only the link's own table (another table's link opens its own table, never
+    # this one's deals); a closed round's link takes nothing; accounts hold no link.
+    "tournaments:table_entry": {"GET": LINK_HOLDERS, "POST": LINK_HOLDERS},
+    "tournaments:table_preview": {"POST": LINK_HOLDERS},
+    "tournaments:table_deal_edit": {"GET": OWN_LINK, "POST": OWN_LINK},
+}
+
+# --- bodies of writes -----------------------------------------------------------------------
+
+BODIES: dict[str, Callable[[PermissionWorld], dict[str, Any]]] = {
+    "api:games": lambda w: {"club": w.club.pk},
+    "api:players": lambda w: {"club": w.club.pk},
+    "tournaments_api:tournaments": lambda w: {"club": w.club.pk},
+    "clubs:members": lambda w: {"action": "add"},
+    "games:status": lambda w: {"status": "unknown"},
+    "invitations:answer": lambda w: {"action": "accept"},
+    "tournaments:referees": lambda w: {"action": "add"},
+}
+
+GAME_VARIANTS = ("club", "open", "closed")
+
+
+def _routes() -> list[tuple[str, list[str]]]:
+    """Every named route with its path parameters, from the URL configuration."""
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(patterns: Any, namespace: str | None, params: list[str]) -> None:
+        for pattern in patterns:
+            names = list(pattern.pattern.regex.groupindex)
+            if isinstance(pattern, URLResolver):
+                inner = pattern.namespace
+                space = f"{namespace}:{inner}" if namespace and inner else inner or namespace
+                walk(pattern.url_patterns, space, params + names)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                name = f"{namespace}:{pattern.name}" if namespace else pattern.name
+                found.append((name, params + names))
+
+    walk(get_resolver().url_patterns, None, [])
+    unique: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for name, params in found:
+        unique[(name, tuple(params))] = params
+    return [(name, params) for (name, _p), params in unique.items()]
+
+
+def _keys(name: str, params: list[str]) -> list[str]:
+    gamey = {"game_id", "deal_id"} & set(params) or (
+        name.startswith("api:") and ("game" in name or "deal" in name) and "pk" in params
+    )
+    if gamey and name != "api:games" and not name.startswith("tournaments:table"):
+        return [f"{name}@{variant}" for variant in GAME_VARIANTS]
+    if name == "clubs:rules" and "rules_id" in params:
+        return ["clubs:rules@one"]
+    return [name]
+
+
+def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[str, Any]:
+    name, _at, variant = key.partition("@")
+    values: dict[str, Any] = {
+        "slug": w.club.slug,
+        "player_id": w.player.pk,
+        "rules_id": w.house_rules.pk,
+        "tournament_id": w.tournament.pk,
+        "entry_id": w.entry.pk,
+        "number": 2,
+        "user_id": w.users["referee"].pk,  # type: ignore[union-attr]
+        "uidb64": "MQ",
+        "content_type_id": "1",
+        "object_id": "1",
+        "id": "1",
+        "app_label": "tarot_scores",
+        "url": "nothing",
+    }
+    if variant in GAME_VARIANTS:
+        values["game_id"] = w.games[variant].pk
+        values["deal_id"] = w.deals[variant].pk
+    if name.startswith("tournaments:table"):
+        values["token"] = w.token(role)
+        values["deal_id"] = w.deals["open"].pk
+    elif name == "invitations:answer":
+        values["token"] = w.invitation.token
+    else:
+        values["token"] = "no-such-token"
+    if "pk" in params:
+        if name in ("api:club", "api:club-ratings"):
+            values["pk"] = w.club.pk
+        elif name == "api:player-stats":
+            values["pk"] = w.player.pk
+        elif name.startswith("tournaments_api:"):
+            values["pk"] = w.tournament.pk
+        elif "deal" in name and "deals" not in name:
+            values["pk"] = w.deals[variant].pk
+        else:
+            values["pk"] = w.games[variant].pk
+    return {p: values[p] for p in params}
+
+
+def _allowed(response: Any) -> bool:
+    if response.status_code in (301, 302, 303):
+        target = response.get("Location", "")
+        return "/login/" not in target
+    return response.status_code not in (401, 403, 404)
+
+
+def _call(w: PermissionWorld, role: str, method: str, url: str, key: str) -> Any:
+    client = w.client(role)
+    name = key.partition("@")[0]
+    body = BODIES[name](w) if name in BODIES else {}
+    with transaction.atomic():
+        if name.startswith(("api:", "tournaments_api:")) and method != "GET":
+            response = client.generic(
+                method, url, json.dumps(body), content_type="application/json"
+            )
+        elif method == "GET":
+            response = client.get(url)
+        elif method == "POST":
+            response = client.post(url, body)
+        else:
+            response = client.generic(method, url)
+        transaction.set_rollback(True)
+    return response
+
+
+def _matrix(w: PermissionWorld) -> tuple[dict[str, dict[str, set[str]]], list[str]]:
+    """What each role was let do on each route, and the answers that were 500."""
+    found: dict[str, dict[str, set[str]]] = {}
+    crashes: list[str] = []
+    for name, params in _routes():
+        if name.startswith(ADMIN_PREFIX) and name != "admin:index":
+            continue
+        for key in _keys(name, params):
+            for method in METHODS:
+                probe = _call(
+                    w,
+                    "superuser",
+                    method,
+                    reverse(name, kwargs=_kwargs(w, key, params, "superuser")),
+                    key,
+                )
+                if probe.status_code == 405:
+                    continue
+                found.setdefault(key, {})[method] = set()
+                for role in ROLES:
+                    url = reverse(name, kwargs=_kwargs(w, key, params, role))
+                    response = _call(w, role, method, url, key)
+                    if response.status_code >= 500:
+                        crashes.append(f"{method} {url} as {role}: {response.status_code}")
+                    elif _allowed(response):
+                        found[key][method].add(role)
+    return found, crashes
+
+
+def test_every_route_answers_every_role_as_the_table_says() -> None:
+    w = build_permission_world()
+    found, crashes = _matrix(w)
+    assert crashes == []
+    unclassified = sorted(set(found) - set(EXPECTED))
+    assert unclassified == [], f"classify these routes in EXPECTED: {unclassified}"
+    wrong = []
+    for key, methods in found.items():
+        for method, roles in methods.items():
+            expected = EXPECTED[key].get(method)
+            if expected is None:
+                wrong.append(f"{key} {method}: not in the table (let through: {sorted(roles)})")
+            elif roles != expected:
+                wrong.append(
+                    f"{key} {method}: let through {sorted(roles - expected)} too, "
+                    f"refused {sorted(expected - roles)}"
+                )
+    stale = sorted(set(EXPECTED) - set(found))
+    assert stale == [], f"the table names routes that do not exist: {stale}"
+    assert wrong == []
