@@ -59,6 +59,11 @@ ADMIN_PREFIX = "admin:"
 EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "home": {"GET": EVERYONE},
     "healthz": {"GET": EVERYONE},
+    # The installable web app: its manifest, service worker, offline page and icon.
+    "manifest": {"GET": EVERYONE},
+    "service-worker": {"GET": EVERYONE},
+    "offline": {"GET": EVERYONE},
+    "favicon": {"GET": EVERYONE},
     "calculator": {"GET": EVERYONE, "POST": EVERYONE},
     "ratings": {"GET": EVERYONE},
     # Django's admin: staff only, whatever the method.
@@ -173,6 +178,10 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "games:deal_delete@club": {"POST": CLUB_WRITERS},
     "games:deal_delete@open": {"POST": OPEN_TABLE},
     "games:deal_delete@closed": {"POST": A_REFEREES},
+    # Undo of a deal just saved: a deletion, with the same rights.
+    "games:deal_undo@club": {"POST": CLUB_WRITERS},
+    "games:deal_undo@open": {"POST": OPEN_TABLE},
+    "games:deal_undo@closed": {"POST": A_REFEREES},
     "games:deal_restore@club": {"POST": CLUB_WRITERS},
     "games:deal_restore@open": {"POST": OPEN_TABLE},
     "games:deal_restore@closed": {"POST": A_REFEREES},
@@ -206,6 +215,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:table_entry": {"GET": LINK_HOLDERS, "POST": LINK_HOLDERS},
     "tournaments:table_preview": {"POST": LINK_HOLDERS},
     "tournaments:table_deal_edit": {"GET": OWN_LINK, "POST": OWN_LINK},
+    "tournaments:table_deal_undo": {"POST": OWN_LINK},
 }
 
 # --- bodies of writes -----------------------------------------------------------------------
