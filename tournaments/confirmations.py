@@ -84,7 +84,7 @@ def _account_player(user: Actor, seated: Sequence[int]) -> int | None:
     return pk if pk in seated else None
 
 
-def _referee_for(user: Actor, table: Table, seated: Sequence[int]) -> bool:
+def referee_for(user: Actor, table: Table, seated: Sequence[int]) -> bool:
     """An organiser or referee of the tournament who does not play at this table."""
     account = signed_in(user)
     if account is None or not can_referee(account, table.round.tournament):
@@ -122,7 +122,7 @@ def confirmation_after_deal(
         confirmation = DealConfirmation(deal=deal)
     was_confirmed = confirmation.pk is not None and confirmation.status == Status.CONFIRMED
     confirmation.version = deal.version
-    if _referee_for(user, table, seated):
+    if referee_for(user, table, seated):
         confirmation.status = Status.CONFIRMED
         confirmation.confirmed_by = None
         confirmation.confirmed_by_user = user
@@ -220,7 +220,7 @@ def deal_confirm(
     if confirmation.status == Status.CONFIRMED:
         return confirmation
     account = signed_in(by)
-    if player is None and _referee_for(account, table, seated):
+    if player is None and referee_for(account, table, seated):
         confirmation.confirmed_by = None
     else:
         acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
@@ -280,7 +280,7 @@ def dispute_settle(*, deal: Deal, keep: str, by: Actor) -> Deal:
     version entered (the deal is confirmed as it is) or the other side's (the deal is corrected
     to it through ``deal_update``, so its history records the change, and confirmed)."""
     current, table, seated, confirmation = _locked(deal, None)
-    if not _referee_for(by, table, seated):
+    if not referee_for(by, table, seated):
         raise _refuse(
             "not_referee",
             _("Only a referee or an organiser who does not play at this table decides."),

@@ -187,6 +187,11 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         help_text="Length of a round.",
     )
     date = serializers.DateField(required=False, help_text="Default: today.")
+    require_confirmation = serializers.BooleanField(
+        default=False,
+        help_text="Deals entered at a table count once a player of the other side, a referee "
+        "or an organiser confirms them; a disagreement goes to the referee. Default false.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         club: Club = attrs["club"]
@@ -237,6 +242,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "allow_threes",
             "team_size",
             "qualifiers_per_table",
+            "require_confirmation",
             "status",
             "created_at",
         ]

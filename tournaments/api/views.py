@@ -148,6 +148,7 @@ class TournamentListView(TournamentAPIView):
             round_minutes=data["round_minutes"],
             seed=data.get("seed"),
             date=data.get("date"),
+            require_confirmation=data["require_confirmation"],
         )
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
