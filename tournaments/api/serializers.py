@@ -357,7 +357,14 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
     names = serializers.ListField(child=serializers.CharField(), help_text="Their names, alike.")
     entered = serializers.IntegerField(help_text="Deals entered so far (deleted ones left out).")
     goal = serializers.IntegerField(help_text="Deals to play: the tournament's deals per round.")
-    complete = serializers.BooleanField()
+    pending = serializers.IntegerField(
+        help_text="Deals waiting for the other side's confirmation (0 unless the tournament "
+        "requires confirmation)."
+    )
+    disputed = serializers.IntegerField(help_text="Deals the sides disagree on: a referee decides.")
+    complete = serializers.BooleanField(
+        help_text="All its deals entered (and confirmed, when the tournament requires it)."
+    )
 
 
 class TournamentRoundSerializer(serializers.Serializer[Any]):
@@ -377,7 +384,9 @@ class TournamentRoundSerializer(serializers.Serializer[Any]):
     repeats = serializers.IntegerField(
         help_text="Meetings of players who already sat together that the draw could not avoid."
     )
-    complete = serializers.BooleanField(help_text="Every table has entered all its deals.")
+    complete = serializers.BooleanField(
+        help_text="Every table has entered all its deals (all confirmed, when required)."
+    )
     tables = TournamentTableSerializer(many=True)
 
 

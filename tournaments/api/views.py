@@ -301,6 +301,8 @@ def round_json(round_: Round, tables: list[TableState], round_minutes: int) -> d
                 "names": [p.label for p in t.players],
                 "entered": t.entered,
                 "goal": t.goal,
+                "pending": t.pending,
+                "disputed": t.disputed,
                 "complete": t.complete,
             }
             for t in tables
