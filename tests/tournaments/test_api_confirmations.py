@@ -38,20 +38,22 @@ class Event:
 
 
 def event(*, require: bool = True, public: bool = True) -> Event:
-    club = factories.ClubFactory(public=public)
+    club = factories.ClubFactory.create(public=public)
     tournament = factories.make_tournament(club, 8, require_confirmation=require)
     round_ = services.round_seat_next(tournament=tournament, by=None)
     tables = selectors.round_tables(round_=round_)
     users: dict[str, Any] = {
         "anonymous": None,
-        "outsider": factories.UserFactory(),
-        "member": factories.MembershipFactory(club=club, user=factories.UserFactory()).user,
-        "organiser": factories.MembershipFactory(
-            club=club, user=factories.UserFactory(), role=Membership.Role.ORGANISER
+        "outsider": factories.UserFactory.create(),
+        "member": factories.MembershipFactory.create(
+            club=club, user=factories.UserFactory.create()
         ).user,
-        "referee": factories.UserFactory(),
-        "taker": factories.UserFactory(),
-        "defender": factories.UserFactory(),
+        "organiser": factories.MembershipFactory.create(
+            club=club, user=factories.UserFactory.create(), role=Membership.Role.ORGANISER
+        ).user,
+        "referee": factories.UserFactory.create(),
+        "taker": factories.UserFactory.create(),
+        "defender": factories.UserFactory.create(),
     }
     tournament.referees.add(users["referee"])
     Player.objects.filter(pk=tables[0].players[0].pk).update(user=users["taker"])

@@ -35,18 +35,21 @@ class Event:
 
 
 def event(*, require: bool = True) -> Event:
-    club = factories.ClubFactory(public=True)
+    club = factories.ClubFactory.create(public=True)
     tournament = factories.make_tournament(club, 8, require_confirmation=require)
     round_ = services.round_seat_next(tournament=tournament, by=None)
-    users = {
+    referee = factories.UserFactory.create()
+    users: dict[str, Any] = {
         "anonymous": None,
-        "member": factories.MembershipFactory(club=club, user=factories.UserFactory()).user,
-        "organiser": factories.MembershipFactory(
-            club=club, user=factories.UserFactory(), role=Membership.Role.ORGANISER
+        "member": factories.MembershipFactory.create(
+            club=club, user=factories.UserFactory.create()
         ).user,
-        "referee": factories.UserFactory(),
+        "organiser": factories.MembershipFactory.create(
+            club=club, user=factories.UserFactory.create(), role=Membership.Role.ORGANISER
+        ).user,
+        "referee": referee,
     }
-    tournament.referees.add(users["referee"])
+    tournament.referees.add(referee)
     return Event(tournament, round_, selectors.round_tables(round_=round_), users)
 
 
@@ -125,7 +128,7 @@ def test_a_deal_entered_on_the_link_waits_for_the_other_sides_phone() -> None:
 def test_a_signed_in_player_of_the_table_is_his_account() -> None:
     e = event()
     state = e.tables[0]
-    user = factories.UserFactory()
+    user = factories.UserFactory.create()
     Player.objects.filter(pk=state.players[1].pk).update(user=user)
     client = factories.signed_in_client(user)
     page = client.get(link(state)).content.decode()
@@ -144,7 +147,9 @@ def test_the_other_side_disagrees_with_its_version() -> None:
     assert page.status_code == 200
     assert 'id="entered-version"' in page.content.decode()
     # A version that cannot be scored is refused beside its field.
-    bad = defender_phone.post(url, {**deal_post(state.players[0].pk, 1, points="95"), "version": "1"})
+    bad = defender_phone.post(
+        url, {**deal_post(state.players[0].pk, 1, points="95"), "version": "1"}
+    )
     assert bad.status_code == 400
     assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
     response = defender_phone.post(
@@ -152,7 +157,8 @@ def test_the_other_side_disagrees_with_its_version() -> None:
     )
     assert response.status_code == 302
     confirmation = DealConfirmation.objects.get(deal=deal)
-    assert confirmation.status == Status.DISPUTED and confirmation.dispute_payload["points"] == 40
+    assert confirmation.status == Status.DISPUTED
+    assert (confirmation.dispute_payload or {})["points"] == 40
     table_page = defender_phone.get(link(state)).content.decode()
     assert 'data-status="disputed"' in table_page and 'id="confirm-1"' not in table_page
 
@@ -258,9 +264,10 @@ def test_results_pages_say_how_many_deals_wait() -> None:
     assert 'data-testid="disputed-1"' in round_page.content.decode()
     detail = e.client("referee").get(reverse("tournaments:detail", args=[e.tournament.pk]))
     assert 'id="referee-link"' in detail.content.decode()
-    assert 'id="referee-link"' not in Client().get(
-        reverse("tournaments:detail", args=[e.tournament.pk])
-    ).content.decode()
+    assert (
+        'id="referee-link"'
+        not in Client().get(reverse("tournaments:detail", args=[e.tournament.pk])).content.decode()
+    )
 
 
 def test_french_words_for_the_phone() -> None:

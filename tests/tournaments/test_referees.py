@@ -8,14 +8,14 @@ from tournaments.permissions import can_referee, is_referee
 
 @pytest.mark.django_db
 def test_referee_organiser_and_others():
-    club = factories.ClubFactory()
+    club = factories.ClubFactory.create()
     tournament = factories.make_tournament(club, 0)
     other_event = factories.make_tournament(club, 0, name="Autre")
-    organiser = factories.UserFactory()
-    factories.MembershipFactory(club=club, user=organiser, role="organiser")
-    member = factories.UserFactory()
-    factories.MembershipFactory(club=club, user=member, role="member")
-    referee = factories.UserFactory()  # from another club, named for this event
+    organiser = factories.UserFactory.create()
+    factories.MembershipFactory.create(club=club, user=organiser, role="organiser")
+    member = factories.UserFactory.create()
+    factories.MembershipFactory.create(club=club, user=member, role="member")
+    referee = factories.UserFactory.create()  # from another club, named for this event
     tournament.referees.add(referee)
 
     assert can_referee(organiser, tournament) and not is_referee(organiser, tournament)

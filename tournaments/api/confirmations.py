@@ -54,6 +54,7 @@ FORBIDDEN = {"not_at_table", "same_side", "not_referee"}
 
 def _refused(error: Refusal) -> Response:
     codes = {code for items in error.codes().values() for code in items}
+    answer: int
     if codes & FORBIDDEN:
         answer = status.HTTP_403_FORBIDDEN
     elif "keep_invalid" in codes:
