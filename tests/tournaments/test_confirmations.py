@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from tarot_scores.clubs.models import Membership, Player
 from tarot_scores.core.errors import Refusal
@@ -125,7 +126,7 @@ def test_the_side_that_entered_the_deal_cannot_confirm_it() -> None:
     # Entered by a defender: the other defenders cannot confirm it, the taker can.
     deal = enter(table, taker=0, acting=table.players[1].pk)
     for same_side in table.players[1:]:
-        with pytest.raises(Refusal) as refused:
+        with pytest.raises(Refusal) as refused, translation.override("en"):
             deal_confirm(deal=deal, by=None, player=same_side.pk)
         assert code_of(refused.value) == "same_side"
         assert "defence" in str(refused.value)
@@ -306,7 +307,7 @@ def test_the_round_closes_only_when_every_deal_is_confirmed() -> None:
     assert all(t.entered == 2 and t.pending == 2 and not t.complete for t in e.tables)
     assert not services.round_complete(e.round)
     assert services.next_round_refusal(e.tournament) is not None
-    with pytest.raises(services.TournamentError) as refused:
+    with pytest.raises(services.TournamentError) as refused, translation.override("en"):
         services.round_close(round_=e.round)
     assert "confirmed" in str(refused.value)
     for deal in deals[:-1]:

@@ -108,7 +108,7 @@ def test_a_deal_entered_on_the_link_waits_for_the_other_sides_phone() -> None:
     own = taker_phone.get(link(state)).content.decode()
     assert 'data-testid="waiting-1"' in own and 'id="confirm-1"' not in own
     assert 'data-testid="state-1"' in own
-    assert "the defence" in text_of(own.encode())
+    assert "En attente d'un joueur de la défense" in text_of(own.encode())
 
     defender_phone = phone(state, 2)
     other = defender_phone.get(link(state)).content.decode()
@@ -255,10 +255,12 @@ def test_results_pages_say_how_many_deals_wait() -> None:
     standings = Client().get(reverse("tournaments:standings", args=[e.tournament.pk]))
     content = standings.content.decode()
     assert 'data-pending="2" data-disputed="1"' in content
-    assert "Only deals confirmed by the other side count." in text_of(standings.content)
+    assert "Seules les donnes confirmées par le camp adverse comptent." in text_of(
+        standings.content
+    )
     projector = Client().get(reverse("tournaments:projector", args=[e.tournament.pk]))
     assert 'data-pending="2" data-disputed="1"' in projector.content.decode()
-    assert "2 to confirm" in text_of(projector.content)
+    assert "2 à confirmer" in text_of(projector.content)
     round_page = Client().get(reverse("tournaments:round", args=[e.tournament.pk, 1]))
     assert 'data-testid="pending-2"' in round_page.content.decode()
     assert 'data-testid="disputed-1"' in round_page.content.decode()
@@ -268,6 +270,15 @@ def test_results_pages_say_how_many_deals_wait() -> None:
         'id="referee-link"'
         not in Client().get(reverse("tournaments:detail", args=[e.tournament.pk])).content.decode()
     )
+
+
+def test_english_words_for_the_phone() -> None:
+    e = event()
+    state = e.tables[0]
+    enter_at(state, phone(state, 2))
+    page = phone(state, 0).get(link(state), headers={"Accept-Language": "en"})
+    text = text_of(page.content)
+    assert "Deals to confirm" in text and "Confirm as" in text and "Disagree" in text
 
 
 def test_french_words_for_the_phone() -> None:
