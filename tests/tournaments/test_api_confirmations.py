@@ -119,9 +119,14 @@ def test_no_confirmation_endpoints_without_the_setting() -> None:
 
 def test_a_private_clubs_confirmations_are_hidden_from_outsiders() -> None:
     e = event(public=False)
-    enter(e)
+    deal = enter(e)
     assert e.client("outsider").get(e.url("confirmations/")).status_code == 404
     assert e.client("member").get(e.url("confirmations/")).status_code == 200
+    confirm = e.url(f"deals/{deal.pk}/confirm/")
+    assert e.client("outsider").post(confirm, {}, format="json").status_code == 404
+    # A referee named from another club reads and confirms all the same.
+    assert e.client("referee").get(e.url("confirmations/")).status_code == 200
+    assert e.client("referee").post(confirm, {}, format="json").status_code == 200
 
 
 @pytest.mark.parametrize(

@@ -34,8 +34,8 @@ class Event:
         return factories.signed_in_client(self.users[role])
 
 
-def event(*, require: bool = True) -> Event:
-    club = factories.ClubFactory.create(public=True)
+def event(*, require: bool = True, public: bool = True) -> Event:
+    club = factories.ClubFactory.create(public=public)
     tournament = factories.make_tournament(club, 8, require_confirmation=require)
     round_ = services.round_seat_next(tournament=tournament, by=None)
     referee = factories.UserFactory.create()
@@ -233,6 +233,19 @@ def test_the_referee_page_is_for_referees_and_organisers(role: str, status: int)
     e.client(role).post(settle, {"keep": "entered"})
     settled = DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
     assert settled is (status == 200)
+
+
+def test_a_referee_from_another_club_settles_in_a_private_club() -> None:
+    e = event(public=False)
+    deal = disputed_deal(e)
+    url = reverse("tournaments:referee", args=[e.tournament.pk])
+    assert e.client("referee").get(url).status_code == 200
+    outsider = factories.signed_in_client(factories.UserFactory.create())
+    assert outsider.get(url).status_code == 404  # a private club's event does not exist for him
+    assert e.client("member").get(url).status_code == 403
+    settle = reverse("tournaments:referee_settle", args=[e.tournament.pk, deal.pk])
+    e.client("referee").post(settle, {"keep": "entered"})
+    assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
 
 
 def test_no_referee_page_without_confirmation() -> None:

@@ -44,6 +44,7 @@ from tournaments.api.base import (
     tournament_or_404,
 )
 from tournaments.models import DealConfirmation, Tournament
+from tournaments.permissions import can_referee
 
 TAGS = ["tournaments"]
 Status = DealConfirmation.Status
@@ -65,7 +66,11 @@ def _refused(error: Refusal) -> Response:
 
 
 def _asking(request: Request, pk: int) -> Tournament:
-    tournament = tournament_or_404(request, pk)
+    """The tournament, if it requires confirmation and the caller may read it: its club's
+    readers, and its referees (named from another club, they read it even if it is private)."""
+    tournament = Tournament.objects.select_related("club").filter(pk=pk).first()
+    if tournament is None or not can_referee(request, tournament):
+        tournament = tournament_or_404(request, pk)
     if not tournament.require_confirmation:
         raise Http404
     return tournament

@@ -36,14 +36,18 @@ TEMPLATES = "tournaments/"
 
 def _refereed(request: HtmxHttpRequest, tournament_id: int) -> Tournament | HttpResponse:
     """The tournament, for its referees and its club's organisers; 404 if it does not ask for
-    confirmations (or the club is private to the reader), 403 for other readers."""
+    confirmations, or for outsiders of a private club; 403 for other readers."""
     if not request.user.is_authenticated:
         return login_first(request, reverse("tournaments:referee", args=[tournament_id]))
-    tournament = readable(request, tournament_id)
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("club", "house_rules"), pk=tournament_id
+    )
+    if not can_referee(request, tournament):
+        readable(request, tournament_id)  # outsiders of a private club: 404, as if it did not exist
+        raise PermissionDenied
+    # A referee named from another club reaches this page even if the club is private.
     if not tournament.require_confirmation:
         raise Http404
-    if not can_referee(request, tournament):
-        raise PermissionDenied
     return tournament
 
 
