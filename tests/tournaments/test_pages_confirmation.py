@@ -301,4 +301,4 @@ def test_french_words_for_the_phone() -> None:
     client = phone(state, 2)
     page = client.get(link(state), headers={"Accept-Language": "fr"})
     text = text_of(page.content)
-    assert "Donnes à confirmer" in text and "Confirmer en tant que" in text
+    assert "Donnes à confirmer" in text and "Confirmer (je suis" in text
