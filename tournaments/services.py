@@ -390,7 +390,10 @@ def round_after_deal(
 
     Only a deal entered or restored adds to a table's count. A correction or a deletion cannot
     complete a round, and leaves the round alone: it never waits on the round's lock, so a
-    table correcting a deal while an organiser closes the round cannot deadlock with it.
+    table correcting a deal while an organiser closes the round cannot deadlock with it. (Where
+    the tournament requires confirmation, a referee's correction may confirm the deal the round
+    waited for: ``confirmations.confirmation_after_deal`` closes the round then; the round was
+    not complete before it, so no organiser's closing holds the round's lock meanwhile.)
     """
     if action not in (DealRevision.Action.CREATED, DealRevision.Action.RESTORED):
         return
