@@ -1,4 +1,4 @@
-"""Django admin for tournaments, their entries, teams, rounds and tables."""
+"""Django admin for tournaments, their entries, teams, rounds, tables and deal confirmations."""
 
 from django.contrib import admin
 
@@ -49,3 +49,18 @@ class RoundAdmin(admin.ModelAdmin):
 class TableAdmin(admin.ModelAdmin):
     list_display = ("__str__", "game")
     readonly_fields = ("token",)
+
+
+@admin.register(models.DealConfirmation)
+class DealConfirmationAdmin(admin.ModelAdmin):
+    """Read only: confirmations change through the table's link, the referee's page and the API,
+    so that the rules (the other side, the referee) always apply."""
+
+    list_display = ("deal", "status", "entered_by", "entered_side", "confirmed_by", "confirmed_at")
+    list_filter = ("status",)
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False

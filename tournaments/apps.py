@@ -11,10 +11,14 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from tarot_scores.games.guards import on_game_access, on_reason_needed
         from tarot_scores.games.services import on_deal_change
+        from tournaments.confirmations import confirmation_after_deal
         from tournaments.permissions import table_access, table_needs_reason
         from tournaments.services import round_after_deal
 
-        # Every way a deal is written (table link, game page, API) closes a complete round.
+        # Every way a deal is written (table link, game page, API) makes it pending or
+        # confirmed where the tournament requires confirmation, then closes a complete round:
+        # in this order, so that the round counts the deal as it now stands.
+        on_deal_change(confirmation_after_deal)
         on_deal_change(round_after_deal)
         # A table's deals follow the tournament's rules, on the pages and in the API alike.
         on_game_access(table_access)

@@ -88,6 +88,14 @@ class TournamentForm(forms.Form):
     qualifiers_per_table = forms.IntegerField(
         label=gettext_lazy("Qualifiers per table (knockout)"), min_value=1, max_value=4
     )
+    require_confirmation = forms.BooleanField(
+        label=gettext_lazy("Deals confirmed by the other side"),
+        required=False,
+        help_text=gettext_lazy(
+            "A deal entered at a table counts once a player of the other side (or a referee) "
+            "confirms it on his phone; a disagreement goes to the referee."
+        ),
+    )
     seed = forms.IntegerField(
         label=gettext_lazy("Draw seed"),
         min_value=0,
@@ -159,6 +167,7 @@ class TournamentForm(forms.Form):
             "team_size": data["team_size"],
             "qualifiers_per_table": data["qualifiers_per_table"],
             "seed": data["seed"],
+            "require_confirmation": data["require_confirmation"],
         }
 
 

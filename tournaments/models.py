@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores.clubs.models import Club, HouseRules, Player
-from tarot_scores.games.models import Game
+from tarot_scores.games.models import Deal, Game
 
 
 def new_token() -> str:
@@ -78,6 +78,11 @@ class Tournament(models.Model):
         _("qualifiers per table (knockout)"), default=2
     )
     seed = models.PositiveIntegerField(_("draw seed"), default=0)
+    # Deals entered at a table count once a player of the other side (or an organiser or
+    # referee) confirms them (tournaments.confirmations); set when the tournament is created.
+    require_confirmation = models.BooleanField(
+        _("deals confirmed by the other side"), default=False
+    )
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
     )
@@ -202,3 +207,53 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} T{self.number}"
+
+
+class DealConfirmation(models.Model):
+    """Whether a tournament table's deal is agreed, when the tournament requires confirmation.
+
+    Kept in step by the deal hook (``tournaments.confirmations.confirmation_after_deal``): a
+    deal entered or corrected at the table is pending until a player of the other side (or an
+    organiser or referee) confirms it; the other side may disagree with its own version of the
+    deal, which a referee then settles. ``entered_side`` is the side (attack or defence) of the
+    player who entered this version, as the deal reads; blank when nobody at the table did.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("to confirm")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+
+    class Side(models.TextChoices):
+        ATTACK = "attack", _("attack")
+        DEFENCE = "defence", _("defence")
+
+    deal = models.OneToOneField(Deal, on_delete=models.CASCADE, related_name="confirmation")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    version = models.PositiveIntegerField(default=1)  # the deal's version this state is about
+    entered_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_side = models.CharField(max_length=8, choices=Side.choices, blank=True)
+    confirmed_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    # A disagreement: the other side's version of the deal (the scoring contract, players by
+    # id, as a deal stores it) and its scores (player id -> points), for the referee.
+    disputed_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    disputed_at = models.DateTimeField(null=True, blank=True)
+    dispute_payload = models.JSONField(null=True, blank=True)
+    dispute_scores = models.JSONField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.deal_id}: {self.status}"

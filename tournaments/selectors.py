@@ -5,12 +5,28 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum, Value
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import ScoreLine, Seat
-from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
+
+Confirmation = DealConfirmation.Status
+
+
+def counted(tournament: Tournament, prefix: str = "") -> Q:
+    """The live deals the results count: all of them, or, when the tournament requires
+    confirmation, the confirmed ones (and those entered before it was required). ``prefix``
+    is the path from the queried model to the deal (``"deal__"`` from a score line)."""
+    live = Q(**{f"{prefix}deleted_at__isnull": True})
+    if not tournament.require_confirmation:
+        return live
+    return live & (
+        Q(**{f"{prefix}confirmation__isnull": True})
+        | Q(**{f"{prefix}confirmation__status": Confirmation.CONFIRMED})
+    )
 
 
 @dataclass(frozen=True)
@@ -26,8 +42,8 @@ def _round_totals(tournament: Tournament) -> dict[int, dict[int, int]]:
     """player id -> round number -> points, from the live score lines (one query)."""
     rows = (
         ScoreLine.objects.filter(
+            counted(tournament, "deal__"),
             deal__game__tournament_table__round__tournament=tournament,
-            deal__deleted_at__isnull=True,
         )
         .values_list("player_id", "deal__game__tournament_table__round__number")
         .annotate(points=Sum("points"))
@@ -115,18 +131,38 @@ class TableState:
     players: list[Player]
     entered: int
     goal: int
+    pending: int = 0  # live deals waiting for the other side's confirmation
+    disputed: int = 0  # live deals the sides disagree on, waiting for a referee
 
     @property
     def complete(self) -> bool:
-        return self.entered >= self.goal
+        return self.entered >= self.goal and not self.pending and not self.disputed
+
+
+def _with_progress(tables: QuerySet[Table], tournament: Tournament) -> QuerySet[Table]:
+    """Each table with its live deals counted, and (when the tournament requires confirmation)
+    those pending and disputed: one query with the tables."""
+    live = Q(game__deals__deleted_at__isnull=True)
+    tables = tables.annotate(entered=Count("game__deals", filter=live))
+    if not tournament.require_confirmation:
+        return tables.annotate(pending=Value(0), disputed=Value(0))
+    status = "game__deals__confirmation__status"
+    return tables.annotate(
+        pending=Count("game__deals", filter=live & Q(**{status: Confirmation.PENDING})),
+        disputed=Count("game__deals", filter=live & Q(**{status: Confirmation.DISPUTED})),
+    )
+
+
+def _state(table: Any, players: list[Player], goal: int) -> TableState:
+    return TableState(table, players, table.entered, goal, table.pending, table.disputed)
 
 
 def round_tables(*, round_: Round) -> list[TableState]:
     """The round's tables with their players in seat order and deals entered (2 queries)."""
+    tournament = round_.tournament
     tables = list(
-        Table.objects.filter(round=round_)
+        _with_progress(Table.objects.filter(round=round_), tournament)
         .select_related("game")
-        .annotate(entered=Count("game__deals", filter=Q(game__deals__deleted_at__isnull=True)))
         .order_by("number")
     )
     seats: dict[int, list[Player]] = defaultdict(list)
@@ -136,8 +172,8 @@ def round_tables(*, round_: Round) -> list[TableState]:
         .order_by("position")
     ):
         seats[seat.game_id].append(seat.player)
-    goal = round_.tournament.deals_per_round
-    return [TableState(t, seats[t.game_id], t.entered, goal) for t in tables]
+    goal = tournament.deals_per_round
+    return [_state(t, seats[t.game_id], goal) for t in tables]
 
 
 def tournament_rounds(*, tournament: Tournament) -> list[tuple[Round, list[TableState]]]:
@@ -145,9 +181,8 @@ def tournament_rounds(*, tournament: Tournament) -> list[tuple[Round, list[Table
     many rounds, tables and deals)."""
     rounds = list(tournament.round_set.order_by("number"))
     tables = (
-        Table.objects.filter(round__tournament=tournament)
+        _with_progress(Table.objects.filter(round__tournament=tournament), tournament)
         .select_related("game")
-        .annotate(entered=Count("game__deals", filter=Q(game__deals__deleted_at__isnull=True)))
         .order_by("round__number", "number")
     )
     seats: dict[int, list[Player]] = defaultdict(list)
@@ -160,8 +195,71 @@ def tournament_rounds(*, tournament: Tournament) -> list[tuple[Round, list[Table
     by_round: dict[int, list[TableState]] = defaultdict(list)
     goal = tournament.deals_per_round
     for t in tables:
-        by_round[t.round_id].append(TableState(t, seats[t.game_id], t.entered, goal))
+        by_round[t.round_id].append(_state(t, seats[t.game_id], goal))
     return [(r, by_round[r.pk]) for r in rounds]
+
+
+# --- confirmation at the table -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A tournament's live deals not counted yet: waiting for the other side, or disputed."""
+
+    pending: int = 0
+    disputed: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.pending or self.disputed)
+
+
+def deals_waiting_count(*, tournament: Tournament) -> Waiting:
+    """How many deals wait for a confirmation or a referee (one query; none when the
+    tournament does not require confirmation)."""
+    if not tournament.require_confirmation:
+        return Waiting()
+    counts = DealConfirmation.objects.filter(
+        deal__game__tournament_table__round__tournament=tournament,
+        deal__deleted_at__isnull=True,
+    ).aggregate(
+        pending=Count("pk", filter=Q(status=Confirmation.PENDING)),
+        disputed=Count("pk", filter=Q(status=Confirmation.DISPUTED)),
+    )
+    return Waiting(counts["pending"], counts["disputed"])
+
+
+def deals_waiting(*, tournament: Tournament, table: Table | None = None) -> list[DealConfirmation]:
+    """The live deals waiting for a confirmation or a referee, disputed ones first, then by
+    round, table and deal; with their deal, game, table and the players named (one query)."""
+    found = (
+        DealConfirmation.objects.filter(
+            deal__game__tournament_table__round__tournament=tournament,
+            deal__deleted_at__isnull=True,
+        )
+        .exclude(status=Confirmation.CONFIRMED)
+        .select_related(
+            "deal__game__tournament_table__round",
+            "entered_by",
+            "disputed_by",
+        )
+    )
+    if table is not None:
+        found = found.filter(deal__game_id=table.game_id)
+    disputed_first = [Confirmation.DISPUTED, Confirmation.PENDING]
+    return sorted(
+        found,
+        key=lambda c: (
+            disputed_first.index(Confirmation(c.status)),
+            c.deal.game.tournament_table.round.number,
+            c.deal.game.tournament_table.number,
+            c.deal.number,
+        ),
+    )
+
+
+def deal_states(*, game_id: int) -> dict[int, DealConfirmation]:
+    """A table's deals' confirmations, by deal id (one query)."""
+    return {c.deal_id: c for c in DealConfirmation.objects.filter(deal__game_id=game_id)}
 
 
 # --- knockout ----------------------------------------------------------------------------------
@@ -227,6 +325,7 @@ def bracket(*, tournament: Tournament) -> Bracket:
     eliminated: list[list[tuple[int, Player]]] = []
     ranking: list[tuple[int, Player]] = []
     for round_ in rounds:
+        round_.tournament = tournament
         states = round_tables(round_=round_)
         per_table = [[(p, totals[p.pk].get(round_.number, 0)) for p in s.players] for s in states]
         field_size = sum(len(t) for t in per_table)

@@ -2,8 +2,9 @@
 
 Every table of a round is a club ``Game`` created with ``services.game_create`` and a fixed
 length (the tournament's deals per round), so entering, correcting and scoring its deals is
-the club's own machinery. A round is complete when each of its tables has all its deals; that
-is read from the deals, never stored, so it cannot drift.
+the club's own machinery. A round is complete when each of its tables has all its deals (all
+confirmed, when the tournament requires it: ``tournaments.confirmations``); that is read from
+the deals, never stored, so it cannot drift.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
 from tournaments import seating
-from tournaments.models import Entry, Round, Table, Team, Tournament
+from tournaments.models import DealConfirmation, Entry, Round, Table, Team, Tournament
 
 SEATING_SECONDS = 3.0  # search budget for one round's seating
 
@@ -65,6 +66,7 @@ def tournament_create(
     round_minutes: int = 75,
     seed: int | None = None,
     date: Any = None,
+    require_confirmation: bool = False,
 ) -> Tournament:
     rule_set = rule_set_for(variant=variant, house_rules=house_rules)
     refusal = five_mode_refusal(rules=rule_set, five_mode=five_mode)
@@ -90,6 +92,7 @@ def tournament_create(
         round_minutes=round_minutes,
         seed=seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000,
         date=date or timezone.localdate(),
+        require_confirmation=require_confirmation,
         created_by=signed_in(by),
     )
 
@@ -203,8 +206,17 @@ def round_progress(round_: Round) -> list[tuple[Table, int]]:
 
 
 def round_complete(round_: Round) -> bool:
+    """Every table has all its deals; and, when the tournament requires confirmation, every
+    live deal is confirmed (a deal entered before it was required counts as it stands)."""
     goal = round_.tournament.deals_per_round
-    return all(entered >= goal for _table, entered in round_progress(round_))
+    if not all(entered >= goal for _table, entered in round_progress(round_)):
+        return False
+    if not round_.tournament.require_confirmation:
+        return True
+    waiting = DealConfirmation.objects.filter(
+        deal__game__tournament_table__round=round_, deal__deleted_at__isnull=True
+    ).exclude(status=DealConfirmation.Status.CONFIRMED)
+    return not waiting.exists()
 
 
 def _history(tournament: Tournament) -> list[list[list[int]]]:
@@ -382,7 +394,10 @@ def round_after_deal(
 
     Only a deal entered or restored adds to a table's count. A correction or a deletion cannot
     complete a round, and leaves the round alone: it never waits on the round's lock, so a
-    table correcting a deal while an organiser closes the round cannot deadlock with it.
+    table correcting a deal while an organiser closes the round cannot deadlock with it. (Where
+    the tournament requires confirmation, a referee's correction may confirm the deal the round
+    waited for: ``confirmations.confirmation_after_deal`` closes the round then; the round was
+    not complete before it, so no organiser's closing holds the round's lock meanwhile.)
     """
     if action not in (DealRevision.Action.CREATED, DealRevision.Action.RESTORED):
         return
@@ -403,6 +418,10 @@ def round_close(*, round_: Round) -> Round:
     if round_.status == Round.Status.CLOSED:
         raise TournamentError(_("This round is already closed."))
     if not round_complete(round_):
+        if round_.tournament.require_confirmation:
+            raise TournamentError(
+                _("Some tables have not entered all their deals yet, or not all are confirmed.")
+            )
         raise TournamentError(_("Some tables have not entered all their deals yet."))
     Game.objects.filter(tournament_table__round=round_).update(status=Game.Status.FINISHED)
     round_.status = Round.Status.CLOSED

@@ -3,7 +3,7 @@ printed sheets, a table's private entry link, standings, projector and bracket."
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import events, referees, results, rounds, table_entry
+from tournaments.views import events, referee, referees, results, rounds, table_entry
 
 app_name = "tournaments"
 
@@ -45,6 +45,22 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:tournament_id>/projector/", results.projector, name="projector"),
     path("<int:tournament_id>/bracket/", results.bracket, name="bracket"),
     path("<int:tournament_id>/bracket.pdf", results.bracket_pdf, name="bracket_pdf"),
+    path("<int:tournament_id>/referee/", referee.referee_deals, name="referee"),
+    path(
+        "<int:tournament_id>/referee/deals/<int:deal_id>/confirm/",
+        referee.referee_confirm,
+        name="referee_confirm",
+    ),
+    path(
+        "<int:tournament_id>/referee/deals/<int:deal_id>/settle/",
+        referee.referee_settle,
+        name="referee_settle",
+    ),
+    path(
+        "<int:tournament_id>/referee/deals/<int:deal_id>/",
+        referee.referee_deal_edit,
+        name="referee_deal_edit",
+    ),
     # A table's private link: no account needed, that table's deals only.
     path("t/<str:token>/", table_entry.table_entry, name="table_entry"),
     path("t/<str:token>/preview/", table_entry.table_preview, name="table_preview"),
@@ -57,5 +73,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "t/<str:token>/deals/<int:deal_id>/undo/",
         table_entry.table_deal_undo,
         name="table_deal_undo",
+    ),
+    path("t/<str:token>/me/", table_entry.table_holder, name="table_holder"),
+    path(
+        "t/<str:token>/deals/<int:deal_id>/confirm/",
+        table_entry.table_deal_confirm,
+        name="table_deal_confirm",
+    ),
+    path(
+        "t/<str:token>/deals/<int:deal_id>/dispute/",
+        table_entry.table_deal_dispute,
+        name="table_deal_dispute",
     ),
 ]

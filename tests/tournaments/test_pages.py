@@ -67,6 +67,7 @@ def test_the_new_tournament_form_creates_it_with_every_setting(world: World) -> 
             "team_size": "2",
             "qualifiers_per_table": "1",
             "seed": "4242",
+            "require_confirmation": "on",
         },
     )
     tournament = Tournament.objects.get(name="Coupe de Noël")
@@ -82,6 +83,7 @@ def test_the_new_tournament_form_creates_it_with_every_setting(world: World) -> 
     assert tournament.seating == "swiss" and tournament.allow_threes
     assert (tournament.team_size, tournament.qualifiers_per_table, tournament.seed) == (2, 1, 4242)
     assert str(tournament.date) == "2026-12-20"
+    assert tournament.require_confirmation
 
 
 def test_the_new_tournament_form_refuses_nonsense(world: World) -> None:

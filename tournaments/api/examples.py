@@ -138,6 +138,8 @@ ROUND: dict[str, Any] = {
             "names": ["Chloé", "Hugo", "Aurélie", "Karim", "Bruno"],
             "entered": 0,
             "goal": 8,
+            "pending": 0,
+            "disputed": 0,
             "complete": False,
         },
         {
@@ -147,6 +149,8 @@ ROUND: dict[str, Any] = {
             "names": ["Denis", "Fanny", "Émile", "Inès"],
             "entered": 0,
             "goal": 8,
+            "pending": 0,
+            "disputed": 0,
             "complete": False,
         },
         {
@@ -156,6 +160,8 @@ ROUND: dict[str, Any] = {
             "names": ["Élodie", "Gaëlle", "Jules", "Léa"],
             "entered": 0,
             "goal": 8,
+            "pending": 0,
+            "disputed": 0,
             "complete": False,
         },
     ],

@@ -187,6 +187,11 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         help_text="Length of a round.",
     )
     date = serializers.DateField(required=False, help_text="Default: today.")
+    require_confirmation = serializers.BooleanField(
+        default=False,
+        help_text="Deals entered at a table count once a player of the other side, a referee "
+        "or an organiser confirms them; a disagreement goes to the referee. Default false.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         club: Club = attrs["club"]
@@ -237,6 +242,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "allow_threes",
             "team_size",
             "qualifiers_per_table",
+            "require_confirmation",
             "status",
             "created_at",
         ]
@@ -351,7 +357,14 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
     names = serializers.ListField(child=serializers.CharField(), help_text="Their names, alike.")
     entered = serializers.IntegerField(help_text="Deals entered so far (deleted ones left out).")
     goal = serializers.IntegerField(help_text="Deals to play: the tournament's deals per round.")
-    complete = serializers.BooleanField()
+    pending = serializers.IntegerField(
+        help_text="Deals waiting for the other side's confirmation (0 unless the tournament "
+        "requires confirmation)."
+    )
+    disputed = serializers.IntegerField(help_text="Deals the sides disagree on: a referee decides.")
+    complete = serializers.BooleanField(
+        help_text="All its deals entered (and confirmed, when the tournament requires it)."
+    )
 
 
 class TournamentRoundSerializer(serializers.Serializer[Any]):
@@ -371,7 +384,9 @@ class TournamentRoundSerializer(serializers.Serializer[Any]):
     repeats = serializers.IntegerField(
         help_text="Meetings of players who already sat together that the draw could not avoid."
     )
-    complete = serializers.BooleanField(help_text="Every table has entered all its deals.")
+    complete = serializers.BooleanField(
+        help_text="Every table has entered all its deals (all confirmed, when required)."
+    )
     tables = TournamentTableSerializer(many=True)
 
 

@@ -2,6 +2,12 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from tournaments.api.confirmations import (
+    ConfirmationListView,
+    DealConfirmView,
+    DealDisputeView,
+    DealSettleView,
+)
 from tournaments.api.views import (
     BracketView,
     EntryDetailView,
@@ -54,4 +60,24 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="team-standings",
     ),
     path("tournaments/<int:pk>/bracket/", BracketView.as_view(), name="bracket"),
+    path(
+        "tournaments/<int:pk>/confirmations/",
+        ConfirmationListView.as_view(),
+        name="confirmations",
+    ),
+    path(
+        "tournaments/<int:pk>/deals/<int:deal_id>/confirm/",
+        DealConfirmView.as_view(),
+        name="deal-confirm",
+    ),
+    path(
+        "tournaments/<int:pk>/deals/<int:deal_id>/dispute/",
+        DealDisputeView.as_view(),
+        name="deal-dispute",
+    ),
+    path(
+        "tournaments/<int:pk>/deals/<int:deal_id>/settle/",
+        DealSettleView.as_view(),
+        name="deal-settle",
+    ),
 ]

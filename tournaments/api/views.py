@@ -151,6 +151,7 @@ class TournamentListView(TournamentAPIView):
             round_minutes=data["round_minutes"],
             seed=data.get("seed"),
             date=data.get("date"),
+            require_confirmation=data["require_confirmation"],
         )
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
@@ -304,6 +305,8 @@ def round_json(round_: Round, tables: list[TableState], round_minutes: int) -> d
                 "names": [p.label for p in t.players],
                 "entered": t.entered,
                 "goal": t.goal,
+                "pending": t.pending,
+                "disputed": t.disputed,
                 "complete": t.complete,
             }
             for t in tables

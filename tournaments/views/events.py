@@ -22,7 +22,7 @@ from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.kinds import variant_label
-from tournaments import seating, services
+from tournaments import seating, selectors, services
 from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pdf import collation_key
@@ -151,6 +151,9 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "next_round": services.next_round_number(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "can_seat": is_organiser and services.next_round_refusal(tournament) is None,
+        "can_referee": tournament.require_confirmation and can_referee(request, tournament),
+        "confirming": tournament.require_confirmation,
+        "waiting": selectors.deals_waiting_count(tournament=tournament),
     }
     return render(request, TEMPLATES + "detail.html", context)
 

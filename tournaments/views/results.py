@@ -45,6 +45,8 @@ def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "is_organiser": permissions.is_organiser(user, tournament.club),
+        "confirming": tournament.require_confirmation,
+        "waiting": selectors.deals_waiting_count(tournament=tournament),
     }
 
 

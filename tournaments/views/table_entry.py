@@ -5,36 +5,52 @@ The token opens that table's game and nothing else, and only while its round is 
 entering the next deal (up to the deals per round) and correcting that table's deals. Each
 write is recorded with no user and the label "Table N, link", so the deal's history says where
 it came from. Organisers correct any deal through the game pages.
+
+When the tournament requires confirmation (``tournaments.confirmations``), the person holding
+the phone names himself among the table's players (remembered for that phone, in its session;
+a signed-in player of the table is his account's player) before entering deals. The page then
+lists the table's deals waiting for the other side: a player of that side confirms each, or
+disagrees and enters his side's version for the referee.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tarot_scores.clubs import permissions
+from tarot_scores.clubs.models import Player
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.games import entry
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.entry import (
     EditScreen,
     EntryScreen,
+    SheetRow,
+    deal_card,
     deal_correct,
     deal_save,
+    edit_form,
     preview_context,
     sheet_rows,
 )
 from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
-from tarot_scores.games.seats import table_seats
+from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.selectors import GameSheet
-from tournaments.models import Round, Table
+from tarot_scores.games.services import DealConflict, GameClosed
+from tarot_scores.scoring import ScoringError
+from tournaments import confirmations, selectors
+from tournaments.models import DealConfirmation, Round, Table
 from tournaments.views.access import round_name
 
 TEMPLATES = "tournaments/"
@@ -47,8 +63,88 @@ def _table_or_404(token: str) -> Table:
     )
 
 
-def _by_label(table: Table) -> str:
+def _by_label(table: Table, holder: Player | None = None) -> str:
+    if holder is not None:
+        return _("Table %(n)s, link (%(name)s)") % {"n": table.number, "name": holder.label}
     return _("Table %(n)s, link") % {"n": table.number}
+
+
+# --- who holds the phone (tournaments that require confirmation) ----------------------------
+
+
+def _session_key(table: Table) -> str:
+    return f"table-player:{table.token}"
+
+
+def _seated_players(table: Table) -> list[Player]:
+    return [seat.player for seat in table.game.seats.select_related("player").order_by("position")]
+
+
+def _holder(
+    request: HttpRequest, table: Table, players: list[Player]
+) -> tuple[Player | None, bool]:
+    """Who acts on this phone, and whether the account says so (then it cannot be changed):
+    a signed-in player of the table, else the player this phone named."""
+    user = request.user
+    if user.is_authenticated:
+        own = next((p for p in players if p.user_id == user.pk), None)
+        if own is not None:
+            return own, True
+    chosen = request.session.get(_session_key(table))
+    return next((p for p in players if p.pk == chosen), None), False
+
+
+def _requires_confirmation(table: Table) -> bool:
+    return table.round.tournament.require_confirmation
+
+
+@dataclass(frozen=True)
+class WaitingDeal:
+    """A deal of this table waiting for the other side, as the phone's holder sees it."""
+
+    confirmation: DealConfirmation
+    card: Any  # games.entry.DealCard
+    entered_by: str
+    waiting_for: str  # "the defence", "the attack", or "" when anyone at the table may confirm
+    may_answer: bool  # the holder is of the other side: Confirm and Disagree are his
+
+
+def _waiting(table: Table, view: TableSeats, holder: Player | None) -> list[WaitingDeal]:
+    found = selectors.deals_waiting(tournament=table.round.tournament, table=table)
+    out = []
+    for confirmation in found:
+        deal = confirmation.deal
+        entered = confirmation.entered_side
+        holder_side = confirmations.side_of(deal.payload, holder.pk) if holder else None
+        may_answer = (
+            holder is not None
+            and confirmation.status == DealConfirmation.Status.PENDING
+            and (not entered or holder_side != entered)
+        )
+        out.append(
+            WaitingDeal(
+                confirmation,
+                deal_card(table.game, view, deal),
+                confirmation.entered_by.label if confirmation.entered_by else "",
+                confirmations.side_label(confirmations.other_side(entered)) if entered else "",
+                may_answer,
+            )
+        )
+    return out
+
+
+def _confirmation_context(request: HttpRequest, table: Table, view: TableSeats) -> dict[str, Any]:
+    if not _requires_confirmation(table):
+        return {"confirming": False}
+    players = [p for p in view.players]
+    holder, from_account = _holder(request, table, players)
+    return {
+        "confirming": True,
+        "holder": holder,
+        "holder_from_account": from_account,
+        "holder_choices": players,
+        "waiting": _waiting(table, view, holder),
+    }
 
 
 def _closed(request: HtmxHttpRequest, table: Table) -> HttpResponse:
@@ -81,13 +177,14 @@ def _entry_context(
     **extra: Any,
 ) -> dict[str, Any]:
     context = _table_context(request, table)
+    context.update(_confirmation_context(request, table, sheet.table))
     game = sheet.game
     goal = context["goal"]
     context.update(
         sheet=sheet,
         game=game,
         names=[sheet.table.labels[p.pk] for p in sheet.players],
-        live_rows=[r for r in sheet_rows(sheet) if not r.deal.is_deleted],
+        live_rows=_live_rows(table, sheet, confirming=context["confirming"]),
         entered=sheet.live_deals,
         is_full=sheet.live_deals >= goal,
         is_open=game.status == Game.Status.OPEN,
@@ -112,6 +209,15 @@ def _round_closed(table: Table) -> bool:
     return Round.objects.filter(pk=table.round_id, status=Round.Status.CLOSED).exists()
 
 
+def _live_rows(table: Table, sheet: GameSheet, *, confirming: bool) -> list[SheetRow]:
+    """The sheet's live deals; each with its confirmation when the tournament asks for them."""
+    rows = [r for r in sheet_rows(sheet) if not r.deal.is_deleted]
+    states = selectors.deal_states(game_id=table.game_id) if confirming else {}
+    for row in rows:
+        row.confirmation = states.get(row.deal.pk)  # type: ignore[attr-defined]
+    return rows
+
+
 def _sheet(table: Table) -> GameSheet:
     return game_selectors.game_sheet(game_id=table.game_id)
 
@@ -123,15 +229,17 @@ def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     sheet = _sheet(table)
-    screen = _entry_screen(request, table)
     if request.method == "POST":
-        return deal_save(request, sheet, screen)
+        return _deal_save(request, table, sheet)
+    screen = _entry_screen(request, table)
     form, extra = entry.screen_state(sheet, request.GET, screen.undo)
     context = _entry_context(request, table, sheet, form, **extra)
     return render(request, TEMPLATES + "table_entry.html", context)
 
 
-def _entry_screen(request: HtmxHttpRequest, table: Table) -> EntryScreen:
+def _entry_screen(
+    request: HtmxHttpRequest, table: Table, holder: Player | None = None
+) -> EntryScreen:
     here = reverse("tournaments:table_entry", args=[table.token])
 
     def round_may_close(request: HtmxHttpRequest) -> None:
@@ -145,11 +253,37 @@ def _entry_screen(request: HtmxHttpRequest, table: Table) -> EntryScreen:
         context=lambda sheet, form, **extra: _entry_context(request, table, sheet, form, **extra),
         reload=lambda: _sheet(table),
         done=lambda deal: f"{here}?saved={deal.number}",
-        by_label=_by_label(table),
+        by_label=_by_label(table, holder),
         after_save=round_may_close,
         undo=lambda deal: reverse("tournaments:table_deal_undo", args=[table.token, deal.pk]),
         url=here,
     )
+
+
+def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> HttpResponse:
+    unknown, holder = _phone_holder(request, table, sheet)
+    if unknown:
+        return _say_who(request, table)
+    with confirmations.acting_as(holder.pk if holder else None):
+        return deal_save(request, sheet, _entry_screen(request, table, holder))
+
+
+def _phone_holder(
+    request: HtmxHttpRequest, table: Table, sheet: GameSheet
+) -> tuple[bool, Player | None]:
+    """Who holds this phone, where the tournament asks for confirmation (None where it does
+    not); first, whether it asks and the phone has not said."""
+    if not _requires_confirmation(table):
+        return False, None
+    holder, _account = _holder(request, table, list(sheet.table.players))
+    return holder is None, holder
+
+
+def _say_who(request: HtmxHttpRequest, table: Table) -> HttpResponse:
+    # The entry form is not shown before the phone says who holds it; a post anyway (an old
+    # page) is sent back to choose.
+    messages.error(request, _("Say who you are before entering a deal."))
+    return redirect("tournaments:table_entry", token=table.token)
 
 
 @require_POST
@@ -161,7 +295,11 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     )
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
-    return entry.deal_undo(request, deal, _entry_screen(request, table))
+    unknown, holder = _phone_holder(request, table, _sheet(table))
+    if unknown:
+        return _say_who(request, table)
+    with confirmations.acting_as(holder.pk if holder else None):
+        return entry.deal_undo(request, deal, _entry_screen(request, table, holder))
 
 
 @require_POST
@@ -191,6 +329,12 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     game = deal.game
     view = table_seats(game)
     base = _table_context(request, table)
+    holder: Player | None = None
+    if _requires_confirmation(table):
+        holder, _account = _holder(request, table, list(view.players))
+        if holder is None:
+            messages.error(request, _("Say who you are before correcting a deal."))
+            return redirect("tournaments:table_entry", token=table.token)
 
     def context_for(deal: Deal, form: DealForm, **extra: Any) -> dict[str, Any]:
         context = dict(base)
@@ -214,6 +358,140 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         template=TEMPLATES + "table_deal_edit.html",
         context=context_for,
         done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
-        by_label=_by_label(table),
+        by_label=_by_label(table, holder),
     )
-    return deal_correct(request, deal, view, screen)
+    with confirmations.acting_as(holder.pk if holder else None):
+        return deal_correct(request, deal, view, screen)
+
+
+# --- confirming at the table ----------------------------------------------------------------
+
+
+def _open_table(token: str) -> Table:
+    """The table of a tournament that requires confirmation (404 otherwise)."""
+    table = _table_or_404(token)
+    if not _requires_confirmation(table):
+        raise Http404
+    return table
+
+
+def _table_deal(table: Table, deal_id: int) -> Deal:
+    return get_object_or_404(
+        Deal.objects.select_related("game__club"),
+        pk=deal_id,
+        game_id=table.game_id,
+        deleted_at__isnull=True,
+    )
+
+
+@require_POST
+def table_holder(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """This phone names who holds it, among the table's players (kept in its session)."""
+    table = _open_table(token)
+    players = _seated_players(table)
+    chosen = request.POST.get("player", "")
+    player = next((p for p in players if str(p.pk) == chosen), None)
+    if player is None:
+        messages.error(request, _("Choose your name among the players of this table."))
+    else:
+        request.session[_session_key(table)] = player.pk
+        messages.success(request, _("This phone is %(name)s's.") % {"name": player.label})
+    return redirect("tournaments:table_entry", token=table.token)
+
+
+def _back(table: Table, deal: Deal | None = None) -> HttpResponse:
+    url = reverse("tournaments:table_entry", args=[table.token])
+    return redirect(url + (f"#deal-{deal.number}" if deal is not None else "#to-confirm"))
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    value = request.POST.get("version", "")
+    return int(value) if value.isdigit() else None
+
+
+@require_POST
+def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
+    """The phone's holder, of the other side, confirms the deal."""
+    table = _open_table(token)
+    if table.round.status == Round.Status.CLOSED:
+        return _closed(request, table)
+    deal = _table_deal(table, deal_id)
+    holder, _account = _holder(request, table, _seated_players(table))
+    if holder is None:
+        messages.error(request, _("Say who you are before confirming a deal."))
+        return _back(table)
+    try:
+        confirmations.deal_confirm(
+            deal=deal, by=request.user, player=holder.pk, version=_posted_version(request)
+        )
+    except Refusal as refusal:  # DealConflict too: a correction came first
+        messages.error(request, str(refusal))
+        return _back(table)
+    messages.success(
+        request,
+        _("Deal %(number)s confirmed by %(name)s.") % {"number": deal.number, "name": holder.label},
+    )
+    return _back(table)
+
+
+@require_http_methods(["GET", "POST"])
+def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
+    """The other side disagrees: it enters its own version of the deal, for the referee."""
+    table = _open_table(token)
+    if table.round.status == Round.Status.CLOSED:
+        return _closed(request, table)
+    deal = _table_deal(table, deal_id)
+    game = deal.game
+    view = table_seats(game)
+    holder, _account = _holder(request, table, list(view.players))
+    if holder is None:
+        messages.error(request, _("Say who you are before disagreeing with a deal."))
+        return _back(table)
+    form = edit_form(deal, view, request.POST if request.method == "POST" else None)
+
+    def page(status: int = 200, **extra: Any) -> HttpResponse:
+        context = _table_context(request, table)
+        context.update(
+            game=game,
+            deal=deal,
+            entered=deal_card(game, view, deal),
+            holder=holder,
+            form=form,
+            slots=form.slot_errors(),
+            post_url=reverse("tournaments:table_deal_dispute", args=[table.token, deal.pk]),
+            preview_url=reverse("tournaments:table_preview", args=[table.token]),
+            htmx_save=False,
+            dealer_label=view.labels[form.dealer.pk],
+            sitting_label=view.labels[form.sitting_out.pk] if form.sitting_out else "",
+            submit_label=_("Send our version to the referee"),
+            is_open=game.status == Game.Status.OPEN,
+            preview={"incomplete": True},
+        )
+        context.update(extra)
+        return render(request, TEMPLATES + "table_deal_dispute.html", context, status=status)
+
+    if request.method == "GET":
+        return page()
+    if not form.is_valid():
+        return page(400)
+    try:
+        confirmations.deal_dispute(
+            deal=deal,
+            payload=form.payload(),
+            by=request.user,
+            player=holder.pk,
+            version=form.cleaned_data.get("version"),
+        )
+    except ScoringError as error:
+        form.engine_errors(error, get_language())
+        return page(400)
+    except (DealConflict, GameClosed) as refusal:
+        messages.error(request, str(refusal))
+        return _back(table)
+    except Refusal as refusal:
+        return page(409, status_note=str(refusal))
+    messages.success(
+        request,
+        _("Your version of deal %(number)s went to the referee.") % {"number": deal.number},
+    )
+    return _back(table)

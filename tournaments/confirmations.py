@@ -1,0 +1,301 @@
+"""Confirmation at the table: a tournament that requires it counts a deal only once the other
+side has agreed to it.
+
+A deal entered (or corrected) at a table is pending until a player of the other side confirms
+it: the attack (the taker and the called partner) confirms what the defence entered, and the
+defence (every other player at the table, the one sitting out included) what the attack
+entered. The organisers and the tournament's referees may confirm any deal, except at a table
+where they play themselves. Instead of confirming, the other side may disagree and enter its
+own version of the deal: the deal is disputed, and a referee keeps one of the two versions or
+corrects it (through the deal services, so its history records the decision).
+
+Who acts at the table: a signed-in player is his account's player; on a table's link, shared
+by the phones of one table, the person names himself among the table's players (the page
+remembers it for that phone). The link is the trust, as for entering deals: the name says who
+vouched for the deal, for the referee to ask.
+
+The state lives here, beside the deal (``DealConfirmation``), and is kept in step by
+``confirmation_after_deal``, a hook the deal services call inside every deal's transaction:
+``tarot_scores`` knows nothing of it. A change made by an organiser or a referee (not seated at
+the table) is confirmed at once; any other entry, correction or restore makes the deal pending
+again, with no confirmation and no dispute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tarot_scores.clubs.models import Player
+from tarot_scores.core.actors import Actor, signed_in
+from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.results import results_changed
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Deal, DealRevision, Game
+from tournaments.models import DealConfirmation, Round, Table
+from tournaments.permissions import can_referee
+from tournaments.services import close_if_complete
+
+Side = DealConfirmation.Side
+Status = DealConfirmation.Status
+
+# The player a table's link says is acting (named on that phone): set by the link's views
+# around a deal write, read by the hook inside it. The deal services know only the account.
+_acting_player: ContextVar[int | None] = ContextVar("tournament_acting_player", default=None)
+
+
+@contextmanager
+def acting_as(player_id: int | None) -> Iterator[None]:
+    """Deal writes inside this block are made by this player of the table (a table's link)."""
+    token = _acting_player.set(player_id)
+    try:
+        yield
+    finally:
+        _acting_player.reset(token)
+
+
+def side_of(payload: Mapping[str, Any], player_id: int) -> str:
+    """The player's side in this deal: the attack is the taker and the called partner."""
+    attack = {payload.get("taker"), payload.get("partner")} - {None}
+    return Side.ATTACK if player_id in attack else Side.DEFENCE
+
+
+def other_side(side: str) -> str:
+    return Side.DEFENCE if side == Side.ATTACK else Side.ATTACK
+
+
+def side_label(side: str) -> str:
+    """The side in words, as a sentence reads it ("the attack")."""
+    return _("the attack") if side == Side.ATTACK else _("the defence")
+
+
+def _account_player(user: Actor, seated: Sequence[int]) -> int | None:
+    """The seated player linked to this account, if there is one."""
+    account = signed_in(user)
+    if account is None:
+        return None
+    pk = Player.objects.filter(user=account).values_list("pk", flat=True).first()
+    return pk if pk in seated else None
+
+
+def referee_for(user: Actor, table: Table, seated: Sequence[int]) -> bool:
+    """An organiser or referee of the tournament who does not play at this table."""
+    account = signed_in(user)
+    if account is None or not can_referee(account, table.round.tournament):
+        return False
+    return _account_player(account, seated) is None
+
+
+def _refuse(code: str, message: str) -> Refusal:
+    return Refusal.on(WHOLE, code, message)
+
+
+# --- the hook ----------------------------------------------------------------------------------
+
+
+def confirmation_after_deal(
+    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+) -> None:
+    """A deal of a tournament table that requires confirmation was entered, corrected or
+    restored: confirmed if an organiser or referee did it, else pending (registered with
+    ``games.services.on_deal_change``, before the round's own hook, so that the round counts
+    the deal as it now stands). A deletion leaves the state alone: a deleted deal counts for
+    nothing anyway."""
+    if game.max_deals is None or action == DealRevision.Action.DELETED:
+        return  # a tournament table always has a set length: no query for a club's own game
+    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    if table is None or not table.round.tournament.require_confirmation:
+        return
+    # Who made this change: the deal services record the account with the revision.
+    revision = (
+        DealRevision.objects.filter(deal=deal, version=deal.version).select_related("by").first()
+    )
+    user = revision.by if revision is not None else None
+    confirmation = DealConfirmation.objects.select_for_update().filter(deal=deal).first()
+    if confirmation is None:
+        confirmation = DealConfirmation(deal=deal)
+    was_confirmed = confirmation.pk is not None and confirmation.status == Status.CONFIRMED
+    confirmation.version = deal.version
+    if referee_for(user, table, seated):
+        confirmation.status = Status.CONFIRMED
+        confirmation.confirmed_by = None
+        confirmation.confirmed_by_user = user
+        confirmation.confirmed_at = timezone.now()
+    else:
+        acting = _acting_player.get()
+        player = acting if acting in seated else _account_player(user, seated)
+        confirmation.status = Status.PENDING
+        confirmation.entered_by_id = player
+        confirmation.entered_side = side_of(deal.payload, player) if player else ""
+        confirmation.confirmed_by = confirmation.confirmed_by_user = None
+        confirmation.confirmed_at = None
+        _clear_dispute(confirmation)
+    confirmation.save()
+    if (
+        action == DealRevision.Action.EDITED
+        and not was_confirmed
+        and confirmation.status == Status.CONFIRMED
+        and table.round.status != Round.Status.CLOSED
+    ):
+        # A referee's correction settled the last deal the round waited for. (An entry or a
+        # restore is the round's own hook's to count.)
+        close_if_complete(round_=table.round)
+
+
+def _clear_dispute(confirmation: DealConfirmation) -> None:
+    confirmation.disputed_by = None
+    confirmation.disputed_at = None
+    confirmation.dispute_payload = None
+    confirmation.dispute_scores = None
+
+
+# --- confirming, disagreeing, settling ---------------------------------------------------------
+
+
+def _locked(deal: Deal, version: int | None) -> tuple[Deal, Table, list[int], DealConfirmation]:
+    """The deal's game, the deal and its confirmation, locked in that order (as the deal
+    services lock them); refused unless the deal waits for a confirmation at ``version``."""
+    game = Game.objects.select_for_update(of=("self",)).get(pk=deal.game_id)
+    current = Deal.objects.select_for_update().get(pk=deal.pk)
+    current.game = game
+    table = Table.objects.select_related("round__tournament__club").filter(game=game).first()
+    if table is None or not table.round.tournament.require_confirmation:
+        raise _refuse("not_required", _("This tournament does not ask for confirmations."))
+    if current.is_deleted:
+        raise _refuse("deal_deleted", _("This deal is deleted."))
+    if version is not None and current.version != version:
+        raise game_services.DealConflict(
+            _("This deal was corrected meanwhile (now version %(version)s): read it again.")
+            % {"version": current.version},
+            current=current,
+        )
+    confirmation = DealConfirmation.objects.select_for_update().filter(deal=current).first()
+    if confirmation is None:
+        # Entered before the tournament asked for confirmations: it counts as it stands.
+        raise _refuse("already_confirmed", _("This deal is already confirmed."))
+    seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
+    return current, table, seated, confirmation
+
+
+def _table_player(
+    deal: Deal, confirmation: DealConfirmation, *, by: Actor, player: int | None, seated: list[int]
+) -> int:
+    """The player of the other side acting now (named on the link, or the account's)."""
+    acting = player if player is not None else _account_player(by, seated)
+    if acting is None or acting not in seated:
+        raise _refuse(
+            "not_at_table", _("Only a player of this table, a referee or an organiser may do this.")
+        )
+    entered = confirmation.entered_side
+    if entered and side_of(deal.payload, acting) == entered:
+        raise _refuse(
+            "same_side",
+            _("%(side)s entered this deal: a player of %(other)s confirms it.")
+            % {"side": side_label(entered).capitalize(), "other": side_label(other_side(entered))},
+        )
+    return acting
+
+
+def _after_change(table: Table, confirmation: DealConfirmation) -> None:
+    results_changed(club_id=table.round.tournament.club_id)
+    if confirmation.status == Status.CONFIRMED and table.round.status != Round.Status.CLOSED:
+        close_if_complete(round_=table.round)
+
+
+@transaction.atomic
+def deal_confirm(
+    *, deal: Deal, by: Actor, player: int | None = None, version: int | None = None
+) -> DealConfirmation:
+    """Confirm a pending deal: by a player of the other side (``player``, named on the table's
+    link, or the account's own player), or by an organiser or referee who does not play at the
+    table (who may also confirm a disputed deal: the entered version is kept). Confirming a
+    confirmed deal changes nothing. Closes the round if this was the last deal it waited for."""
+    current, table, seated, confirmation = _locked(deal, version)
+    if confirmation.status == Status.CONFIRMED:
+        return confirmation
+    account = signed_in(by)
+    if player is None and referee_for(account, table, seated):
+        confirmation.confirmed_by = None
+    else:
+        acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
+        if confirmation.status == Status.DISPUTED:
+            raise _refuse("disputed", _("This deal is disputed: a referee decides."))
+        confirmation.confirmed_by_id = acting
+    confirmation.status = Status.CONFIRMED
+    confirmation.confirmed_by_user = account
+    confirmation.confirmed_at = timezone.now()
+    confirmation.save()
+    _after_change(table, confirmation)
+    return confirmation
+
+
+@transaction.atomic
+def deal_dispute(
+    *,
+    deal: Deal,
+    payload: Mapping[str, Any],
+    by: Actor,
+    player: int | None = None,
+    version: int | None = None,
+) -> DealConfirmation:
+    """The other side disagrees with a pending deal and gives its own version (the scoring
+    contract, players by id): the deal goes to the referee with both. The version is scored
+    as the deal would be (refused like a deal entry otherwise), and nothing of the deal
+    changes."""
+    current, table, seated, confirmation = _locked(deal, version)
+    if confirmation.status != Status.PENDING:
+        raise _refuse(
+            "not_pending",
+            _("This deal is confirmed.")
+            if confirmation.status == Status.CONFIRMED
+            else _("This deal is already disputed: a referee decides."),
+        )
+    acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
+    entered = game_services.as_entered(current.game, payload)
+    result, view = game_services.deal_score(
+        game=current.game, payload=entered, number=current.number
+    )
+    confirmation.status = Status.DISPUTED
+    confirmation.disputed_by_id = acting
+    confirmation.disputed_at = timezone.now()
+    confirmation.dispute_payload = dict(entered)
+    confirmation.dispute_scores = {str(k): v for k, v in view.scores_by_id(result).items()}
+    confirmation.save()
+    _after_change(table, confirmation)
+    return confirmation
+
+
+KEEP_ENTERED, KEEP_OTHER = "entered", "other"
+
+
+@transaction.atomic
+def dispute_settle(*, deal: Deal, keep: str, by: Actor) -> Deal:
+    """A referee (or organiser) not playing at the table settles a disputed deal: keeps the
+    version entered (the deal is confirmed as it is) or the other side's (the deal is corrected
+    to it through ``deal_update``, so its history records the change, and confirmed)."""
+    current, table, seated, confirmation = _locked(deal, None)
+    if not referee_for(by, table, seated):
+        raise _refuse(
+            "not_referee",
+            _("Only a referee or an organiser who does not play at this table decides."),
+        )
+    if confirmation.status != Status.DISPUTED or confirmation.dispute_payload is None:
+        raise _refuse("not_disputed", _("This deal is not disputed."))
+    if keep == KEEP_ENTERED:
+        deal_confirm(deal=current, by=by)
+        return current
+    if keep != KEEP_OTHER:
+        raise _refuse("keep_invalid", _("Keep the version entered or the other side's."))
+    return game_services.deal_update(
+        deal=current,
+        payload=confirmation.dispute_payload,
+        version=current.version,
+        by=by,
+        by_label=_("Referee"),
+    )
