@@ -465,7 +465,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             sitting_label=view.labels[form.sitting_out.pk] if form.sitting_out else "",
             submit_label=_("Send our version to the referee"),
             is_open=game.status == Game.Status.OPEN,
-            preview={"incomplete": True},
+            preview=entry.waiting_preview(form),
         )
         context.update(extra)
         return render(request, TEMPLATES + "table_deal_dispute.html", context, status=status)
