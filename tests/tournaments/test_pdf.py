@@ -9,6 +9,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
@@ -146,3 +147,17 @@ def test_the_bracket_pdf_shows_every_stage_and_the_final_ranking() -> None:
     ranking = text[text.rindex(result.ranking[0][1].label) - 4 :]
     for rank, player in result.ranking:
         assert f"{rank}. {player.label}" in ranking
+
+
+@pytest.mark.parametrize(
+    ("language", "headers"),
+    [("en", ["Deal", "Dealer", "Points", "Bouts", "Total"]), ("fr", ["Donne", "Bouts", "Total"])],
+)
+def test_the_table_sheet_headers_are_whole_words(language: str, headers: list[str]) -> None:
+    tournament = Tournament(name="Open", deals_per_round=4, club=ClubFactory.build(name="Club"))
+    tables = [pdf.SheetTable(1, ["Aurélie", "Bruno", "Chloé", "Denis"], "https://t.example/t/x/")]
+    with translation.override(language):
+        data = pdf.render_table_sheets(tournament=tournament, round_name="R1", tables=tables)
+    _pages, texts = read(data)
+    words = set(texts[0].split())
+    assert set(headers) <= words  # "Bout/s" before: the column was narrower than the word
