@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
@@ -124,7 +125,11 @@ def render_table_sheets(
             left.append(para(note, st["meta"]))
         left.append(
             para(
-                _("%(deals)s deals, then sign the sheet and hand it to the organisers.")
+                ngettext(
+                    "%(deals)s deal, then sign the sheet and hand it to the organisers.",
+                    "%(deals)s deals, then sign the sheet and hand it to the organisers.",
+                    deals,
+                )
                 % {"deals": deals},
                 st["meta"],
             )

@@ -16,6 +16,7 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
@@ -190,7 +191,12 @@ def _check_room(game: Game) -> None:
         if live >= game.max_deals:
             raise GameClosed(
                 "table_full",
-                _("All %(count)s deals of this table are entered.") % {"count": game.max_deals},
+                ngettext(
+                    "The %(count)s deal of this table is entered.",
+                    "All %(count)s deals of this table are entered.",
+                    game.max_deals,
+                )
+                % {"count": game.max_deals},
             )
 
 
