@@ -60,7 +60,13 @@ ALL = "all"  # the error slot for what no single field explains
 
 
 class ChipSelect(forms.RadioSelect):
-    """Radio buttons drawn as big tap targets; the templates lay them out."""
+    """Radio buttons drawn as big tap targets; the templates lay them out. Chips read in
+    sentence case ("Attack", "Announced, made"), however their words are used elsewhere;
+    ``names=True`` marks chips that are players' names, shown as the club typed them."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None, *, names: bool = False) -> None:
+        super().__init__(attrs)
+        self.names = names
 
 
 def _player_choices(table: TableSeats, players: list[Player]) -> list[tuple[str, str]]:
@@ -248,7 +254,9 @@ class TarotDealForm(DealForm):
                 required=False,
             )
             self.initial[FIVE_PLAYERS] = self._mode_asked().value
-        f["taker"] = forms.ChoiceField(label=_("Taker"), choices=choices, widget=ChipSelect)
+        f["taker"] = forms.ChoiceField(
+            label=_("Taker"), choices=choices, widget=ChipSelect(names=True)
+        )
         f["contract"] = forms.ChoiceField(label=_("Contract"), choices=CONTRACTS, widget=ChipSelect)
         if self.calls_partner:
             f["partner"] = forms.ChoiceField(
@@ -256,7 +264,7 @@ class TarotDealForm(DealForm):
                 if self.chooses_mode
                 else _("Called partner"),
                 choices=[*choices, (ALONE, _("Alone"))],
-                widget=ChipSelect,
+                widget=ChipSelect(names=True),
                 required=not self.sits_out,
             )
         f["oudlers"] = forms.TypedChoiceField(
