@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tarot_scores.clubs import permissions, selectors, services
 from tarot_scores.clubs.forms import (
     ClubForm,
+    ClubGamesForm,
     HouseRulesForm,
     MemberAddForm,
     MembershipForm,
@@ -104,6 +105,30 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         template += "#games"
     return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Organisers: which games besides tarot the club offers for a new game."""
+    club = club_for(request, slug)
+    if not permissions.is_organiser(request, club):
+        raise PermissionDenied
+    form = ClubGamesForm(request.POST or None, initial={"other_games": club.other_games})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.club_games_set(club=club, other_games=form.cleaned_data["other_games"])
+        except Refusal as refusal:
+            refusal.add_to_form(form)
+        else:
+            messages.success(request, _("Club settings saved."))
+            return redirect("clubs:detail", slug=club.slug)
+    return render(
+        request,
+        "tarot_scores/club/settings.html",
+        {"club": club, "form": form},
+        status=400 if form.is_bound else 200,
+    )
 
 
 @login_required

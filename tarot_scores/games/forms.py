@@ -612,7 +612,10 @@ class GameForm(forms.Form):
             rule_choices.append(
                 (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
             )
-        rule_choices += [(kind, label) for kind, label in KINDS if kind != TAROT]
+        # Novatarok and buraco only where the club plays them (its settings).
+        rule_choices += [
+            (kind, label) for kind, label in KINDS if kind != TAROT and club.offers(kind)
+        ]
         self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
         seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
         for i in range(1, SEATS + 1):

@@ -23,7 +23,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.points import POINTS, typed_points
-from tarot_scores.games.kinds import HOUSE, TAROT, game_kind
+from tarot_scores.games.kinds import HOUSE, TAROT, game_kind, variant_label
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for
@@ -76,6 +76,13 @@ def game_create(
     played by this many, or (not imposed) the table of five's mode does not fit the rules.
     """
     stored_variant = HOUSE if house_rules is not None else variant
+    if not club.offers(game_kind(stored_variant)):
+        raise Refusal.on(
+            "variant",
+            "game_not_offered",
+            _("%(club)s does not play %(game)s: an organiser can add it in the club's settings.")
+            % {"club": club.name, "game": variant_label(stored_variant)},
+        )
     rule_set = rule_set_for(variant=variant, house_rules=house_rules)
     setup = game_setup_check(
         kind=game_kind(stored_variant),

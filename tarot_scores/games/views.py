@@ -30,6 +30,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
 from tarot_scores.clubs.models import HouseRules
 from tarot_scores.core.access import club_for, club_readable, login_first
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games import exports, selectors, services
@@ -379,6 +380,8 @@ def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             )
         except GameSetupError as refusal:
             form.setup_refused(refusal)
+        except Refusal as refusal:  # the service's other refusals go beside the rules
+            refusal.add_to_form(form, {"variant": "rules"})
         else:
             return redirect("games:detail", game.pk)
     return render(
