@@ -236,11 +236,9 @@ def _player_curves(*, player: Player, club: Club, history: list[Any]) -> PlayerC
     for item in history:
         if item.game.kind == TAROT:
             running += item.total
-            cumulative.append((date_format(item.game.date, "SHORT_DATE_FORMAT"), running))
+            cumulative.append((date_format(item.game.date, "DATE_FORMAT"), running))
     steps = selectors.rating_history(player=player, club=club)
-    rating = [
-        (date_format(step.played_on, "SHORT_DATE_FORMAT"), round(step.rating)) for step in steps
-    ]
+    rating = [(date_format(step.played_on, "DATE_FORMAT"), round(step.rating)) for step in steps]
     description = ""
     if rating:
         description = ngettext(
