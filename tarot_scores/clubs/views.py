@@ -36,6 +36,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Membership
 from tarot_scores.core.access import club_for
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.sections import club_page_sections
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import Game
 from tarot_scores.games.words import rules_label
@@ -86,7 +87,8 @@ class GameRow:
 @require_GET
 def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    page = Paginator(game_selectors.club_games(club=club), GAMES_PER_PAGE).get_page(
+    # A tournament's tables are shown under their tournament (its section), not here.
+    page = Paginator(game_selectors.club_loose_games(club=club), GAMES_PER_PAGE).get_page(
         request.GET.get("page")
     )
     rows = [
@@ -104,6 +106,8 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     template = "tarot_scores/club/detail.html"
     if request.htmx:
         template += "#games"
+    else:
+        context["sections"] = club_page_sections(request, club)
     return render(request, template, context)
 
 

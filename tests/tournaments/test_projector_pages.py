@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from django.test import Client
@@ -12,7 +13,6 @@ from django.urls import reverse
 from tests.factories import ClubFactory, make_tournament
 from tournaments import selectors, services
 from tournaments.models import Tournament
-from tournaments.views import results
 from tournaments.views.results import PROJECTOR_ROWS, PROJECTOR_SECONDS
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def shown(html: str) -> list[int]:
 
 
 def at(monkeypatch: pytest.MonkeyPatch, slot: int) -> None:
-    monkeypatch.setattr(results.time, "time", lambda: slot * PROJECTOR_SECONDS + 1.0)
+    monkeypatch.setattr(time, "time", lambda: slot * PROJECTOR_SECONDS + 1.0)
 
 
 def test_each_refresh_shows_the_next_page_then_the_first_again(
