@@ -21,6 +21,7 @@ from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import Refusal
+from tarot_scores.core.results import results_changed
 from tarot_scores.games.kinds import KINDS, TAROT
 
 
@@ -45,6 +46,8 @@ def club_games_set(*, club: Club, other_games: Sequence[str]) -> Club:
         )
     club.other_games = [kind for kind in OTHER_GAMES if kind in other_games]
     club.save(update_fields=["other_games"])
+    # The leaderboard offers the games the club plays: its cached pages are drawn again.
+    results_changed(club_id=club.pk)
     return club
 
 

@@ -151,3 +151,19 @@ def test_clubs_that_played_another_game_keep_it_offered() -> None:
         ["novatarok", "buraco"],
         ["buraco"],
     ]
+
+
+def test_the_leaderboard_offers_the_games_the_club_plays(
+    client: Client, new_club: Club, organiser: User
+) -> None:
+    url = reverse("clubs:leaderboard", args=[new_club.slug])
+    alone = client.get(url).content.decode()
+    assert 'name="kind"' in alone and '<select name="kind"' not in alone  # tarot alone: no choice
+
+    club_services.club_games_set(club=new_club, other_games=["buraco"])
+
+    both = client.get(url).content.decode()
+    assert '<option value="buraco"' in both and '<option value="novatarok"' not in both
+    # A game no longer offered keeps its leaderboard, reached by its link.
+    asked = client.get(url + "?kind=novatarok").content.decode()
+    assert '<option value="novatarok" selected' in asked
