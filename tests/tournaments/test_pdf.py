@@ -3,6 +3,7 @@ number of deals), the seating list, the standings and the bracket."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 
@@ -161,3 +162,21 @@ def test_the_table_sheet_headers_are_whole_words(language: str, headers: list[st
     _pages, texts = read(data)
     words = set(texts[0].split())
     assert set(headers) <= words  # "Bout/s" before: the column was narrower than the word
+
+
+@pytest.mark.parametrize(
+    ("language", "headers"), [("en", ["Rank", "Total"]), ("fr", ["Rang", "Total"])]
+)
+def test_the_standings_headers_are_whole_words_with_many_rounds(
+    language: str, headers: list[str]
+) -> None:
+    world = build_world()
+    play(world.round)
+    rows = selectors.standings_for(tournament=world.tournament)
+    tournament = Tournament.objects.select_related("club").get(pk=world.tournament.pk)
+    names = [f"R{n}" for n in range(1, 21)]  # twenty rounds: narrow number columns
+    rows = [dataclasses.replace(r, rounds=[0] * 20) for r in rows]
+    with translation.override(language):
+        data = pdf.render_standings(tournament=tournament, rows=rows, round_names=names)
+    _pages, texts = read(data)
+    assert set(headers) <= set(" ".join(texts).split())
