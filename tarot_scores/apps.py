@@ -9,8 +9,15 @@ class TarotScoresConfig(AppConfig):
     verbose_name = _("Tarot scores")
 
     def ready(self) -> None:
+        from tarot_scores.clubs.home import home_clubs
+        from tarot_scores.core.sections import on_home_page
+        from tarot_scores.games.home import home_open_games
         from tarot_scores.games.services import on_deal_change
         from tarot_scores.stats.services import ratings_after_deal
 
         # The ratings follow every way a deal is written (game page, table link, API).
         on_deal_change(ratings_after_deal)
+        # A signed-in reader's home page: their clubs, then their open games (tournaments adds
+        # today's events after them).
+        on_home_page(home_clubs)
+        on_home_page(home_open_games)

@@ -58,6 +58,8 @@ class ClubFactory(DjangoModelFactory[Club]):
     name = Sequence(lambda n: f"Club {n}")
     slug = Sequence(lambda n: f"club-{n}")
     public = True
+    # The tests' clubs play every game; a club as the site creates it plays tarot alone.
+    other_games = ["novatarok", "buraco"]
 
 
 def _add_clubs(player: Player, create: bool, extracted: SequenceOf[Club] | None, **kw: Any) -> None:
@@ -91,6 +93,7 @@ class MembershipFactory(DjangoModelFactory[Membership]):
 def make_club(name: str, organiser: User, member: User, *, public: bool = True) -> Club:
     """A club as the site makes it: created by ``organiser``, with ``member`` and five players."""
     club = club_services.club_create(name=name, by=organiser, public=public)
+    club_services.club_games_set(club=club, other_games=["novatarok", "buraco"])
     MembershipFactory.create(club=club, user=member, role=Membership.Role.MEMBER)
     for player_name in NAMES:
         club_services.player_create(club=club, name=player_name)

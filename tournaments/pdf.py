@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
@@ -31,7 +32,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from tarot_scores.core.pdf import GRID, HEAD_FILL, build, grid_style, para, styles
+from tarot_scores.core.pdf import GRID, HEAD_FILL, build, fitting_width, grid_style, para, styles
 from tournaments.models import Tournament
 from tournaments.selectors import Bracket, StandingRow, TeamRow
 
@@ -124,7 +125,11 @@ def render_table_sheets(
             left.append(para(note, st["meta"]))
         left.append(
             para(
-                _("%(deals)s deals, then sign the sheet and hand it to the organisers.")
+                ngettext(
+                    "%(deals)s deal, then sign the sheet and hand it to the organisers.",
+                    "%(deals)s deals, then sign the sheet and hand it to the organisers.",
+                    deals,
+                )
                 % {"deals": deals},
                 st["meta"],
             )
@@ -146,7 +151,11 @@ def render_table_sheets(
         )
 
         columns = [_("Deal"), _("Dealer"), _("Taker"), _("Contract"), _("Points"), _("Bouts")]
-        fixed = [1.5 * cm, 3.2 * cm, 3.2 * cm, 2.6 * cm, 1.6 * cm, 1.4 * cm]
+        least = [1.5 * cm, 3.2 * cm, 3.2 * cm, 2.6 * cm, 1.6 * cm, 1.4 * cm]
+        fixed = [
+            fitting_width(column, size=font, least=width)
+            for column, width in zip(columns, least, strict=True)
+        ]
         player_w = (usable_w - sum(fixed)) / max(1, len(table.players))
         head_style = ParagraphStyle(
             "grid-head", parent=st["head"], fontSize=font, leading=font * 1.15
@@ -263,8 +272,10 @@ def render_standings(
         data.append(
             [f"{row.rank}.", para(row.player.label, st["cell"]), *team, *rounds, str(row.total)]
         )
-    fixed = [1.2 * cm, 5.0 * cm, *([3.5 * cm] if has_teams else [])]
+    fixed = [fitting_width(_("Rank"), size=9, least=1.2 * cm), 5.0 * cm]
+    fixed += [3.5 * cm] if has_teams else []
     number_w = min(2.2 * cm, (usable - sum(fixed)) / max(1, len(round_names) + 1))
+    number_w = max(number_w, fitting_width(*round_names, _("Total"), size=9))
     grid = Table(
         data,
         colWidths=[*fixed, *[number_w] * (len(round_names) + 1)],

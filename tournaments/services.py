@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
@@ -253,7 +254,11 @@ def next_round_refusal(tournament: Tournament) -> str | None:
         if not round_complete(previous):
             return _("Round %(n)s is still being played.") % {"n": previous.number}
     if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
-        return _("All %(n)s rounds have been played.") % {"n": tournament.rounds}
+        return ngettext(
+            "The %(n)s round has been played.",
+            "All %(n)s rounds have been played.",
+            tournament.rounds,
+        ) % {"n": tournament.rounds}
     if previous is None:
         return None
     if tournament.format == Tournament.Format.KNOCKOUT and previous.tables.count() == 1:

@@ -34,7 +34,7 @@ DEALS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                 {
                     "term": "contract",
                     "value": None,
-                    "text": "Chloé: guard with 2 bout(s), 41 points needed, the attack has 49: "
+                    "text": "Chloé: guard with 2 bouts, 41 points needed, the attack has 49: "
                     "won by 8.",
                 },
                 {"term": "base", "value": 25, "text": "Contract base: 25."},
@@ -79,7 +79,7 @@ DEALS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                 {
                     "term": "contract",
                     "value": None,
-                    "text": "Bruno: take with 3 bout(s), 36 points needed, the attack has 38: "
+                    "text": "Bruno: take with 3 bouts, 36 points needed, the attack has 38: "
                     "won by 2.",
                 },
                 {"term": "base", "value": 25, "text": "Contract base: 25."},
@@ -114,7 +114,7 @@ DEALS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                 {
                     "term": "contract",
                     "value": None,
-                    "text": "Aurélie: guard without with 1 bout(s), 51 points needed, "
+                    "text": "Aurélie: guard without with 1 bout, 51 points needed, "
                     "the attack has 52.5: won by 2.",
                 },
                 {"term": "base", "value": 25, "text": "Contract base: 25."},

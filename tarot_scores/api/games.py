@@ -342,8 +342,9 @@ class GameListView(ClubAPIView):
         operation_id="games_create",
         summary="Start a game at one table",
         description="Members of the club (and superusers). `players` in seat order, all of the "
-        "club and all different: tarot 3 to 5, Novatarok 2 to 5, buraco 2 or 4. The rules are "
-        "frozen into the game: later changes to a house rule set do not rescore it.",
+        "club and all different: tarot 3 to 5, Novatarok 2 to 5, buraco 2 or 4 (these two only "
+        "where the club plays them, 400 on `variant` otherwise). The rules are frozen into the "
+        "game: later changes to a house rule set do not rescore it.",
         tags=["games"],
         request=GameCreateSerializer,
         responses={201: GameSerializer, **CREATE_ERRORS},

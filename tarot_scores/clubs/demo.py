@@ -17,7 +17,8 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
 
 DEMO_CLUB = "Club de Tarot de la Butte"
-DEMO_USER = "demo"
+DEMO_USER = "demo"  # the organiser, who plays as Aurélie
+DEMO_MEMBER = "bruno"  # a member, who plays as Bruno
 DEMO_PASSWORD = "demo"  # local demo only: load_demo never runs on a database that has data
 NAMES = [
     ("Aurélie", "Aurélie"),
@@ -88,7 +89,7 @@ def demo_load(*, seed: int = 1789) -> Club:
     ]
     players[0].user = organiser
     players[0].save(update_fields=["user"])
-    member = user_model.objects.create_user("bruno", password=DEMO_PASSWORD)
+    member = user_model.objects.create_user(DEMO_MEMBER, password=DEMO_PASSWORD)
     club_services.membership_set(club=club, user=member, role=Membership.Role.MEMBER)
     players[1].user = member
     players[1].save(update_fields=["user"])

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.i18n import engine_language
-from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES
+from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES, KINDS, TAROT
 from tarot_scores.scoring import ScoringError
 
 
@@ -40,6 +40,20 @@ class ClubForm(forms.Form):
     def clean_name(self) -> str:
         # Whether the name is taken is club_create's rule: the view puts its refusal here.
         return str(self.cleaned_data["name"]).strip()
+
+
+class ClubGamesForm(forms.Form):
+    """The games besides tarot a club offers for a new game."""
+
+    other_games = forms.MultipleChoiceField(
+        label=gettext_lazy("Games played besides tarot"),
+        choices=[(kind, label) for kind, label in KINDS if kind != TAROT],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text=gettext_lazy(
+            "Only these are offered for a new game. Games already played stay as they are."
+        ),
+    )
 
 
 class PlayerForm(forms.Form):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring
-from tarot_scores.games.kinds import VARIANT_LABELS
+from tarot_scores.games.kinds import TAROT, VARIANT_LABELS
 
 
 class Club(models.Model):
@@ -34,6 +34,9 @@ class Club(models.Model):
         help_text=_("1 to 12; a season runs for twelve months from the first of this month."),
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # The games besides tarot the club plays (novatarok, buraco): only these are offered for a
+    # new game. A new club plays tarot alone until an organiser adds one.
+    other_games = models.JSONField(_("other games played"), default=list, blank=True)
     # Bumped in the same transaction by every write that changes a results page (a deal, a
     # tournament round, a registration): those pages (leaderboard, tournament standings and
     # projector) are cached under it, so no worker ever serves a stale one.
@@ -46,6 +49,10 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def offers(self, kind: str) -> bool:
+        """Whether a new game of this kind (tarot, novatarok, buraco) may be started here."""
+        return kind == TAROT or kind in self.other_games
 
     def season_of(self, day: Any) -> int:
         """The year a season starts in: with September seasons, 2026-03-01 is in 2025."""
@@ -108,6 +115,14 @@ class Player(models.Model):
     @property
     def label(self) -> str:
         return self.nickname or self.name
+
+    @property
+    def name_aside(self) -> str:
+        """The name, to print beside the label when it says more: empty when the label is the
+        name already (no nickname, or a nickname that is the name), never "Aurélie (Aurélie)"."""
+        if not self.nickname or self.nickname.strip().casefold() == self.name.strip().casefold():
+            return ""
+        return self.name
 
 
 def new_invitation_token() -> str:

@@ -10,6 +10,7 @@ name the same way."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -23,10 +24,34 @@ from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.results import results_changed
+from tarot_scores.games.kinds import KINDS, TAROT
 
 
 def _club_name_taken() -> Refusal:
     return Refusal.on("name", "club_name_taken", _("A club with this name already exists."))
+
+
+OTHER_GAMES = [kind for kind, _label in KINDS if kind != TAROT]
+
+
+@transaction.atomic
+def club_games_set(*, club: Club, other_games: Sequence[str]) -> Club:
+    """Which games besides tarot the club offers for a new game. Games already played keep
+    their score sheets and statistics whatever is offered. ``Refusal`` on ``other_games`` for a
+    game the site does not keep."""
+    unknown = [kind for kind in other_games if kind not in OTHER_GAMES]
+    if unknown:
+        raise Refusal.on(
+            "other_games",
+            "game_unknown",
+            _("Choose among: %(games)s.") % {"games": ", ".join(OTHER_GAMES)},
+        )
+    club.other_games = [kind for kind in OTHER_GAMES if kind in other_games]
+    club.save(update_fields=["other_games"])
+    # The leaderboard offers the games the club plays: its cached pages are drawn again.
+    results_changed(club_id=club.pk)
+    return club
 
 
 @transaction.atomic

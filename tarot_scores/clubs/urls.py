@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern] = [
         name="player_report",
     ),
     path("<slug:slug>/members/", views.members, name="members"),
+    path("<slug:slug>/settings/", views.settings, name="settings"),
     # One name for the list and for one rule set: reverse picks by the arguments given.
     path("<slug:slug>/rules/", views.rules, name="rules"),
     path("<slug:slug>/rules/<int:rules_id>/", views.rules, name="rules"),

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tarot_scores.clubs import permissions, selectors, services
 from tarot_scores.clubs.forms import (
     ClubForm,
+    ClubGamesForm,
     HouseRulesForm,
     InvitationAccountForm,
     MemberAddForm,
@@ -37,6 +38,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership
 from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.sections import club_page_sections
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import Game
 from tarot_scores.games.words import rules_label
@@ -89,7 +91,8 @@ class GameRow:
 @require_GET
 def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    page = Paginator(game_selectors.club_games(club=club), GAMES_PER_PAGE).get_page(
+    # A tournament's tables are shown under their tournament (its section), not here.
+    page = Paginator(game_selectors.club_loose_games(club=club), GAMES_PER_PAGE).get_page(
         request.GET.get("page")
     )
     rows = [
@@ -107,7 +110,33 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     template = "tarot_scores/club/detail.html"
     if request.htmx:
         template += "#games"
+    else:
+        context["sections"] = club_page_sections(request, club)
     return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Organisers: which games besides tarot the club offers for a new game."""
+    club = club_for(request, slug)
+    if not permissions.is_organiser(request, club):
+        raise PermissionDenied
+    form = ClubGamesForm(request.POST or None, initial={"other_games": club.other_games})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.club_games_set(club=club, other_games=form.cleaned_data["other_games"])
+        except Refusal as refusal:
+            refusal.add_to_form(form)
+        else:
+            messages.success(request, _("Club settings saved."))
+            return redirect("clubs:detail", slug=club.slug)
+    return render(
+        request,
+        "tarot_scores/club/settings.html",
+        {"club": club, "form": form},
+        status=400 if form.is_bound else 200,
+    )
 
 
 @login_required

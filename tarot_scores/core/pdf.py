@@ -13,6 +13,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import cm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, SimpleDocTemplate, TableStyle
 
 HEAD_FILL = colors.HexColor("#e6e6e6")  # the header row of every grid
@@ -49,6 +50,22 @@ def para(text: Any, style: ParagraphStyle) -> Paragraph:
     not be taken for it."""
     escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return Paragraph(escaped, style)
+
+
+CELL_PADDING = 6  # reportlab's padding on each side of a table cell, in points
+
+
+def fitting_width(
+    *texts: Any, size: float, bold: bool = True, least: float = 0, padding: float = CELL_PADDING
+) -> float:
+    """The narrowest column in which every word of ``texts`` fits whole at ``size`` points,
+    padding included: a header may wrap between its words, never inside one ("Dea/l"), in
+    whichever language it is printed. ``least`` is the width the column keeps anyway."""
+    font = "Helvetica-Bold" if bold else "Helvetica"
+    words = [word for text in texts for word in str(text).split()]
+    widest = max((stringWidth(word, font, size) for word in words), default=0.0)
+    # A point to spare: a word exactly as wide as its cell may still be cut by rounding.
+    return max(least, widest + 2 * padding + 1)
 
 
 def grid_style(

@@ -6,13 +6,22 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
+from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import cm
 from reportlab.platypus import Spacer, Table
 
 from tarot_scores.core.exports import CsvExport, RowWriter
-from tarot_scores.core.pdf import GRID_LIGHT, build, grid_style, para, styles
+from tarot_scores.core.pdf import (
+    GRID_LIGHT,
+    HEAD_FILL,
+    build,
+    fitting_width,
+    grid_style,
+    para,
+    styles,
+)
 from tarot_scores.games.selectors import DealRow, GameSheet
 from tarot_scores.games.words import DealWords, deal_words, outcome, rules_label
 
@@ -93,18 +102,29 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
         story.insert(1, para(game.label, st["meta"]))
     story.append(Spacer(1, 0.4 * cm))
 
-    usable = A4[0] - 3 * cm
-    score_width = 1.6 * cm
-    if tarot:
-        head = [_("Deal"), _("Taker"), _("Contract"), _("Result")]
-        fixed = [1.0 * cm, 0.0, 2.4 * cm, 2.6 * cm]
-    else:
-        head = [_("Deal"), _("Details")]
-        fixed = [1.0 * cm, 0.0]
-    fixed[1] = max(2.5 * cm, usable - sum(fixed) - score_width * len(names))
-    widths = [*fixed, *([score_width] * len(names))]
+    size = 8
+    head = (
+        [_("Deal"), _("Taker"), _("Contract"), _("Result")] if tarot else [_("Deal"), _("Details")]
+    )
+    # Under each player's name: the deal's score, then the running total after it.
+    sub_head = [pgettext("score sheet column", "Score"), pgettext("running total", "Total")]
+    numbers = [str(row.deal.number) for row in sheet.rows] or ["1"]
+    deal_w = fitting_width(_("Deal"), *numbers, size=size, least=0.9 * cm)
+    score_w = fitting_width(*sub_head, "+1234", size=size, padding=3, least=0.9 * cm)
+    fixed = [deal_w, 0.0, 2.4 * cm, 2.6 * cm] if tarot else [deal_w, 0.0]
+    scores_w = 2 * score_w * len(names)
+    pagesize = A4
+    if A4[0] - 3 * cm - sum(fixed) - scores_w < 2.4 * cm:
+        pagesize = landscape(A4)  # five players and wide numbers: turn the page
+    usable = pagesize[0] - 3 * cm
+    fixed[1] = max(2.4 * cm, usable - sum(fixed) - scores_w)
+    widths = [*fixed, *([score_w] * 2 * len(names))]
 
-    data: list[list[Any]] = [[para(h, st["head"]) for h in [*head, *names]]]
+    first_score = len(head)
+    data: list[list[Any]] = [
+        [para(h, st["head"]) for h in head] + [x for n in names for x in (para(n, st["head"]), "")],
+        [""] * first_score + [para(h, st["head"]) for _n in names for h in sub_head],
+    ]
     for row, words in live_rows(sheet):
         scores = ["" if s is None else f"{s:+d}" if s else "0" for s in row.scores]
         if tarot:
@@ -120,27 +140,48 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
             ]
         else:
             cells = [str(row.deal.number), para(words.text, st["cell"])]
-        data.append([*cells, *scores])
-    data.append([para(_("Total"), st["head"]), *[""] * (len(head) - 1), *map(str, sheet.totals)])
+        running = [x for s, t in zip(scores, row.totals, strict=True) for x in (s, str(t))]
+        data.append([*cells, *running])
+    data.append(
+        [para(_("Total"), st["head"]), *[""] * (first_score - 1)]
+        + [x for t in sheet.totals for x in (str(t), "")]
+    )
 
-    grid = Table(data, colWidths=widths, repeatRows=1)
-    first_score = len(head)
+    per_column: list[tuple[Any, ...]] = [("SPAN", (i, 0), (i, 1)) for i in range(first_score)]
+    for i in range(len(names)):
+        column = first_score + 2 * i
+        per_column += [
+            ("SPAN", (column, 0), (column + 1, 0)),
+            ("SPAN", (column, -1), (column + 1, -1)),
+            # Each player's two columns read together: a heavier rule before them, the deal's
+            # score in grey, the running total in bold.
+            ("LINEBEFORE", (column, 0), (column, -1), 1, colors.black),
+            ("TEXTCOLOR", (column, 2), (column, -2), colors.HexColor("#444444")),
+            ("FONT", (column + 1, 2), (column + 1, -2), "Helvetica-Bold", size),
+        ]
+    grid = Table(data, colWidths=widths, repeatRows=2)
     grid.setStyle(
         grid_style(
             ("GRID", (0, 0), (-1, -1), 0.4, GRID_LIGHT),
+            ("BACKGROUND", (0, 1), (-1, 1), HEAD_FILL),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("ALIGN", (first_score, 1), (-1, -1), "RIGHT"),
             ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+            ("LEFTPADDING", (first_score, 0), (-1, -1), 3),
+            ("RIGHTPADDING", (first_score, 0), (-1, -1), 3),
             ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 9),
+            ("SPAN", (0, -1), (first_score - 1, -1)),
             ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
-            size=8,
+            *per_column,
+            size=size,
             rule=0,
         )
     )
     story.append(grid)
 
     story.append(Spacer(1, 0.5 * cm))
-    story.append(para(_("Final ranking"), st["h2"]))
+    finished = game.status == game.Status.FINISHED
+    story.append(para(_("Final ranking") if finished else _("Ranking so far"), st["h2"]))
     ranking = [[f"{r.rank}.", sheet.table.labels[r.player.pk], str(r.total)] for r in sheet.ranking]
     if sheet.winners:
         winners = ", ".join(sheet.table.labels[p.pk] for p in sheet.winners)
@@ -155,6 +196,7 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
         story,
         title=f"{game.club.name} {game.date.isoformat()}",
         author=game.club.name,
+        pagesize=pagesize,
         margin=1.5 * cm,
         numbered=True,
     )

@@ -61,7 +61,13 @@ ALL = "all"  # the error slot for what no single field explains
 
 
 class ChipSelect(forms.RadioSelect):
-    """Radio buttons drawn as big tap targets; the templates lay them out."""
+    """Radio buttons drawn as big tap targets; the templates lay them out. Chips read in
+    sentence case ("Attack", "Announced, made"), however their words are used elsewhere;
+    ``names=True`` marks chips that are players' names, shown as the club typed them."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None, *, names: bool = False) -> None:
+        super().__init__(attrs)
+        self.names = names
 
 
 def _player_choices(table: TableSeats, players: list[Player]) -> list[tuple[str, str]]:
@@ -291,7 +297,9 @@ class TarotDealForm(DealForm):
                 required=False,
             )
             self.initial[FIVE_PLAYERS] = self._mode_asked().value
-        f["taker"] = forms.ChoiceField(label=_("Taker"), choices=choices, widget=ChipSelect)
+        f["taker"] = forms.ChoiceField(
+            label=_("Taker"), choices=choices, widget=ChipSelect(names=True)
+        )
         f["contract"] = forms.ChoiceField(label=_("Contract"), choices=CONTRACTS, widget=ChipSelect)
         if self.calls_partner:
             f["partner"] = forms.ChoiceField(
@@ -299,7 +307,7 @@ class TarotDealForm(DealForm):
                 if self.chooses_mode
                 else _("Called partner"),
                 choices=[*choices, (ALONE, _("Alone"))],
-                widget=ChipSelect,
+                widget=ChipSelect(names=True),
                 required=not self.sits_out,
             )
         f["oudlers"] = forms.TypedChoiceField(
@@ -653,7 +661,10 @@ class GameForm(forms.Form):
             rule_choices.append(
                 (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
             )
-        rule_choices += [(kind, label) for kind, label in KINDS if kind != TAROT]
+        # Novatarok and buraco only where the club plays them (its settings).
+        rule_choices += [
+            (kind, label) for kind, label in KINDS if kind != TAROT and club.offers(kind)
+        ]
         self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
         seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
         for i in range(1, SEATS + 1):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
@@ -124,4 +125,39 @@ def club_games(*, club: Club) -> QuerySet[Game]:
         Game.objects.filter(club=club)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-date", "-id")
+    )
+
+
+# Games another app lists under its own heading (a tournament's tables, under their
+# tournament), registered from its AppConfig's ``ready``: the club page's list of games
+# leaves them out without the games knowing that app.
+_grouped_elsewhere: list[Q] = []
+
+
+def on_grouped_elsewhere(games: Q) -> Q:
+    """Leave the games ``games`` matches out of ``club_loose_games``."""
+    if games not in _grouped_elsewhere:
+        _grouped_elsewhere.append(games)
+    return games
+
+
+def club_loose_games(*, club: Club) -> QuerySet[Game]:
+    """A club's games that belong to nothing larger: its evenings, not a tournament's tables."""
+    games = club_games(club=club)
+    for grouped in _grouped_elsewhere:
+        games = games.exclude(grouped)
+    return games
+
+
+def open_games_of(*, user: Any, limit: int) -> list[Game]:
+    """The newest ``limit`` games, not finished, where the player linked to ``user`` sits, with
+    their club and seated players: two queries, whatever the number of games. Games grouped
+    elsewhere (a tournament's tables) are left to their own list."""
+    games = Game.objects.filter(status=Game.Status.OPEN, seats__player__user=user)
+    for grouped in _grouped_elsewhere:
+        games = games.exclude(grouped)
+    return list(
+        games.select_related("club")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by("-date", "-id")[:limit]
     )

@@ -17,6 +17,7 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
@@ -24,7 +25,7 @@ from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.points import POINTS, typed_points
 from tarot_scores.games.guards import reason_needed
-from tarot_scores.games.kinds import HOUSE, TAROT, game_kind
+from tarot_scores.games.kinds import HOUSE, TAROT, game_kind, variant_label
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for
@@ -77,6 +78,13 @@ def game_create(
     played by this many, or (not imposed) the table of five's mode does not fit the rules.
     """
     stored_variant = HOUSE if house_rules is not None else variant
+    if not club.offers(game_kind(stored_variant)):
+        raise Refusal.on(
+            "variant",
+            "game_not_offered",
+            _("%(club)s does not play %(game)s: an organiser can add it in the club's settings.")
+            % {"club": club.name, "game": variant_label(stored_variant)},
+        )
     rule_set = rule_set_for(variant=variant, house_rules=house_rules)
     setup = game_setup_check(
         kind=game_kind(stored_variant),
@@ -222,7 +230,12 @@ def _check_room(game: Game) -> None:
         if live >= game.max_deals:
             raise GameClosed(
                 "table_full",
-                _("All %(count)s deals of this table are entered.") % {"count": game.max_deals},
+                ngettext(
+                    "The %(count)s deal of this table is entered.",
+                    "All %(count)s deals of this table are entered.",
+                    game.max_deals,
+                )
+                % {"count": game.max_deals},
             )
 
 

@@ -408,6 +408,8 @@ def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             )
         except GameSetupError as refusal:
             form.setup_refused(refusal)
+        except Refusal as refusal:  # the service's other refusals go beside the rules
+            refusal.add_to_form(form, {"variant": "rules"})
         else:
             return redirect("games:detail", game.pk)
     return render(

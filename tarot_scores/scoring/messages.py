@@ -111,12 +111,12 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{points} points cannot happen at {players} players with this contract.",
     ),
     "points_bouts": (
-        "Avec {bouts} bout(s), l'attaque a entre {low} et {high} points, pas {points}.",
-        "With {bouts} bout(s) the attack has between {low} and {high} points, not {points}.",
+        "Avec {bouts}, l'attaque a entre {low} et {high} points, pas {points}.",
+        "With {bouts} the attack has between {low} and {high} points, not {points}.",
     ),
     "bouts_impossible": (
-        "{bouts} bout(s) pour l'attaque est impossible avec ce contrat et ce chelem.",
-        "{bouts} bout(s) for the attack is impossible with this contract and slam.",
+        "{bouts} pour l'attaque est impossible avec ce contrat et ce chelem.",
+        "{bouts} for the attack is impossible with this contract and slam.",
     ),
     # Petit au bout
     "petit_attack_bouts": (
@@ -138,15 +138,15 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     # Slam
     "slam_points_attack": (
-        "Chelem réalisé : l'attaque a fait tous les plis ; avec {bouts} bout(s) elle a "
+        "Chelem réalisé : l'attaque a fait tous les plis ; avec {bouts} elle a "
         "de {low} à {high} points, pas {points}.",
-        "Slam made: the attack took every trick; with {bouts} bout(s) it has {low} to {high} "
+        "Slam made: the attack took every trick; with {bouts} it has {low} to {high} "
         "points, not {points}.",
     ),
     "slam_points_defense": (
-        "Chelem de la défense : l'attaque n'a fait aucun pli ; avec {bouts} bout(s) elle a "
+        "Chelem de la défense : l'attaque n'a fait aucun pli ; avec {bouts} elle a "
         "de {low} à {high} points, pas {points}.",
-        "Defence slam: the attack took no trick; with {bouts} bout(s) it has {low} to {high} "
+        "Defence slam: the attack took no trick; with {bouts} it has {low} to {high} "
         "points, not {points}.",
     ),
     "slam_missing": (
@@ -270,9 +270,9 @@ CATALOG: dict[str, tuple[str, str]] = {
     "MisereKind.trump": ("d'atout", "trump"),
     # Tarot explanation
     "t_contract": (
-        "{taker} : {contract} avec {bouts} bout(s), il fallait {needed} points, "
+        "{taker} : {contract} avec {bouts}, il fallait {needed} points, "
         "l'attaque en a {points} : {outcome} de {margin}.",
-        "{taker}: {contract} with {bouts} bout(s), {needed} points needed, "
+        "{taker}: {contract} with {bouts}, {needed} points needed, "
         "the attack has {points}: {outcome} by {margin}.",
     ),
     "t_base": ("Base du contrat : {value}.", "Contract base: {value}."),
@@ -335,6 +335,23 @@ CATALOG: dict[str, tuple[str, str]] = {
 }
 
 
+# Parameters that count something render with their noun in the right number, as
+# (French singular, plural), (English singular, plural): French puts 0 and 1 in the
+# singular ("0 bout", "1 bout", "2 bouts"), English only 1 ("0 bouts", "1 bout").
+COUNTED: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "bouts": (("bout", "bouts"), ("bout", "bouts")),
+}
+
+
+def counted(name: str, count: int, lang: str) -> str:
+    """``count`` with its noun (``COUNTED[name]``) in the number the language wants."""
+    french, english = COUNTED[name]
+    english_asked = lang.startswith("en")
+    singular, plural = english if english_asked else french
+    one = count == 1 if english_asked else abs(count) < 2
+    return f"{count} {singular if one else plural}"
+
+
 ECHO_MAX = 40
 """A refused value is quoted back at most this long: enough to recognise it."""
 
@@ -367,9 +384,15 @@ class Msg:
     def render(self, lang: str = "fr") -> str:
         french, english = CATALOG[self.code]
         template = english if lang.startswith("en") else french
-        values = {
-            # Totals read best with their sign: "+20", "-40".
-            k: f"{v:+d}" if k == "total" and isinstance(v, int) else _render_value(v, lang)
-            for k, v in self.params
-        }
+        values = {k: self._render_param(k, v, lang) for k, v in self.params}
         return template.format(**values)
+
+    @staticmethod
+    def _render_param(name: str, value: Any, lang: str) -> str:
+        if isinstance(value, bool):
+            return _render_value(value, lang)
+        if name == "total" and isinstance(value, int):
+            return f"{value:+d}"  # totals read best with their sign: "+20", "-40"
+        if name in COUNTED and isinstance(value, int):
+            return counted(name, value, lang)
+        return _render_value(value, lang)

@@ -15,7 +15,8 @@ from reportlab.lib import colors
 
 WIDTH, HEIGHT = 400, 200
 ACCENT = colors.HexColor("#0b4f8a")  # the site's accent colour
-MAX_X_LABELS = 5
+# Dates under the x axis are written out as on every page ("25 novembre 2026"): four fit.
+MAX_X_LABELS = 4
 MAX_MARKERS = 60
 
 
@@ -52,7 +53,7 @@ def _line_chart(points: list[tuple[str, float]]) -> Drawing:
     plot.xValueAxis.valueSteps = list(range(1, count + 1, step))
     labels = [label for label, _total in points]
     plot.xValueAxis.labelTextFormat = lambda v: labels[int(v) - 1] if labels else ""
-    plot.xValueAxis.labels.fontSize = 10
+    plot.xValueAxis.labels.fontSize = 9
     plot.yValueAxis.labels.fontSize = 10
     totals = [total for _label, total in points] or [0]
     low, high = min(0.0, *totals), max(0.0, *totals)

@@ -59,6 +59,11 @@ class LeaderboardFilterForm(forms.Form):
         if str(default_season) not in dict(choices):
             choices.insert(0, (str(default_season), season_label(club, default_season)))
         self.fields["season"].choices = [*choices, ("all", _("All seasons"))]  # type: ignore[attr-defined]
+        # The games the club offers, and the one asked for (a game it no longer offers keeps
+        # its leaderboard, reached by its link).
+        self.fields["kind"].choices = [  # type: ignore[attr-defined]
+            (value, label) for value, label in KINDS if club.offers(value) or value == kind
+        ]
         self.fields["size"].choices = [("", _("All tables"))] + [  # type: ignore[attr-defined]
             (str(n), _("%(count)s players") % {"count": n}) for n in TABLE_SIZES[kind]
         ]

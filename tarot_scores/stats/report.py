@@ -101,7 +101,7 @@ def leaders(board: list[LeaderRow]) -> list[Leader]:
 def record_lines(records: ClubRecords) -> list[tuple[str, str]]:
     """The club records as (record, in words), for the report."""
     lines: list[tuple[str, str]] = []
-    short = "SHORT_DATE_FORMAT"
+    dated = "DATE_FORMAT"  # as every page and chart writes a date
     if records.best_deal is not None:
         deal = records.best_deal
         lines.append(
@@ -112,7 +112,7 @@ def record_lines(records: ClubRecords) -> list[tuple[str, str]]:
                     "name": deal.name,
                     "points": deal.points,
                     "number": deal.number,
-                    "date": formats.date_format(deal.date, short),
+                    "date": formats.date_format(deal.date, dated),
                 },
             )
         )
@@ -129,7 +129,7 @@ def record_lines(records: ClubRecords) -> list[tuple[str, str]]:
                 % {
                     "name": evening.name,
                     "points": evening.points,
-                    "date": formats.date_format(evening.date, short),
+                    "date": formats.date_format(evening.date, dated),
                     "deals": evening.deals,
                 },
             )
@@ -147,8 +147,8 @@ def record_lines(records: ClubRecords) -> list[tuple[str, str]]:
                 % {
                     "name": run.name,
                     "deals": run.deals,
-                    "first": formats.date_format(run.first, short),
-                    "last": formats.date_format(run.last, short),
+                    "first": formats.date_format(run.first, dated),
+                    "last": formats.date_format(run.last, dated),
                 },
             )
         )

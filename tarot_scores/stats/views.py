@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from reportlab.graphics.shapes import Drawing
@@ -236,14 +236,16 @@ def _player_curves(*, player: Player, club: Club, history: list[Any]) -> PlayerC
     for item in history:
         if item.game.kind == TAROT:
             running += item.total
-            cumulative.append((date_format(item.game.date, "SHORT_DATE_FORMAT"), running))
+            cumulative.append((date_format(item.game.date, "DATE_FORMAT"), running))
     steps = selectors.rating_history(player=player, club=club)
-    rating = [
-        (date_format(step.played_on, "SHORT_DATE_FORMAT"), round(step.rating)) for step in steps
-    ]
+    rating = [(date_format(step.played_on, "DATE_FORMAT"), round(step.rating)) for step in steps]
     description = ""
     if rating:
-        description = _("From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deals.") % {
+        description = ngettext(
+            "From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deal.",
+            "From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deals.",
+            len(rating),
+        ) % {
             "first": rating[0][1],
             "start": rating[0][0],
             "last": rating[-1][1],

@@ -21,6 +21,7 @@ from django.forms import BoundField
 from django.utils.formats import localize
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 
 register = template.Library()
 
@@ -76,8 +77,10 @@ def _input(option: dict[str, Any]) -> str:
 @register.simple_tag
 def chips(field: BoundField, small: bool = False) -> SafeString:
     """``<label class="chip" for="…"><input …><span>label</span></label>`` for each choice of
-    a RadioSelect or CheckboxSelectMultiple field; ``small=True`` adds ``chip-small``."""
+    a RadioSelect or CheckboxSelectMultiple field; ``small=True`` adds ``chip-small``. Every
+    chip reads in sentence case, but players' names (a widget with ``names``) stay as typed."""
     css = "chip chip-small" if small else "chip"
+    as_typed = getattr(field.field.widget, "names", False)
     out = []
     for choice in field.subwidgets:
         option = choice.data
@@ -87,10 +90,13 @@ def chips(field: BoundField, small: bool = False) -> SafeString:
             else choice.tag()
         )
         # ``for`` and the label as ``{{ choice.id_for_label }}`` and ``{{ choice.choice_label }}``
-        # print them.
+        # (``|capfirst``) print them.
+        label = localize(choice.choice_label)
+        if not as_typed:
+            label = capfirst(label)
         out.append(
             f'<label class="{css}" for="{_html(localize(choice.id_for_label))}">{tag}'
-            f"<span>{_html(localize(choice.choice_label))}</span></label>"
+            f"<span>{_html(label)}</span></label>"
         )
     # Every piece above went through _html, or is Django's own rendering of an option.
     return mark_safe("".join(out))

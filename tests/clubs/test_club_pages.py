@@ -255,3 +255,19 @@ def test_names_that_differ_only_in_accented_capitals_are_taken(
         "A player of this club is already called “CHLOÉ”: add a nickname."
     ]
     assert not club.players.filter(name="Olivier").exists()
+
+
+def test_a_player_is_named_once_when_the_nickname_says_nothing_more(
+    client: Client, club: Club
+) -> None:
+    club_services.player_create(club=club, name="Zoé", nickname="Zoé")
+    club_services.player_create(club=club, name="Yvonne Martin", nickname="Vonvon")
+    same = club_services.player_create(club=club, name="Xavier", nickname="xavier")
+
+    html = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    player = client.get(reverse("clubs:player", args=[club.slug, same.pk])).content.decode()
+
+    assert "Zoé (Zoé)" not in html and ">Zoé</a></li>" in html
+    assert ">Vonvon</a> (Yvonne Martin)</li>" in html
+    assert "(Xavier)" not in html  # the same name in another case says nothing more
+    assert "<p>Xavier</p>" not in player

@@ -69,3 +69,28 @@ def test_the_leaderboard_caption_stays_on_a_phone_screen(page: Page) -> None:
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     scroller = page.locator(".table-scroll")
     assert scroller.evaluate("el => el.scrollWidth > el.clientWidth")  # the table does scroll
+
+
+def test_the_leaderboard_keeps_the_player_column_while_the_numbers_scroll(page: Page) -> None:
+    table = build_table()
+    table.record()
+    page.goto(f"/clubs/{table.club.slug}/leaderboard/")
+
+    expect(page.locator("#leaderboard-hint")).to_be_visible()  # the phone is told to swipe
+    scroller = page.locator(".table-scroll")
+    scroller.scroll_into_view_if_needed()
+    scroller.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+    assert scroller.evaluate("el => el.scrollLeft") > 0
+
+    for name in ("Aurélie", "Denis"):
+        cell = page.locator(".leaderboard tbody th", has_text=name)
+        box = cell.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        # Still on top, not slid under the numbers: the point at its middle is the cell.
+        middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        on_top = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.closest('th')?.textContent.trim()",
+            list(middle),
+        )
+        assert on_top == name

@@ -4,6 +4,7 @@ the names club members type escaped."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,10 +29,12 @@ pytestmark = pytest.mark.django_db
 NASTY = '<script>alert("x")</script> O\'Neil & co'
 NASTY_HTML = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; O&#x27;Neil &amp; co"
 
-# What the templates wrote before the tags: Django's option template for each chip.
+# What the templates wrote before the tags: Django's option template for each chip, the words
+# in sentence case, players' names as typed.
 DJANGO_CHIPS = Template(
     '{% for choice in field %}<label class="chip{% if small %} chip-small{% endif %}"'
-    ' for="{{ choice.id_for_label }}">{{ choice.tag }}<span>{{ choice.choice_label }}</span>'
+    ' for="{{ choice.id_for_label }}">{{ choice.tag }}<span>{% if field.field.widget.names %}'
+    "{{ choice.choice_label }}{% else %}{{ choice.choice_label|capfirst }}{% endif %}</span>"
     "</label>{% endfor %}"
 )
 TAG_CHIPS = Template("{% load deal_chips %}{% chips field small=small %}")
@@ -168,16 +171,16 @@ def test_a_bound_forms_chips_keep_names_values_ids_and_checks(
     assert "required" not in petit
     assert petit.startswith(
         '<label class="chip" for="id_petit_au_bout_0"><input type="radio" name="petit_au_bout"'
-        ' value="" id="id_petit_au_bout_0" checked><span>none</span></label>'
+        ' value="" id="id_petit_au_bout_0" checked><span>None</span></label>'
     )
     # Misères are checkboxes, several may be ticked, and none is ever ``required``.
     assert misere == (
         f'<label class="chip chip-small" for="id_misere_{c}_0"><input type="checkbox"'
         f' name="misere_{c}" value="head" id="id_misere_{c}_0" checked>'
-        "<span>head (no face card)</span></label>"
+        "<span>Head (no face card)</span></label>"
         f'<label class="chip chip-small" for="id_misere_{c}_1"><input type="checkbox"'
         f' name="misere_{c}" value="trump" id="id_misere_{c}_1" checked>'
-        "<span>trump (no trump)</span></label>"
+        "<span>Trump (no trump)</span></label>"
     )
 
 
@@ -264,3 +267,30 @@ def test_a_select_is_left_to_djangos_template(
     drawn = render(TAG_INPUT, field=form["kings"])
     assert drawn.startswith('<select name="kings" id="id_kings">')
     assert drawn == render(DJANGO_INPUT, field=form["kings"])
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("variant", "seats"), [("classic", 5), ("buraco", 4)])
+def test_every_chip_reads_in_sentence_case_and_names_as_typed(
+    club: Club, organiser: User, players: list[Player], language: str, variant: str, seats: int
+) -> None:
+    lower = club_services.player_create(club=club, name="van Dijk")
+    table = [lower, *players][:seats]
+    kw = {"five_players": "called_king"} if seats == 5 else {}
+    form = deal_form(new_game(club, organiser, table, variant, **kw))
+    names = {p.label for p in table}
+    with translation.override(language):
+        fields = [form[n] for n, f in form.fields.items() if isinstance(f.widget, forms.Widget)]
+        html = "".join(
+            render(TAG_CHIPS, field=bound, small=False)
+            for bound in fields
+            if isinstance(bound.field.widget, forms.RadioSelect | forms.CheckboxSelectMultiple)
+        )
+    labels = [label for label in re.findall(r"<span>([^<]*)</span>", html)]
+    assert len(labels) >= 8
+    words = [label for label in labels if label not in names]
+    assert words and all(label[0] == label[0].upper() for label in words), words
+    if variant == "classic":
+        assert "van Dijk" in labels  # the taker's chip: a name as the club typed it
+        for expected in ["Attack", "Single", "None"] if language == "en" else ["Attaque"]:
+            assert expected in labels

@@ -101,7 +101,7 @@ def test_the_pdf_score_sheet_runs_over_pages_with_its_header_on_each() -> None:
     for name in ("Aurélie", "Bruno", "Chloé", "Denis", "Émile"):
         assert name in text
     assert text.count("Taker") >= pages  # the table header repeats on every page
-    assert "Final ranking" in text
+    assert "Ranking so far" in text
     for total in sheet.totals:
         assert str(total) in text
     assert sum(sheet.totals) == 0
@@ -134,3 +134,53 @@ def test_the_pdf_of_a_novatarok_game_names_the_winner() -> None:
 
     assert "Game over: Aurélie won." in text
     assert "640" in text
+
+
+def words_of(text: str) -> set[str]:
+    return set(text.split())
+
+
+@pytest.mark.parametrize(
+    ("language", "headers", "running", "ranking"),
+    [
+        ("en", ["Deal", "Taker", "Contract", "Result", "Total"], "Total", "Ranking so far"),
+        ("fr", ["Donne", "Preneur", "Contrat", "Résultat", "Total"], "Cumul", "Classement"),
+    ],
+)
+def test_the_pdf_headers_are_whole_words_with_a_running_total_under_each_player(
+    language: str, headers: list[str], running: str, ranking: str
+) -> None:
+    table = build_table(players=5)
+    for n in range(12):
+        table.record(garde(table.ids[n % 5], points=30 + n, partner=table.ids[(n + 1) % 5]))
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+
+    with translation.override(language):
+        pages, text = pdf_text(render_score_sheet(sheet))
+
+    assert pages == 1
+    # No header is cut inside a word ("Dea/l", "Tot/al" before).
+    assert set(headers) <= words_of(text)
+    assert text.count(running) >= 5  # one running-total column under each of the 5 players
+    # Each deal's line carries every player's running total after it: the last one, the totals.
+    for row in sheet.rows:
+        assert " ".join(
+            f"{s:+d} {t}" if s else f"0 {t}" for s, t in zip(row.scores, row.totals, strict=True)
+        ) in " ".join(text.split())
+    assert ranking in text
+    assert "Final ranking" not in text and "Classement final" not in text
+
+
+def test_the_final_ranking_is_printed_only_once_the_game_is_finished(table: Table) -> None:
+    table.record(garde(table.ids[2]))
+    table.game.status = table.game.Status.FINISHED
+    table.game.save(update_fields=["status"])
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+
+    with translation.override("en"):
+        _pages, english = pdf_text(render_score_sheet(sheet))
+    with translation.override("fr"):
+        _pages, french = pdf_text(render_score_sheet(sheet))
+
+    assert "Final ranking" in english and "Ranking so far" not in english
+    assert "Classement final" in french

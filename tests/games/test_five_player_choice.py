@@ -41,7 +41,7 @@ def test_the_page_asks_how_the_table_plays_this_deal(either: Table) -> None:
     assert "<legend>À cette table de cinq</legend>" in page
     assert 'name="five_players" value="called_king"' in page
     assert 'name="five_players" value="sitting_out"' in page
-    assert "roi appelé" in page and "le donneur passe son tour" in page
+    assert "Roi appelé" in page and "Le donneur passe son tour" in page
     checked = page.split('value="called_king"', 1)[1].split(">", 1)[0]
     assert "checked" in checked  # unchanged, the table calls a king as before
 

@@ -28,7 +28,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def club() -> Club:
-    return club_services.club_create(name="Tarot Club de Lyon", by=None)
+    club = club_services.club_create(name="Tarot Club de Lyon", by=None)
+    return club_services.club_games_set(club=club, other_games=["novatarok", "buraco"])
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from tarot_scores.scoring import CLASSIC, RuleSet, ScoringError, score
+from tarot_scores.scoring.messages import Msg
 from tests.scoring.deals import FIVE, FOUR, THREE, refusal, tarot
 
 # Message fragments: (English, French), one per message code.
@@ -1205,3 +1206,14 @@ def test_club_rule_set_limits_are_accepted() -> None:
     )
     assert rules.name == "Club"
     assert rules.handful_trumps_3 == (1, 2, 22)
+
+
+@pytest.mark.parametrize(
+    ("bouts", "french", "english"),
+    [(0, "0 bout", "0 bouts"), (1, "1 bout", "1 bout"), (2, "2 bouts", "2 bouts")],
+)
+def test_a_count_of_bouts_reads_in_the_right_number(bouts: int, french: str, english: str) -> None:
+    message = Msg("points_bouts", points=20, bouts=bouts, low=30, high=60)
+    assert message.render("fr").startswith(f"Avec {french},")
+    assert message.render("en").startswith(f"With {english} the attack")
+    assert "(s)" not in message.render("fr") + message.render("en")

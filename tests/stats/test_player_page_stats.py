@@ -139,7 +139,7 @@ def test_rating_chart_draws_for_the_web_and_for_a_pdf(count: int) -> None:
     ("lang", "words"),
     [
         ("en", "Called 1 time, won 1, average 35.0."),
-        ("fr", "Appelé 1 fois, 1 gagnée(s), moyenne 35,0."),
+        ("fr", "Appelé 1 fois, gagné 1 fois, moyenne 35,0."),
     ],
 )
 def test_the_called_partner_line(

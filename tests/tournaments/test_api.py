@@ -872,8 +872,16 @@ def test_each_field_of_an_entry_change_is_checked(
 @pytest.mark.parametrize(
     ("lang", "message"),
     [
-        ("en", "At least 3 players are needed to make a table (here 2)."),
-        ("fr", "Il faut au moins 3 joueurs pour former une table (ici 2)."),
+        (
+            "en",
+            "At least 4 players are needed to make a table, as tables of 3 are not allowed "
+            "(here 2).",
+        ),
+        (
+            "fr",
+            "Il faut au moins 4 joueurs pour former une table, les tables de 3 n'étant pas "
+            "autorisées (ici 2).",
+        ),
     ],
 )
 def test_too_few_players_for_a_table_is_a_conflict_in_the_readers_language(

@@ -3,12 +3,14 @@ number of deals), the seating list, the standings and the bracket."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
@@ -146,3 +148,35 @@ def test_the_bracket_pdf_shows_every_stage_and_the_final_ranking() -> None:
     ranking = text[text.rindex(result.ranking[0][1].label) - 4 :]
     for rank, player in result.ranking:
         assert f"{rank}. {player.label}" in ranking
+
+
+@pytest.mark.parametrize(
+    ("language", "headers"),
+    [("en", ["Deal", "Dealer", "Points", "Bouts", "Total"]), ("fr", ["Donne", "Bouts", "Total"])],
+)
+def test_the_table_sheet_headers_are_whole_words(language: str, headers: list[str]) -> None:
+    tournament = Tournament(name="Open", deals_per_round=4, club=ClubFactory.build(name="Club"))
+    tables = [pdf.SheetTable(1, ["Aurélie", "Bruno", "Chloé", "Denis"], "https://t.example/t/x/")]
+    with translation.override(language):
+        data = pdf.render_table_sheets(tournament=tournament, round_name="R1", tables=tables)
+    _pages, texts = read(data)
+    words = set(texts[0].split())
+    assert set(headers) <= words  # "Bout/s" before: the column was narrower than the word
+
+
+@pytest.mark.parametrize(
+    ("language", "headers"), [("en", ["Rank", "Total"]), ("fr", ["Rang", "Total"])]
+)
+def test_the_standings_headers_are_whole_words_with_many_rounds(
+    language: str, headers: list[str]
+) -> None:
+    world = build_world()
+    play(world.round)
+    rows = selectors.standings_for(tournament=world.tournament)
+    tournament = Tournament.objects.select_related("club").get(pk=world.tournament.pk)
+    names = [f"R{n}" for n in range(1, 21)]  # twenty rounds: narrow number columns
+    rows = [dataclasses.replace(r, rounds=[0] * 20) for r in rows]
+    with translation.override(language):
+        data = pdf.render_standings(tournament=tournament, rows=rows, round_names=names)
+    _pages, texts = read(data)
+    assert set(headers) <= set(" ".join(texts).split())

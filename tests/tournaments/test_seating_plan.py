@@ -86,7 +86,8 @@ class Refusal(NamedTuple):
 
 REFUSALS = [
     Refusal(2, True, "au moins 3 joueurs", "At least 3 players"),
-    Refusal(0, False, "au moins 3 joueurs", "At least 3 players"),
+    Refusal(0, False, "au moins 4 joueurs", "At least 4 players"),
+    Refusal(2, False, "les tables de 3 n'étant pas autorisées", "as tables of 3 are not allowed"),
     Refusal(7, False, "Autorisez les tables de 3 : 4 + 3", "Allow tables of 3: 4 + 3"),
     Refusal(6, False, "ni table de 2, ni table de 6", "never a table of 2 or 6"),
     Refusal(11, False, "Impossible d'asseoir 11 joueurs", "11 players cannot be seated"),

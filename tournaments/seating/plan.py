@@ -34,9 +34,19 @@ class ImpossibleTablePlan(SeatingError):
     def __init__(self, players: int, *, allow_threes: bool) -> None:
         self.players = players
         self.allow_threes = allow_threes
-        if players < MIN_PLAYERS:
+        if players < MIN_PLAYERS and allow_threes:
             fr = f"Il faut au moins 3 joueurs pour former une table (ici {players})."
             en = f"At least 3 players are needed to make a table (here {players})."
+        elif players < MIN_PLAYERS:
+            # Without tables of 3 the smallest table is 4: saying 3 sent organisers round.
+            fr = (
+                "Il faut au moins 4 joueurs pour former une table, les tables de 3 n'étant "
+                f"pas autorisées (ici {players})."
+            )
+            en = (
+                "At least 4 players are needed to make a table, as tables of 3 are not "
+                f"allowed (here {players})."
+            )
         elif allow_threes:  # pragma: no cover - every count >= 3 fits once threes are allowed
             fr = f"Impossible d'asseoir {players} joueurs à des tables de 3, 4 ou 5."
             en = f"{players} players cannot be seated at tables of 3, 4 or 5."

@@ -151,7 +151,7 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "next_round": services.next_round_number(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "can_seat": is_organiser and services.next_round_refusal(tournament) is None,
-        "can_referee": tournament.require_confirmation and can_referee(request, tournament),
+        "can_settle": tournament.require_confirmation and can_referee(request, tournament),
         "confirming": tournament.require_confirmation,
         "waiting": selectors.deals_waiting_count(tournament=tournament),
     }

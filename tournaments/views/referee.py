@@ -113,6 +113,7 @@ def referee_deals(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "is_organiser": permissions.is_organiser(request, tournament.club),
         "can_referee": True,
+        "can_settle": True,
         "disputed": [c for c in cases if c.other is not None],
         "pending": [c for c in cases if c.other is None],
         "keep_entered": confirmations.KEEP_ENTERED,

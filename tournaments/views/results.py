@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -106,21 +107,39 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     return pdf_response(data, f"tournament-{tournament.pk}-standings.pdf")
 
 
+# Two columns of eight rows: what a 1920x1080 screen shows whole, in type read from the back
+# of the room, with the round's countdown and the tables still playing above.
+PROJECTOR_ROWS = 16
+
+
+def _pinned_page(request: HttpRequest) -> int | None:
+    """``?page=2`` keeps the board on one page of the ranking (a link, or without JavaScript);
+    anything else lets it page through by itself."""
+    asked = request.GET.get("page", "")
+    return int(asked) if asked.isdigit() and int(asked) > 0 else None
+
+
 @require_GET
 def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Big type for a wall: standings, the tables still playing and the round's countdown.
-    htmx fetches the board every 10 s; without JavaScript the page reloads itself."""
+    htmx fetches the board every 10 s; without JavaScript the page reloads itself. A ranking
+    longer than a screen shows its next page at each refresh, unless a page is asked for."""
     tournament = readable(request, tournament_id)
+    pinned = _pinned_page(request)
+    slot = int(time.time() // PROJECTOR_SECONDS)
     # A standalone page with no form: cached whole, per refresh period for the countdown.
-    key = _results_key(request, tournament, "projector", int(time.time() // PROJECTOR_SECONDS))
+    name = "projector" if pinned is None else f"projector-page-{pinned}"
+    key = _results_key(request, tournament, name, slot)
     page = cache.get(key)
     if page is None:
-        page = _projector(request, tournament).content
+        page = _projector(request, tournament, pinned=pinned, slot=slot).content
         cache.set(key, page, RESULTS_SECONDS)
     return HttpResponse(page)
 
 
-def _projector(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+def _projector(
+    request: HtmxHttpRequest, tournament: Tournament, *, pinned: int | None, slot: int
+) -> HttpResponse:
     context = _results(tournament)
     current = Round.objects.filter(tournament=tournament).order_by("-number").first()
     playing: list[selectors.TableState] = []
@@ -128,12 +147,25 @@ def _projector(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
         current.tournament = tournament
         if current.status != Round.Status.CLOSED:
             playing = [s for s in selectors.round_tables(round_=current) if not s.complete]
+    rows = context["rows"]
+    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
+    # The refresh that brings new scores also turns the page: the same 10-second slot the
+    # cache is keyed on, so every screen and worker shows the same page at the same time.
+    number = min(pinned, pages) if pinned is not None else slot % pages + 1
+    first = (number - 1) * PROJECTOR_ROWS
+    board_url = reverse("tournaments:projector", args=[tournament.pk])
     context.update(
         current=current,
         current_name=round_name(tournament, current.number) if current else "",
         playing=playing,
         countdown=countdown(tournament, current),
         refresh_seconds=PROJECTOR_SECONDS,
+        page_rows=rows[first : first + PROJECTOR_ROWS],
+        page_number=number,
+        page_numbers=range(1, pages + 1),
+        pinned=pinned is not None,
+        board_url=board_url if pinned is None else f"{board_url}?page={number}",
+        projector_url=board_url,
     )
     template = "projector.html#board" if request.htmx else "projector.html"
     return render(request, TEMPLATES + template, context)

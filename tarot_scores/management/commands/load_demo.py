@@ -3,7 +3,7 @@
 from argparse import ArgumentParser
 from typing import Any
 
-from tarot_scores.clubs.demo import DEMO_PASSWORD, DEMO_USER, demo_load
+from tarot_scores.clubs.demo import DEMO_MEMBER, DEMO_PASSWORD, DEMO_USER, demo_load
 from tarot_scores.clubs.models import Club
 from tarot_scores.management.base import ClubCommand
 
@@ -24,5 +24,6 @@ class Command(ClubCommand):
         club = demo_load(seed=options["seed"])
         self.stdout.write(
             f"Demo club loaded: {club.name} (/clubs/{club.slug}/). "
-            f"Log in as {DEMO_USER!r} / {DEMO_PASSWORD!r} (organiser)."
+            f"Log in as {DEMO_USER!r} / {DEMO_PASSWORD!r} (organiser) "
+            f"or {DEMO_MEMBER!r} / {DEMO_PASSWORD!r} (member)."
         )
