@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -252,33 +250,35 @@ def deal_record(
 
     ``number`` is the deal number the entry page expected; when two phones save the same new
     deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
-    Without a number the game row is locked and the next number is used. ``table`` is the
-    game's seats as the caller read them, to save reading them again.
+    Without a number the deal takes the next free one: however many arrive at once, each
+    waits for the game's lock and none is refused. ``table`` is the game's seats as the caller
+    read them, to save reading them again.
     """
+    expected = number
     try:
         with transaction.atomic():
-            last_number = (
-                Deal.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
-            )
             locked = (
-                Game.objects.select_for_update(of=("self",))
-                .select_related("club")
-                .annotate(last_number=Coalesce(Subquery(last_number), 0))
-                .get(pk=game.pk)
+                Game.objects.select_for_update(of=("self",)).select_related("club").get(pk=game.pk)
             )
+            # Read after the lock, in a statement of its own: in PostgreSQL a statement that
+            # waited for the lock still sees the deals as they were when it began, so a last
+            # number read together with the lock would be stale for every waiting phone.
+            last = (
+                Deal.objects.filter(game=locked)
+                .order_by("-number")
+                .values_list("number", flat=True)
+                .first()
+            ) or 0
             _check_open(locked)
-            last = locked.last_number
-            if number is None:
-                number = last + 1
-            elif number != last + 1:
-                existing = locked.deals.filter(number=number).first()
+            if expected is not None and expected != last + 1:
+                existing = locked.deals.filter(number=expected).first()
                 if existing is not None:
                     raise DealConflict(
                         _("Deal %(number)s was just entered from another device.")
-                        % {"number": number},
+                        % {"number": expected},
                         current=existing,
                     )
-                number = last + 1
+            number = last + 1
             _check_room(locked)
             payload = as_entered(locked, payload)
             result, table = deal_score(game=locked, payload=payload, number=number, table=table)
@@ -296,11 +296,13 @@ def deal_record(
             _deal_changed(locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players])
             return RecordedDeal(deal, scores)
     except IntegrityError:
-        existing = Deal.objects.filter(game=game, number=number).first() if number else None
+        # Only a number the client named can have been taken: the next free one is read
+        # under the game's lock.
+        existing = Deal.objects.filter(game=game, number=expected).first() if expected else None
         if existing is None:
             raise
         raise DealConflict(
-            _("Deal %(number)s was just entered from another device.") % {"number": number},
+            _("Deal %(number)s was just entered from another device.") % {"number": expected},
             current=existing,
         ) from None
 
