@@ -208,6 +208,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Ids and round numbers in API paths (tarot_scores.api.errors.IdConverter): up to 18
+    # digits; anything else answers a JSON 404.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 999_999_999_999_999_999}
+    },
 }
 
 # Everything to stderr, debug or not (Django's default hides errors when DEBUG is off): the

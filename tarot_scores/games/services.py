@@ -331,14 +331,26 @@ def _current_scores(deal: Deal) -> dict[int, int]:
 
 @transaction.atomic
 def deal_update(
-    *, deal: Deal, payload: Mapping[str, Any], version: int, by: Actor, by_label: str = ""
+    *,
+    deal: Deal,
+    payload: Mapping[str, Any],
+    version: int,
+    by: Actor,
+    by_label: str = "",
+    merge: bool = False,
 ) -> Deal:
-    """Correct a deal read at ``version``; a stale version raises ``DealConflict``."""
+    """Correct a deal read at ``version``; a stale version raises ``DealConflict``.
+
+    ``payload`` is the whole deal as it should be; with ``merge``, only the fields to change,
+    laid over the deal as entered (a list such as ``handfuls`` is replaced whole). The merge
+    is made under the lock, on the version the client read."""
     current, game = _locked_deal(deal, version)
     if current.is_deleted:
         raise GameClosed(
             "deal_deleted", _("This deal is deleted: restore it before correcting it.")
         )
+    if merge:
+        payload = {**current.payload, **payload}
     payload = as_entered(game, payload)
     result, table = deal_score(game=game, payload=payload, number=current.number)
     old = _current_scores(current)

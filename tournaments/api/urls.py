@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from tarot_scores.api.errors import IdConverter  # noqa: F401  (registers <id:...>)
 from tournaments.api.views import (
     BracketView,
     EntryDetailView,
@@ -20,30 +21,30 @@ app_name = "tournaments_api"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", TournamentListView.as_view(), name="tournaments"),
-    path("tournaments/<int:pk>/", TournamentDetailView.as_view(), name="tournament"),
-    path("tournaments/<int:pk>/entries/", EntryListView.as_view(), name="entries"),
-    path("tournaments/<int:pk>/entries/<int:entry_id>/", EntryDetailView.as_view(), name="entry"),
-    path("tournaments/<int:pk>/rounds/", RoundListView.as_view(), name="rounds"),
+    path("tournaments/<id:pk>/", TournamentDetailView.as_view(), name="tournament"),
+    path("tournaments/<id:pk>/entries/", EntryListView.as_view(), name="entries"),
+    path("tournaments/<id:pk>/entries/<id:entry_id>/", EntryDetailView.as_view(), name="entry"),
+    path("tournaments/<id:pk>/rounds/", RoundListView.as_view(), name="rounds"),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/start/",
+        "tournaments/<id:pk>/rounds/<id:number>/start/",
         RoundStartView.as_view(),
         name="round-start",
     ),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/close/",
+        "tournaments/<id:pk>/rounds/<id:number>/close/",
         RoundCloseView.as_view(),
         name="round-close",
     ),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/swap/",
+        "tournaments/<id:pk>/rounds/<id:number>/swap/",
         RoundSwapView.as_view(),
         name="round-swap",
     ),
-    path("tournaments/<int:pk>/standings/", StandingsView.as_view(), name="standings"),
+    path("tournaments/<id:pk>/standings/", StandingsView.as_view(), name="standings"),
     path(
-        "tournaments/<int:pk>/teams/standings/",
+        "tournaments/<id:pk>/teams/standings/",
         TeamStandingsView.as_view(),
         name="team-standings",
     ),
-    path("tournaments/<int:pk>/bracket/", BracketView.as_view(), name="bracket"),
+    path("tournaments/<id:pk>/bracket/", BracketView.as_view(), name="bracket"),
 ]
