@@ -4,11 +4,11 @@ organiser with a token, in-process through the WSGI application (no server). No 
 a 500, and every answer must be one the schema documents: its status code, content type,
 headers and body.
 
-The run is reproducible (a fixed seed, no example database) and bounded (``EXAMPLES`` requests
-per operation and caller, about a minute in all). Half the requests name objects of a small
-world seeded first (a club, its players, games with deals, a finished game, a table of five,
-a tournament with a round, a knockout), the other half ids drawn at random, so that the
-answers are not all 404s; the schema's own examples are sent too.
+The run is reproducible (a fixed seed, no example database) and bounded (``EXAMPLES``
+requests per operation and caller: about a minute for each caller on this machine). Half the
+requests name objects of a small world seeded first (a club, its players, games with deals, a
+finished game, a table of five, a tournament with a round, a knockout), the other half ids
+drawn at random, so that the answers are not all 404s; the schema's own examples are sent too.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def seed_world() -> tuple[dict[str, list[int]], Any]:
     services.game_set_status(game=finished, status=Game.Status.FINISHED)
     # FFT rules allow both ways at five; a game set up without a choice reads "either".
     services.game_create(club=club, players=members, variant="fft", by=None, imposed=True)
-    PlayerFactory.create(name="Zoé", clubs=[club])
+    PlayerFactory.create(name="Zoé", clubs=[club])  # a member who has played no deal yet
     games = list(Game.objects.filter(club=club).values_list("pk", flat=True))
     ids = {
         "club": [club.pk],
