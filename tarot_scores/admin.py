@@ -7,9 +7,12 @@ version. Corrections go through the game pages or the API, which keep all of the
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
+from tarot_scores.api.models import ApiToken
+from tarot_scores.api.tokens import token_digest, token_issue
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
@@ -113,3 +116,28 @@ class ScoreLineAdmin(ReadOnly, admin.ModelAdmin):
 class PlayerSeasonAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("player", "club", "season", "kind", "table_size", "points", "deals")
     list_filter = ("club", "season", "kind", "table_size")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Issue a token for an account (its key is shown once, on the next page) or revoke one.
+    Only the key's digest is stored, so there is nothing to change and no key to show later."""
+
+    list_display = ("user", "prefix", "created_at")
+    list_select_related = ("user",)
+    search_fields = ("user__username", "prefix")
+    fields = ("user",)
+    autocomplete_fields = ("user",)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: ApiToken, form: Any, change: bool) -> None:
+        key = token_issue(user=obj.user)
+        issued = ApiToken.objects.get(digest=token_digest(key))
+        obj.pk, obj.digest, obj.prefix = issued.pk, issued.digest, issued.prefix
+        obj.created_at = issued.created_at
+        messages.warning(
+            request,
+            _("The new key, to copy now: it will not be shown again. %(key)s") % {"key": key},
+        )

@@ -2,11 +2,13 @@
 package (clubs, games, stats) under the one app label, so tables and migrations stay as they
 were. Code imports a model from its own package."""
 
+from tarot_scores.api.models import ApiToken
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
 
 __all__ = [
+    "ApiToken",
     "Club",
     "Deal",
     "DealRevision",

@@ -45,7 +45,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -188,7 +187,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "tarot_scores.api.tokens.HashedTokenAuthentication",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -208,6 +207,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Ids and round numbers in API paths (tarot_scores.api.errors.IdConverter): up to 18
+    # digits; anything else answers a JSON 404.
+    # How a table of five plays: sent (a choice of two), and read back (or `either`).
+    "ENUM_NAME_OVERRIDES": {
+        "FivePlayersEnum": ["called_king", "sitting_out"],
+        "FivePlayersReadEnum": ["called_king", "sitting_out", "either"],
+    },
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 999_999_999_999_999_999}
+    },
 }
 
 # Everything to stderr, debug or not (Django's default hides errors when DEBUG is off): the

@@ -8,6 +8,9 @@ from tarot_scores.calculator import views as views_calculator
 from tarot_scores.core import pwa, views
 from tarot_scores.stats import views as stats_views
 
+# Under /api/ an unknown path answers JSON, as an unknown id does.
+handler404 = "tarot_scores.api.errors.not_found"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

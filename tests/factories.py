@@ -20,9 +20,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from factory.declarations import PostGeneration, Sequence, SubFactory
 from factory.django import DjangoModelFactory, Password
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tarot_scores.api.tokens import token_issue
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, Membership, Player
@@ -127,8 +127,7 @@ def token_client(user: User | None, lang: str | None = None) -> APIClient:
     client = APIClient()
     headers: dict[str, str] = {}
     if user is not None:
-        token, _created = Token.objects.get_or_create(user=user)
-        headers["HTTP_AUTHORIZATION"] = f"Token {token.key}"
+        headers["HTTP_AUTHORIZATION"] = f"Token {token_issue(user=user)}"
     if lang:
         headers["HTTP_ACCEPT_LANGUAGE"] = lang
     client.credentials(**headers)

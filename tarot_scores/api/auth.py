@@ -1,6 +1,6 @@
-"""Tokens for the API: swap a username and password for a token to send as
-``Authorization: Token <key>`` (DRF's ``authtoken``; one token per account, kept until revoked
-in the admin).
+"""Tokens for the API: swap a username and password for a new token to send as
+``Authorization: Token <key>``. The key is in this answer only: the site keeps its SHA-256
+(``tarot_scores.api.tokens``), and an administrator revokes it in the admin.
 """
 
 from __future__ import annotations
@@ -10,18 +10,25 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from tarot_scores.api.base import BAD_BODY, NOT_JSON, TOO_LARGE
 from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser, refusal_as_field_errors
+from tarot_scores.api.tokens import MAX_TOKENS, token_issue
 
 
-class TokenView(ObtainAuthToken):
-    """DRF's token view behind the calculator's guarded JSON parser (so no body is a 500)."""
+class TokenView(APIView):
+    """A username and password for a new token, behind the calculator's guarded JSON parser
+    (so no body is a 500). The body is the only credential: a header is not looked at."""
 
-    parser_classes = (DealJSONParser,)
+    authentication_classes = []
+    permission_classes = []
+    throttle_classes = []
+    parser_classes = [DealJSONParser]
+    renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON
 
     def get_exception_handler(self) -> Any:
@@ -30,8 +37,10 @@ class TokenView(ObtainAuthToken):
     @extend_schema(
         operation_id="auth_token",
         summary="Get an API token",
-        description="Send a username and password as JSON; the answer is the account's token "
-        "(the same one each time). Send it as `Authorization: Token <key>`.",
+        description="Send a username and password as JSON; the answer is a new token for the "
+        "account, shown this once (the site keeps only its SHA-256). Send it as "
+        "`Authorization: Token <key>`. An account holds one token per device or script, at "
+        f"most {MAX_TOKENS}: one more revokes the oldest.",
         tags=["auth"],
         auth=[],
         request=AuthTokenSerializer,
@@ -59,5 +68,7 @@ class TokenView(ObtainAuthToken):
             ),
         ],
     )
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
+    def post(self, request: Request) -> Response:
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        return Response({"token": token_issue(user=serializer.validated_data["user"])})

@@ -12,7 +12,7 @@ from django.db import OperationalError
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import APIException
 from rest_framework.generics import GenericAPIView
 from rest_framework.renderers import JSONRenderer
@@ -24,6 +24,7 @@ from tarot_scores.api.calculator import (
     refusal_as_field_errors,
 )
 from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
+from tarot_scores.api.tokens import HashedTokenAuthentication
 
 T = TypeVar("T")
 
@@ -35,7 +36,7 @@ class ClubAPIView(GenericAPIView):  # type: ignore[type-arg]
     ``WWW-Authenticate: Token`` (with the session first, DRF would answer 403).
     """
 
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = [HashedTokenAuthentication, SessionAuthentication]
     permission_classes = [ReadAnyoneWriteSignedIn]
     parser_classes = [DealJSONParser]
     renderer_classes = [JSONRenderer]

@@ -57,6 +57,10 @@ class ClubListView(ClubAPIView):
         description="Public clubs, and the private clubs the caller is a member of (every club "
         "for a superuser), by name, 50 a page.",
         tags=["clubs"],
+        responses={
+            200: ClubSerializer(many=True),
+            404: refusal("`page` is not a page of the list (past its end, or not a number)."),
+        },
     )
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(self.get_queryset())

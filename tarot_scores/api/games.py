@@ -513,6 +513,17 @@ class DealCreateView(ClubAPIView):
 
 # --- one deal ---------------------------------------------------------------------------------
 
+STALE_EXAMPLE = OpenApiExample(
+    "stale",
+    value={
+        "non_field_errors": [
+            "This deal was changed by someone else (now version 2); here is the newer version."
+        ],
+        "current": {**GARDE_DEAL, "version": 2},
+    },
+    response_only=True,
+    status_codes=["409"],
+)
 VERSION_QUERY = OpenApiParameter(
     "version", int, required=True, description="The version the client read (409 if stale)."
 )
@@ -541,12 +552,37 @@ class DealDetailView(ClubAPIView):
     def get(self, request: Request, pk: int) -> Response:
         return _deal_answer(deal_or_404(request, pk))
 
+    def _correct(self, request: Request, pk: int, *, merge: bool) -> Response:
+        deal = deal_or_404(request, pk)
+        require(permissions.can_correct_deal(request, deal))
+        try:
+            body = _deal_body(request)
+            own = _take(body, DealVersionSerializer)
+            deal = busy_if_locked(
+                lambda: services.deal_update(
+                    deal=deal,
+                    payload=body,
+                    version=own["version"],
+                    by=request.user,
+                    reason=own["reason"],
+                    merge=merge,
+                )
+            )
+        except ScoringError as error:
+            return _refused(error)
+        except DealConflict as conflict:
+            return _conflict(conflict)
+        except GameClosed as closed:
+            return _closed(closed)
+        return _deal_answer(deal)
+
     @extend_schema(
-        operation_id="deals_update",
-        summary="Correct a deal",
+        operation_id="deals_replace",
+        summary="Correct a deal: the whole deal",
         description="Whoever may enter the game's deals. Send the `version` read and the whole "
-        "deal as it should be (not only the changed fields). A stale version answers 409 "
-        "with the deal as it is now; a deleted deal must be restored first (409).",
+        "deal as it should be: a field left out is left out of the deal (for only some "
+        "fields, use PATCH). A stale version answers 409 with the deal as it is now; a "
+        "deleted deal must be restored first (409).",
         tags=["deals"],
         request={"application/json": EDIT_DEAL_SCHEMA},
         responses={200: DealSerializer, **WRITE_ERRORS, 400: ENGINE_REFUSAL, 409: CONFLICT},
@@ -560,42 +596,30 @@ class DealDetailView(ClubAPIView):
                 },
                 request_only=True,
             ),
-            OpenApiExample(
-                "stale",
-                value={
-                    "non_field_errors": [
-                        "This deal was changed by someone else (now version 2); here is the "
-                        "newer version."
-                    ],
-                    "current": {**GARDE_DEAL, "version": 2},
-                },
-                response_only=True,
-                status_codes=["409"],
-            ),
+            STALE_EXAMPLE,
+        ],
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        return self._correct(request, pk, merge=False)
+
+    @extend_schema(
+        operation_id="deals_update",
+        summary="Correct some fields of a deal",
+        description="Whoever may enter the game's deals. Send the `version` read and only the "
+        "fields to change: they are laid over the deal as entered (a list, such as "
+        "`handfuls`, is replaced whole; `null` clears a field), and the result is scored "
+        "again. A stale version answers 409 with the deal as it is now; a deleted deal must "
+        "be restored first (409).",
+        tags=["deals"],
+        request={"application/json": EDIT_DEAL_SCHEMA},
+        responses={200: DealSerializer, **WRITE_ERRORS, 400: ENGINE_REFUSAL, 409: CONFLICT},
+        examples=[
+            OpenApiExample("points_only", value={"version": 1, "points": 56}, request_only=True),
+            STALE_EXAMPLE,
         ],
     )
     def patch(self, request: Request, pk: int) -> Response:
-        deal = deal_or_404(request, pk)
-        require(permissions.can_correct_deal(request, deal))
-        try:
-            body = _deal_body(request)
-            own = _take(body, DealVersionSerializer)
-            deal = busy_if_locked(
-                lambda: services.deal_update(
-                    deal=deal,
-                    payload=body,
-                    version=own["version"],
-                    by=request.user,
-                    reason=own["reason"],
-                )
-            )
-        except ScoringError as error:
-            return _refused(error)
-        except DealConflict as conflict:
-            return _conflict(conflict)
-        except GameClosed as closed:
-            return _closed(closed)
-        return _deal_answer(deal)
+        return self._correct(request, pk, merge=True)
 
     @extend_schema(
         operation_id="deals_destroy",

@@ -35,7 +35,7 @@ from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.games.seats import TableSeats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.setup import PLAYERS, game_setup_check, rule_set_for
-from tarot_scores.scoring import ScoringError
+from tarot_scores.scoring import FivePlayers, ScoringError
 from tarot_scores.scoring.messages import Msg
 
 # Ids and numbers must fit the database's integer columns: a larger one is refused as a value,
@@ -43,6 +43,7 @@ from tarot_scores.scoring.messages import Msg
 MAX_ID = 2**63 - 1
 MAX_NUMBER = 2**31 - 1
 MAX_SEATS = max(max(sizes) for sizes in TABLE_SIZES.values())
+EITHER = FivePlayers.EITHER.value
 
 
 def does_not_exist(pk: Any) -> str:
@@ -226,6 +227,18 @@ def seats_json(table: TableSeats) -> list[dict[str, Any]]:
     ]
 
 
+# How a game's table of five plays, as read back: a mode, or ``either`` when its rules allow
+# both and each deal says whether the dealer sits out (a tournament's tables, for instance).
+FIVE_PLAYERS_READ: dict[str, Any] = {
+    "type": "string",
+    "enum": [*FIVE_PLAYER_MODES, EITHER, None],
+    "nullable": True,
+    "readOnly": True,
+    "description": "Tarot at five: `called_king`, `sitting_out`, or `either` (the rules allow "
+    "both: each deal says whether the dealer sits out). Null for other tables.",
+}
+
+
 def five_players_of(game: Game, size: int) -> str | None:
     if game.kind != TAROT or size != 5:
         return None
@@ -266,9 +279,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     def get_players(self, game: Game) -> list[dict[str, Any]]:
         return seats_json(TableSeats(list(game.seats.all())))
 
-    @extend_schema_field(
-        {"type": "string", "enum": FIVE_PLAYER_MODES, "nullable": True, "readOnly": True}
-    )
+    @extend_schema_field(FIVE_PLAYERS_READ)
     def get_five_players(self, game: Game) -> str | None:
         return five_players_of(game, len(game.seats.all()))
 
@@ -340,8 +351,16 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
 
 
 class ConflictSerializer(serializers.Serializer[Any]):
+    """A 409 about a deal: ``current`` when there is a deal to start again from (a stale
+    version, a number taken); ``non_field_errors`` alone when the game takes no such change
+    (finished, its table full, the deal deleted)."""
+
     non_field_errors = serializers.ListField(child=serializers.CharField())
-    current = DealSerializer(help_text="The deal as it is now (another device changed it).")
+    current = DealSerializer(
+        required=False,
+        help_text="The deal as it is now (another device changed it). Absent when the game "
+        "itself refuses the change (finished, full table, deleted deal).",
+    )
 
 
 class RevisionSerializer(serializers.ModelSerializer[DealRevision]):
@@ -398,7 +417,7 @@ class GameSheetSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField()
     variant = serializers.CharField()
     house_rules = serializers.IntegerField(allow_null=True)
-    five_players = serializers.ChoiceField(choices=FIVE_PLAYER_MODES, allow_null=True)
+    five_players = serializers.SerializerMethodField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     max_deals = serializers.IntegerField(allow_null=True)
     players = SeatSerializer(many=True, help_text="In seat order.")
@@ -412,6 +431,10 @@ class GameSheetSerializer(serializers.Serializer[Any]):
     winners = serializers.ListField(
         child=serializers.IntegerField(), help_text="Novatarok: who leads once someone has 600."
     )
+
+    @extend_schema_field(FIVE_PLAYERS_READ)
+    def get_five_players(self, sheet: Any) -> str | None:  # pragma: no cover - schema only
+        return None
 
 
 def sheet_json(sheet: GameSheet) -> dict[str, Any]:

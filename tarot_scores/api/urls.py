@@ -5,6 +5,7 @@ from django.urls import URLPattern, URLResolver, path
 from tarot_scores.api.auth import TokenView
 from tarot_scores.api.calculator import ScoreView
 from tarot_scores.api.clubs import ClubDetailView, ClubListView, PlayerListView
+from tarot_scores.api.errors import IdConverter  # noqa: F401  (registers <id:...>)
 from tarot_scores.api.games import (
     DealCreateView,
     DealDetailView,
@@ -27,17 +28,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/token/", TokenView.as_view(), name="token"),
     # Clubs and their players.
     path("clubs/", ClubListView.as_view(), name="clubs"),
-    path("clubs/<int:pk>/", ClubDetailView.as_view(), name="club"),
-    path("clubs/<int:pk>/ratings/", ClubRatingsView.as_view(), name="club-ratings"),
+    path("clubs/<id:pk>/", ClubDetailView.as_view(), name="club"),
+    path("clubs/<id:pk>/ratings/", ClubRatingsView.as_view(), name="club-ratings"),
     path("players/", PlayerListView.as_view(), name="players"),
-    path("players/<int:pk>/stats/", PlayerStatsView.as_view(), name="player-stats"),
+    path("players/<id:pk>/stats/", PlayerStatsView.as_view(), name="player-stats"),
     # Games (one table each) and their deals.
     path("games/", GameListView.as_view(), name="games"),
-    path("games/<int:pk>/", GameDetailView.as_view(), name="game"),
-    path("games/<int:pk>/finish/", GameFinishView.as_view(), name="game-finish"),
-    path("games/<int:pk>/reopen/", GameReopenView.as_view(), name="game-reopen"),
-    path("games/<int:pk>/deals/", DealCreateView.as_view(), name="game-deals"),
-    path("deals/<int:pk>/", DealDetailView.as_view(), name="deal"),
-    path("deals/<int:pk>/restore/", DealRestoreView.as_view(), name="deal-restore"),
-    path("deals/<int:pk>/history/", DealHistoryView.as_view(), name="deal-history"),
+    path("games/<id:pk>/", GameDetailView.as_view(), name="game"),
+    path("games/<id:pk>/finish/", GameFinishView.as_view(), name="game-finish"),
+    path("games/<id:pk>/reopen/", GameReopenView.as_view(), name="game-reopen"),
+    path("games/<id:pk>/deals/", DealCreateView.as_view(), name="game-deals"),
+    path("deals/<id:pk>/", DealDetailView.as_view(), name="deal"),
+    path("deals/<id:pk>/restore/", DealRestoreView.as_view(), name="deal-restore"),
+    path("deals/<id:pk>/history/", DealHistoryView.as_view(), name="deal-history"),
 ]

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -317,42 +315,44 @@ def deal_record(
 
     ``number`` is the deal number the entry page expected; when two phones save the same new
     deal at once, the second finds it taken and gets ``DealConflict`` with the deal that won.
-    Without a number the game row is locked and the next number is used. ``table`` is the
-    game's seats as the caller read them, to save reading them again.
+    Without a number the deal takes the next free one: however many arrive at once, each
+    waits for the game's lock and none is refused. ``table`` is the game's seats as the caller
+    read them, to save reading them again.
 
     ``client_id`` is the phone's name for this deal: sent again (a lost answer, a queue sent
     when the network is back), it answers the deal stored under it, as it is now, with
     ``replayed`` set and nothing written, whatever the body, the number or the game's state.
     """
+    expected = number
     try:
         with transaction.atomic():
-            last_number = (
-                Deal.objects.filter(game=OuterRef("pk")).order_by("-number").values("number")[:1]
-            )
             locked = (
-                Game.objects.select_for_update(of=("self",))
-                .select_related("club")
-                .annotate(last_number=Coalesce(Subquery(last_number), 0))
-                .get(pk=game.pk)
+                Game.objects.select_for_update(of=("self",)).select_related("club").get(pk=game.pk)
             )
             # After the lock: a second request with the same client id waits for the first.
             replay = _client_id_replay(locked, client_id)
             if replay is not None:
                 return replay
+            # Read after the lock, in a statement of its own: in PostgreSQL a statement that
+            # waited for the lock still sees the deals as they were when it began, so a last
+            # number read together with the lock would be stale for every waiting phone.
+            last = (
+                Deal.objects.filter(game=locked)
+                .order_by("-number")
+                .values_list("number", flat=True)
+                .first()
+            ) or 0
             _check_open(locked)
             reason = _checked_reason(locked, reason)
-            last = locked.last_number
-            if number is None:
-                number = last + 1
-            elif number != last + 1:
-                existing = locked.deals.filter(number=number).first()
+            if expected is not None and expected != last + 1:
+                existing = locked.deals.filter(number=expected).first()
                 if existing is not None:
                     raise DealConflict(
                         _("Deal %(number)s was just entered from another device.")
-                        % {"number": number},
+                        % {"number": expected},
                         current=existing,
                     )
-                number = last + 1
+            number = last + 1
             _check_room(locked)
             payload = as_entered(locked, payload)
             result, table = deal_score(game=locked, payload=payload, number=number, table=table)
@@ -380,11 +380,13 @@ def deal_record(
             replay = _client_id_replay(game, client_id)
             if replay is not None:
                 return replay
-        existing = Deal.objects.filter(game=game, number=number).first() if number else None
+        # Only a number the client named can have been taken: the next free one is read
+        # under the game's lock.
+        existing = Deal.objects.filter(game=game, number=expected).first() if expected else None
         if existing is None:
             raise
         raise DealConflict(
-            _("Deal %(number)s was just entered from another device.") % {"number": number},
+            _("Deal %(number)s was just entered from another device.") % {"number": expected},
             current=existing,
         ) from None
 
@@ -420,15 +422,22 @@ def deal_update(
     by: Actor,
     by_label: str = "",
     reason: str = "",
+    merge: bool = False,
 ) -> Deal:
     """Correct a deal read at ``version``; a stale version raises ``DealConflict``. ``reason``
-    is kept in the history (required where ``_checked_reason`` says so)."""
+    is kept in the history (required where ``_checked_reason`` says so).
+
+    ``payload`` is the whole deal as it should be; with ``merge``, only the fields to change,
+    laid over the deal as entered (a list such as ``handfuls`` is replaced whole). The merge
+    is made under the lock, on the version the client read."""
     current, game = _locked_deal(deal, version)
     reason = _checked_reason(game, reason)
     if current.is_deleted:
         raise GameClosed(
             "deal_deleted", _("This deal is deleted: restore it before correcting it.")
         )
+    if merge:
+        payload = {**current.payload, **payload}
     payload = as_entered(game, payload)
     result, table = deal_score(game=game, payload=payload, number=current.number)
     old = _current_scores(current)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -12,9 +13,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tarot_scores.api.models import ApiToken
 from tarot_scores.clubs.models import Club, Membership, Player
 from tests.api.helpers import assert_field_errors
 from tests.factories import ApiTable, ClubFactory, PlayerFactory, UserFactory, token_client
@@ -35,7 +36,7 @@ def test_the_urls_are_named() -> None:
 
 
 @pytest.mark.django_db
-def test_a_username_and_password_give_the_accounts_token() -> None:
+def test_a_username_and_password_give_a_new_token_stored_hashed() -> None:
     user = UserFactory.create(username="olga")
 
     response = APIClient().post(
@@ -43,7 +44,11 @@ def test_a_username_and_password_give_the_accounts_token() -> None:
     )
 
     assert response.status_code == 200
-    assert response.json() == {"token": Token.objects.get(user=user).key}
+    key = response.json()["token"]
+    assert len(key) == 40
+    stored = ApiToken.objects.get(user=user)
+    assert stored.digest == hashlib.sha256(key.encode()).hexdigest()
+    assert stored.prefix == key[:8]
 
 
 @pytest.mark.django_db

@@ -96,9 +96,13 @@ def test_entering_a_deal_does_not_read_it_back(table: ApiTable) -> None:
         response = enter(table, {**garde(table.ids[2]), "number": 1})
 
     assert response.status_code == 201
-    # Reads whose main table is the deal's or its lines' (the lock's subquery is the game's).
+    # Reads whose main table is the deal's or its lines', but for the game's last number
+    # (read under the lock, before the deal exists).
     reads = [
-        q["sql"] for q in queries if re.match(r'SELECT "tarot_scores_(deal|scoreline)"\.', q["sql"])
+        q["sql"]
+        for q in queries
+        if re.match(r'SELECT "tarot_scores_(deal|scoreline)"\.', q["sql"])
+        and not q["sql"].startswith('SELECT "tarot_scores_deal"."number" AS "number" FROM')
     ]
     assert reads == []
 
@@ -506,6 +510,82 @@ def test_a_deleted_deal_must_be_restored_before_a_correction(table: ApiTable) ->
     }
 
 
+def test_patch_changes_only_the_fields_sent(table: ApiTable) -> None:
+    chloe = table.ids[2]
+    deal = table.record(garde(chloe, petit_au_bout="attack"))
+
+    response = table.client("seated").patch(
+        deal_url(deal), {"version": 1, "points": 56}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["payload"] == garde(chloe, points=56, petit_au_bout="attack")
+    # (25 + 15) x 2 + 20 for the petit au bout = 100 per defender.
+    assert body["scores"] == scores(table, -100, -100, 300, -100)
+    assert body["version"] == 2
+
+
+def test_patch_with_null_clears_a_field(table: ApiTable) -> None:
+    chloe = table.ids[2]
+    deal = table.record(garde(chloe, petit_au_bout="attack"))
+
+    response = table.client("seated").patch(
+        deal_url(deal), {"version": 1, "petit_au_bout": None}, format="json"
+    )
+
+    assert response.json()["scores"] == scores(table, -66, -66, 198, -66)
+
+
+def test_put_replaces_the_whole_deal(table: ApiTable) -> None:
+    chloe = table.ids[2]
+    deal = table.record(garde(chloe, petit_au_bout="attack"))
+
+    response = table.client("seated").put(
+        deal_url(deal), {**garde(chloe, points=56), "version": 1}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    # The petit au bout was left out of the deal sent: it is no longer in the deal.
+    assert body["payload"] == garde(chloe, points=56)
+    assert body["scores"] == scores(table, -80, -80, 240, -80)
+    assert body["version"] == 2
+    assert DealRevision.objects.filter(deal=deal).count() == 2
+
+
+def test_put_with_only_some_fields_is_refused_by_the_engine(table: ApiTable) -> None:
+    deal = table.record(garde(table.ids[2]))
+
+    response = table.client("seated", "en").put(
+        deal_url(deal), {"version": 1, "points": 56}, format="json"
+    )
+
+    errors = assert_field_errors(response)
+    assert "taker" in errors or "contract" in errors, errors
+    assert Deal.objects.get().version == 1
+
+
+@pytest.mark.parametrize("method", ["put", "patch"])
+def test_put_and_patch_need_the_version_read(table: ApiTable, method: str) -> None:
+    deal = table.record(garde(table.ids[2]))
+    client = table.client("seated", "en")
+
+    missing = getattr(client, method)(deal_url(deal), garde(table.ids[2]), format="json")
+    client.patch(deal_url(deal), {"version": 1, "points": 56}, format="json")
+    stale = getattr(client, method)(
+        deal_url(deal), {**garde(table.ids[0]), "version": 1}, format="json"
+    )
+
+    assert assert_field_errors(missing) == {"version": ["This field is required."]}
+    assert stale.status_code == 409
+    body = stale.json()
+    assert set(body) == {"non_field_errors", "current"}
+    assert body["current"]["version"] == 2
+    assert body["current"]["payload"] == garde(table.ids[2], points=56)
+    assert Deal.objects.get().version == 2
+
+
 # --- delete, restore, history -----------------------------------------------------------------
 
 
@@ -581,7 +661,7 @@ def _deleted(deal: Deal) -> bool:
     return Deal.objects.get(pk=deal.pk).is_deleted
 
 
-@pytest.mark.parametrize("write", ["patch", "delete", "restore"])
+@pytest.mark.parametrize("write", ["patch", "put", "delete", "restore"])
 def test_a_finished_games_deals_cannot_change(table: ApiTable, write: str) -> None:
     deal = table.record()
     if write == "restore":
@@ -589,8 +669,8 @@ def test_a_finished_games_deals_cannot_change(table: ApiTable, write: str) -> No
     services.game_set_status(game=table.game, status=Game.Status.FINISHED)
     client = table.client("organiser", "en")
 
-    if write == "patch":
-        response = client.patch(
+    if write in ("patch", "put"):
+        response = getattr(client, write)(
             deal_url(deal), {**garde(table.ids[0]), "version": 1}, format="json"
         )
     elif write == "delete":
@@ -721,7 +801,11 @@ def seated(value: Any, ids: list[int]) -> Any:
 @hypothesis_settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(body=BODIES, lang=st.sampled_from(["fr", "en"]), method=st.sampled_from(["post", "patch"]))
+@given(
+    body=BODIES,
+    lang=st.sampled_from(["fr", "en"]),
+    method=st.sampled_from(["post", "patch", "put"]),
+)
 def test_random_json_is_never_a_500(table: ApiTable, body: Any, lang: str, method: str) -> None:
     client = table.client("organiser", lang)
     body = seated(body, table.ids)
@@ -732,7 +816,9 @@ def test_random_json_is_never_a_500(table: ApiTable, body: Any, lang: str, metho
         assert response.status_code in (201, 400, 409), (body, response.content)
     else:
         deal = Deal.objects.filter(game=table.game).first() or table.record()
-        response = client.patch(deal_url(deal), json.dumps(body), content_type="application/json")
+        response = getattr(client, method)(
+            deal_url(deal), json.dumps(body), content_type="application/json"
+        )
         assert response.status_code in (200, 400, 409), (body, response.content)
     if response.status_code >= 400:
         body_out = response.json()

@@ -94,3 +94,40 @@ def test_a_correction_waits_for_a_game_being_finished_then_is_refused() -> None:
     assert len(outcomes) == 1 and isinstance(outcomes[0], services.GameClosed), outcomes
     deal.refresh_from_db()
     assert deal.version == 1 and deal.payload["points"] == 49
+
+
+# Enough phones to queue on the game's lock, well under PostgreSQL's 100 connections.
+PHONES = 24
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deals_sent_without_a_number_at_once_all_get_the_next_numbers() -> None:
+    """Many deals posted at the same instant without ``number``: each waits for the game's lock
+    and takes the next free number; none is refused as "entered from another device". On
+    PostgreSQL a last number read in the statement that waited for the lock was stale."""
+    game = make_game(players=4)
+    taker = game.seats.values_list("player_id", flat=True).first()
+    barrier = threading.Barrier(PHONES)
+    outcomes: list[Any] = []
+
+    def save() -> None:
+        payload = {"taker": taker, "contract": "garde", "points": 49, "oudlers": 2}
+        try:
+            barrier.wait()
+            outcomes.append(services.deal_record(game=game, payload=payload, by=None).deal)
+        except Exception as exc:  # the outcome is what the test looks at
+            outcomes.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save) for _ in range(PHONES)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    refused = [o for o in outcomes if not isinstance(o, Deal)]
+    assert refused == []
+    numbers = sorted(Deal.objects.filter(game=game).values_list("number", flat=True))
+    assert numbers == list(range(1, PHONES + 1))
+    assert ScoreLine.objects.count() == 4 * PHONES

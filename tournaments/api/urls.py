@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from tarot_scores.api.errors import IdConverter  # noqa: F401  (registers <id:...>)
 from tournaments.api.confirmations import (
     ConfirmationListView,
     DealConfirmView,
@@ -28,55 +29,55 @@ app_name = "tournaments_api"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", TournamentListView.as_view(), name="tournaments"),
-    path("tournaments/<int:pk>/", TournamentDetailView.as_view(), name="tournament"),
-    path("tournaments/<int:pk>/entries/", EntryListView.as_view(), name="entries"),
-    path("tournaments/<int:pk>/entries/<int:entry_id>/", EntryDetailView.as_view(), name="entry"),
-    path("tournaments/<int:pk>/referees/", RefereeListView.as_view(), name="referees"),
+    path("tournaments/<id:pk>/", TournamentDetailView.as_view(), name="tournament"),
+    path("tournaments/<id:pk>/entries/", EntryListView.as_view(), name="entries"),
+    path("tournaments/<id:pk>/entries/<id:entry_id>/", EntryDetailView.as_view(), name="entry"),
+    path("tournaments/<id:pk>/referees/", RefereeListView.as_view(), name="referees"),
     path(
-        "tournaments/<int:pk>/referees/<int:user_id>/",
+        "tournaments/<id:pk>/referees/<id:user_id>/",
         RefereeDetailView.as_view(),
         name="referee",
     ),
-    path("tournaments/<int:pk>/rounds/", RoundListView.as_view(), name="rounds"),
+    path("tournaments/<id:pk>/rounds/", RoundListView.as_view(), name="rounds"),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/start/",
+        "tournaments/<id:pk>/rounds/<id:number>/start/",
         RoundStartView.as_view(),
         name="round-start",
     ),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/close/",
+        "tournaments/<id:pk>/rounds/<id:number>/close/",
         RoundCloseView.as_view(),
         name="round-close",
     ),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/swap/",
+        "tournaments/<id:pk>/rounds/<id:number>/swap/",
         RoundSwapView.as_view(),
         name="round-swap",
     ),
-    path("tournaments/<int:pk>/standings/", StandingsView.as_view(), name="standings"),
+    path("tournaments/<id:pk>/standings/", StandingsView.as_view(), name="standings"),
     path(
-        "tournaments/<int:pk>/teams/standings/",
+        "tournaments/<id:pk>/teams/standings/",
         TeamStandingsView.as_view(),
         name="team-standings",
     ),
-    path("tournaments/<int:pk>/bracket/", BracketView.as_view(), name="bracket"),
+    path("tournaments/<id:pk>/bracket/", BracketView.as_view(), name="bracket"),
     path(
-        "tournaments/<int:pk>/confirmations/",
+        "tournaments/<id:pk>/confirmations/",
         ConfirmationListView.as_view(),
         name="confirmations",
     ),
     path(
-        "tournaments/<int:pk>/deals/<int:deal_id>/confirm/",
+        "tournaments/<id:pk>/deals/<id:deal_id>/confirm/",
         DealConfirmView.as_view(),
         name="deal-confirm",
     ),
     path(
-        "tournaments/<int:pk>/deals/<int:deal_id>/dispute/",
+        "tournaments/<id:pk>/deals/<id:deal_id>/dispute/",
         DealDisputeView.as_view(),
         name="deal-dispute",
     ),
     path(
-        "tournaments/<int:pk>/deals/<int:deal_id>/settle/",
+        "tournaments/<id:pk>/deals/<id:deal_id>/settle/",
         DealSettleView.as_view(),
         name="deal-settle",
     ),

@@ -1,0 +1,39 @@
+"""What the API answers for a path it does not know: the same JSON 404 as for an unknown id.
+
+Ids in API paths are read by the ``id`` converter (at most 18 digits, so any id it lets
+through fits the database's integer columns); a path it does not match (``/clubs/abc/``,
+``/deals/-1/``, a 40-digit id) matches no route, and Django's 404 handler answers here. Pages
+outside ``/api/`` keep the site's HTML 404.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import register_converter
+from django.views.defaults import page_not_found
+from rest_framework.exceptions import NotFound
+
+API_PREFIX = "/api/"
+
+
+class IdConverter:
+    """A database id or a round number in a path: 1 to 18 digits, so never past 2**63 - 1."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+# Registered once, when the first API URLconf imports this module: ``<id:pk>`` in its paths.
+register_converter(IdConverter, "id")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: JSON shaped as every API refusal under ``/api/``, the HTML page elsewhere."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"non_field_errors": [str(NotFound.default_detail)]}, status=404)
+    return page_not_found(request, exception or Exception())
