@@ -9,8 +9,13 @@ class TarotScoresConfig(AppConfig):
     verbose_name = _("Tarot scores")
 
     def ready(self) -> None:
+        from axes.signals import user_locked_out
+
+        from tarot_scores.core.signin import lock_the_django_request
         from tarot_scores.games.services import on_deal_change
         from tarot_scores.stats.services import ratings_after_deal
 
         # The ratings follow every way a deal is written (game page, table link, API).
         on_deal_change(ratings_after_deal)
+        # The API token view signs in through DRF's request: axes' answer must still reach it.
+        user_locked_out.connect(lock_the_django_request, dispatch_uid="lock_the_django_request")

@@ -6,6 +6,7 @@ docs/operations.md lists every variable.
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so that it answers a locked-out sign-in whichever view received it.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tarot_scores.urls"
@@ -117,6 +121,36 @@ def cache_from_url(url: str) -> dict[str, Any]:
 
 
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", ""))}
+
+# Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
+# and per client address (see tarot_scores/core/signin.py); its backend comes first so that a
+# locked-out client is refused even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "tarot_scores.core.signin.SignInGuard",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "tarot_scores.core.signin.SignInAttempts"
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+# Minutes before the failures are forgotten; 0 keeps an account locked until an administrator
+# runs `manage.py axes_reset_username NAME` (or axes_reset_ip).
+_login_cooloff = int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15"))
+AXES_COOLOFF_TIME = timedelta(minutes=_login_cooloff) if _login_cooloff > 0 else None
+# "username,ip_address": an account is locked after that many failures from anywhere, and a
+# client after that many failures on any accounts; "username+ip_address" counts each account
+# from each client apart (gentler for a club room behind one address, weaker against spraying).
+AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [
+    part.split("+") if "+" in part else part
+    for part in env_list("LOGIN_LOCKOUT_BY", "username,ip_address")
+]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "tarot_scores.core.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "tarot_scores.core.signin.locked_out_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Password reset requests: per address typed and per client (DRF's rate syntax).
+PASSWORD_RESET_RATES = {
+    "account": os.environ.get("PASSWORD_RESET_RATE_ACCOUNT", "3/hour"),
+    "client": os.environ.get("PASSWORD_RESET_RATE_CLIENT", "20/hour"),
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

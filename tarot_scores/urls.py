@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.core import views
+from tarot_scores.core.signin import PasswordResetView
 from tarot_scores.stats import views as stats_views
 
 urlpatterns = [
@@ -19,6 +20,8 @@ urlpatterns = [
     path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Before Django's own, which it replaces: the same form, bounded per address and per client.
+    path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("clubs/", include("tarot_scores.clubs.urls")),
     path("", include("tarot_scores.games.urls")),

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from tarot_scores.api.base import BAD_BODY, NOT_JSON, TOO_LARGE
 from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser, refusal_as_field_errors
+from tarot_scores.core.signin import forget_failures
 
 
 class TokenView(ObtainAuthToken):
@@ -60,4 +61,8 @@ class TokenView(ObtainAuthToken):
         ],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
+        response = super().post(request, *args, **kwargs)
+        # Signed in (a refusal raised above): as on the login page, the account's count of
+        # failed sign-ins starts again (the token view does not send Django's login signal).
+        forget_failures(username=str(request.data.get("username", "")))
+        return response
