@@ -20,6 +20,7 @@ from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import Refusal
+from tarot_scores.core.names import check_name
 
 
 def _club_name_taken() -> Refusal:
@@ -30,7 +31,7 @@ def _club_name_taken() -> Refusal:
 def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
     """A new club; its creator becomes its organiser. ``Refusal`` on ``name`` if another club
     has this name (whatever its case)."""
-    name = name.strip()
+    name = check_name(name)
     if selectors.club_name_taken(name=name):
         raise _club_name_taken()
     base = slugify(name)[:50] or "club"
@@ -59,7 +60,7 @@ def player_create(
 ) -> Player:
     """A new player of the club. Score sheets name players by their label (the nickname, or
     else the name): ``Refusal`` on that field if one of the club's players already has it."""
-    name, nickname = name.strip(), nickname.strip()
+    name, nickname = check_name(name), check_name(nickname, field="nickname")
     label = nickname or name
     if label and selectors.player_label_taken(club=club, label=label):
         raise Refusal.on(
@@ -187,7 +188,7 @@ def house_rules_save(
     """Create or change a club's rule set. Only the parameters that differ from the preset are
     kept; games already begun keep the rules they were frozen with. ``Refusal`` on ``name`` if
     another of the club's rule sets has this name (whatever its case)."""
-    name = name.strip()
+    name = check_name(name)
     other_than = house_rules.pk if house_rules is not None else None
     if selectors.house_rules_name_taken(club=club, name=name, other_than=other_than):
         raise Refusal.on(
