@@ -1,7 +1,12 @@
-"""The NUL character (``\\0``), refused at the door: in a path, a query string, a form or a JSON
-body it is never something a person typed, and PostgreSQL cannot store it in a text column (it
-would end as a server error deep in a view). One middleware answers 400 with a message in the
-reader's language, before any view runs, for the pages and the API alike.
+"""The NUL character (``\\0``), refused at the door: in a path, a query string or a form it is never
+something a person typed, and PostgreSQL cannot store it in a text column (it would end as a
+server error deep in a view). One middleware answers 400 with a message in the reader's language,
+before any view runs: a page, or for the API its refusal shape (a list of messages per field,
+the query parameter's name as the field).
+
+JSON bodies are left to the API, which refuses a NUL beside the field it is in (DRF's text
+fields prohibit it; the deal's own fields are checked by the scoring contract);
+``tests/core/test_no_500.py`` posts one to every route.
 """
 
 from __future__ import annotations
@@ -13,38 +18,50 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+WHOLE = "non_field_errors"
 
-def _has_nul(request: HttpRequest) -> bool:
+
+def nul_fields(request: HttpRequest) -> list[str] | None:
+    """Where the request holds a NUL: the query parameters or form fields that do (``WHOLE``
+    for the path or a part of the body that is no field), or None if it holds none."""
     if "\x00" in request.path_info:
-        return True
-    if any(
-        "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
-    ):
-        return True
+        return [WHOLE]
+    fields = [
+        key.replace("\x00", "") or WHOLE
+        for key, values in request.GET.lists()
+        if "\x00" in key or any("\x00" in v for v in values)
+    ]
+    if fields:
+        return fields
+    content_type = request.content_type or ""
+    if content_type.endswith("json") or request.method in {"GET", "HEAD", "OPTIONS"}:
+        return None
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        return False
+        return None
     # A body too large for Django to hold in memory is left to the view's own limits.
     if not 0 < length <= (settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0):
-        return False
+        return None
     body = request.body
-    if b"\x00" in body:
-        return True
-    content_type = request.content_type or ""
     if content_type == "application/x-www-form-urlencoded":
-        return b"%00" in body
-    if content_type.endswith("json"):
-        return b"\\u0000" in body.lower()
-    return False
+        if b"%00" not in body and b"\x00" not in body:
+            return None
+        fields = [
+            key.replace("\x00", "") or WHOLE
+            for key, values in request.POST.lists()
+            if "\x00" in key or any("\x00" in v for v in values)
+        ]
+        return fields or [WHOLE]
+    return [WHOLE] if b"\x00" in body else None
 
 
-def nul_refused(request: HttpRequest) -> HttpResponse:
+def nul_refused(request: HttpRequest, fields: list[str]) -> HttpResponse:
     message = _(
         "The address or the form contains a NUL character (\\0), which the site never accepts."
     )
-    if request.path_info.startswith("/api/") or "json" in (request.content_type or ""):
-        return JsonResponse({"detail": message, "code": "nul_character"}, status=400)
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({field: [message] for field in fields}, status=400)
     return render(request, "tarot_scores/bad_request.html", {"message": message}, status=400)
 
 
@@ -53,6 +70,7 @@ class RefuseNulCharacters:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if _has_nul(request):
-            return nul_refused(request)
+        fields = nul_fields(request)
+        if fields:
+            return nul_refused(request, fields)
         return self.get_response(request)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tarot_scores.games.models import Deal
 from tests.factories import World, build_world, garde, make_game
@@ -187,11 +187,12 @@ def test_the_nul_character_is_refused_with_a_message() -> None:
         assert "NUL character" in response.content.decode()
     french = client.get("/tournaments/t/%00/")
     assert "caractère NUL" in french.content.decode()
-    api = client.post(
-        "/api/v1/score/", '{"variant": "fft\\u0000"}', content_type="application/json"
-    )
+    form = client.post(reverse("login"), {"username": "a\x00", "password": "x"})
+    assert form.status_code == 400
+    api = client.get("/api/v1/clubs/?search=a%00b&page=1", headers={"Accept-Language": "en"})
     assert api.status_code == 400
-    assert api.json()["code"] == "nul_character"
+    assert list(api.json()) == ["search"]
+    assert "NUL character" in api.json()["search"][0]
 
 
 def test_no_posted_body_is_a_server_error(place: Place) -> None:
