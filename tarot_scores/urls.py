@@ -1,9 +1,9 @@
 """Root URLconf: site pages, admin, language switch, the API schema and its docs."""
 
-from django.contrib import admin
-from django.urls import include, path
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
+from django.contrib import admin
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tarot_scores.calculator import views as views_calculator
