@@ -64,5 +64,6 @@ class TokenView(ObtainAuthToken):
         response = super().post(request, *args, **kwargs)
         # Signed in (a refusal raised above): as on the login page, the account's count of
         # failed sign-ins starts again (the token view does not send Django's login signal).
-        forget_failures(username=str(request.data.get("username", "")))
+        data = request.data if isinstance(request.data, dict) else {}
+        forget_failures(username=str(data.get("username", "")))
         return response

@@ -35,11 +35,11 @@ def client_address(request: HttpRequest) -> str | None:
     """The client's address as the API throttle reads it: ``REMOTE_ADDR``, or behind
     ``DJANGO_NUM_PROXIES`` proxies the address the outermost trusted proxy saw, so that a
     client cannot choose its own by sending a made-up ``X-Forwarded-For``."""
-    remote = request.META.get("REMOTE_ADDR")
+    remote: str | None = request.META.get("REMOTE_ADDR")
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
     proxies = api_settings.NUM_PROXIES
     if proxies and forwarded:
-        addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
+        addresses = [str(part).strip() for part in str(forwarded).split(",") if part.strip()]
         if addresses:
             return addresses[-min(proxies, len(addresses))]
     return remote
@@ -146,19 +146,20 @@ class _ResetThrottle(SimpleRateThrottle):
 
     def get_rate(self) -> str | None:
         rates: dict[str, str] = settings.PASSWORD_RESET_RATES
-        return rates[self.scope]
+        return rates[str(self.scope)]
 
     def allow(self, request: HttpRequest, email: str) -> bool:
         self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
+        num_requests, duration = self.parse_rate(self.rate)
+        self.num_requests, self.duration = num_requests, duration
         self.key = self.key_for(request, email)
-        if self.key is None:
+        if self.key is None or num_requests is None or duration is None:
             return True
         self.history = self.cache.get(self.key, [])
         self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
+        while self.history and self.history[-1] <= self.now - duration:
             self.history.pop()
-        if len(self.history) >= self.num_requests:
+        if len(self.history) >= num_requests:
             return False
         return bool(self.throttle_success())
 

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -203,7 +204,7 @@ def test_no_posted_body_is_a_server_error(place: Place) -> None:
                 continue
             path = place.path(route.route)
             nul_json = json.dumps({"name": "\x00", "players": ["\x00"], "variant": "\x00"})
-            attempts = [
+            attempts: list[tuple[str, dict[str, Any]]] = [
                 ("nul form", {"data": NUL_FORM}),
                 ("nul json", {"data": nul_json, "content_type": "application/json"}),
                 ("odd form", {"data": ODD_FORM}),

@@ -4,6 +4,7 @@ form refuse a client past the limit, per account and per client, with a clear me
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
@@ -32,11 +33,11 @@ def _small_limit(settings: Settings) -> None:
     settings.AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 
 
-def login(client: Client, username: str, password: str, **extra: str):  # type: ignore[no-untyped-def]
+def login(client: Client, username: str, password: str, **extra: Any) -> Any:
     return client.post(reverse("login"), {"username": username, "password": password}, **extra)
 
 
-def token(client: APIClient, username: str, password: str, **extra: str):  # type: ignore[no-untyped-def]
+def token(client: APIClient, username: str, password: str, **extra: Any) -> Any:
     return client.post(TOKEN, {"username": username, "password": password}, format="json", **extra)
 
 
@@ -220,7 +221,7 @@ def test_a_token_with_the_right_password_resets_the_count(member: User) -> None:
 # --- the password reset form ------------------------------------------------------------------
 
 
-def reset(client: Client, email: str, **extra: str):  # type: ignore[no-untyped-def]
+def reset(client: Client, email: str, **extra: Any) -> Any:
     return client.post(reverse("password_reset"), {"email": email}, **extra)
 
 
