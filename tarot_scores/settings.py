@@ -148,6 +148,9 @@ AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [
     for part in env_list("LOGIN_LOCKOUT_BY", "username,ip_address")
 ]
 AXES_RESET_ON_SUCCESS = True
+# Failures are what the limits need; a row per successful sign-in (address, browser) would grow
+# for ever and keep more about people than the site uses.
+AXES_DISABLE_ACCESS_LOG = True
 AXES_CLIENT_IP_CALLABLE = "tarot_scores.core.signin.client_address"
 AXES_LOCKOUT_CALLABLE = "tarot_scores.core.signin.locked_out_response"
 AXES_HTTP_RESPONSE_CODE = 429

@@ -22,6 +22,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import signed_in
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
@@ -197,7 +198,10 @@ def entries_register(
             already.append(player.label)
             continue
         if player is None:
-            entry = entry_add(tournament=tournament, name=str(item), checked_in=checked_in)
+            try:
+                entry = entry_add(tournament=tournament, name=str(item), checked_in=checked_in)
+            except Refusal as refusal:  # the club's rules for a new player's name
+                raise TournamentError(str(refusal)) from None
             known[entry.player.label.casefold()] = entry.player
         else:
             entry = entry_add(tournament=tournament, player=player, checked_in=checked_in)
