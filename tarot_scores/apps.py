@@ -9,8 +9,11 @@ class TarotScoresConfig(AppConfig):
     verbose_name = _("Tarot scores")
 
     def ready(self) -> None:
+        from axes.signals import user_locked_out
+
         from tarot_scores.clubs.home import home_clubs
         from tarot_scores.core.sections import on_home_page
+        from tarot_scores.core.signin import lock_the_django_request
         from tarot_scores.games.home import home_open_games
         from tarot_scores.games.services import on_deal_change
         from tarot_scores.stats.services import ratings_after_deal
@@ -21,3 +24,5 @@ class TarotScoresConfig(AppConfig):
         # today's events after them).
         on_home_page(home_clubs)
         on_home_page(home_open_games)
+        # The API token view signs in through DRF's request: axes' answer must still reach it.
+        user_locked_out.connect(lock_the_django_request, dispatch_uid="lock_the_django_request")

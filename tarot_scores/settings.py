@@ -6,10 +6,12 @@ docs/operations.md lists every variable.
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -44,10 +46,12 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "csp",
     "template_partials",
     "tarot_scores",
     "tournaments",
@@ -55,15 +59,20 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything reads the request: a NUL character is answered 400, never a 500 later.
+    "tarot_scores.core.nul.RefuseNulCharacters",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so that it answers a locked-out sign-in whichever view received it.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tarot_scores.urls"
@@ -116,6 +125,39 @@ def cache_from_url(url: str) -> dict[str, Any]:
 
 
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", ""))}
+
+# Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
+# and per client address (see tarot_scores/core/signin.py); its backend comes first so that a
+# locked-out client is refused even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "tarot_scores.core.signin.SignInGuard",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "tarot_scores.core.signin.SignInAttempts"
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+# Minutes before the failures are forgotten; 0 keeps an account locked until an administrator
+# runs `manage.py axes_reset_username NAME` (or axes_reset_ip).
+_login_cooloff = int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15"))
+AXES_COOLOFF_TIME = timedelta(minutes=_login_cooloff) if _login_cooloff > 0 else None
+# "username,ip_address": an account is locked after that many failures from anywhere, and a
+# client after that many failures on any accounts; "username+ip_address" counts each account
+# from each client apart (gentler for a club room behind one address, weaker against spraying).
+AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [
+    part.split("+") if "+" in part else part
+    for part in env_list("LOGIN_LOCKOUT_BY", "username,ip_address")
+]
+AXES_RESET_ON_SUCCESS = True
+# Failures are what the limits need; a row per successful sign-in (address, browser) would grow
+# for ever and keep more about people than the site uses.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_CLIENT_IP_CALLABLE = "tarot_scores.core.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "tarot_scores.core.signin.locked_out_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Password reset requests: per address typed and per client (DRF's rate syntax).
+PASSWORD_RESET_RATES = {
+    "account": os.environ.get("PASSWORD_RESET_RATE_ACCOUNT", "3/hour"),
+    "client": os.environ.get("PASSWORD_RESET_RATE_CLIENT", "20/hour"),
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -179,9 +221,29 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-    SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
-    CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
+    # Whether or not this site redirects to https itself (a proxy may do it): the cookies that
+    # sign people in never travel over plain http.
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0"))
+
+# Content-Security-Policy (django-csp): every script and style comes from the site's own files;
+# no inline script, no eval, no plugin, no framing. Charts are inline SVG drawn with
+# presentation attributes (stats/charts.py), so styles need no 'unsafe-inline' either.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

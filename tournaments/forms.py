@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.core.names import has_control_character, validate_name
 from tarot_scores.games.setup import rule_set_for
 from tournaments import services
 from tournaments.models import (
@@ -42,7 +43,7 @@ def new_seed() -> int:
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120, validators=[validate_name])
     date = forms.DateField(
         label=gettext_lazy("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -198,9 +199,14 @@ class EntryAddForm(forms.Form):
 
     def clean_new_names(self) -> list[str]:
         lines = str(self.cleaned_data.get("new_names") or "").splitlines()
+        refusal = services.registration_size_refusal(sum(1 for line in lines if line.strip()))
+        if refusal:
+            raise forms.ValidationError(refusal)
         names: list[str] = []
         for line in lines:
             name = " ".join(line.split())
+            if has_control_character(name):
+                validate_name(name)
             if len(name) > 60:
                 raise forms.ValidationError(
                     _("A name has at most 60 characters: %(name)s") % {"name": name[:60]}
@@ -220,7 +226,9 @@ class EntryAddForm(forms.Form):
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Team name"), max_length=80)
+    name = forms.CharField(
+        label=gettext_lazy("Team name"), max_length=80, validators=[validate_name]
+    )
     members = forms.MultipleChoiceField(
         label=gettext_lazy("Members"), widget=forms.CheckboxSelectMultiple
     )

@@ -10,6 +10,7 @@ the deals, never stored, so it cannot drift.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -24,6 +25,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.i18n import engine_language
+from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
@@ -37,6 +39,14 @@ SEATING_SECONDS = 3.0  # search budget for one round's seating
 
 class TournamentError(Exception):
     """An organiser's request that cannot be carried out; the message says why."""
+
+
+def _named(name: str) -> str:
+    """A tournament's, a team's or a newcomer's name as stored, by the site's one rule for names."""
+    refusal = name_refusal(name)
+    if refusal:
+        raise TournamentError(refusal)
+    return name.strip()
 
 
 def five_mode_refusal(*, rules: scoring.RuleSet | None, five_mode: str) -> str | None:
@@ -78,7 +88,7 @@ def tournament_create(
         rules["five_players"] = scoring.FivePlayers(five_mode).value
     return Tournament.objects.create(
         club=club,
-        name=name.strip(),
+        name=_named(name),
         variant="house" if house_rules is not None else variant,
         house_rules=house_rules,
         rules=rules,
@@ -123,6 +133,7 @@ def entry_add(
     if player is None:
         if not name.strip():
             raise TournamentError(_("Choose a player or type a name."))
+        name = _named(name)
         player = _club_player_named(tournament.club, name) or club_services.player_create(
             club=tournament.club, name=name
         )
@@ -139,6 +150,70 @@ def entry_add(
         checked_in=checked_in,
         first_round=first_round,
     )
+
+
+# Players registered by one request (ticked and typed together): a real field is far smaller,
+# and the bound keeps one request from holding the database for minutes.
+MAX_AT_ONCE = 500
+
+
+@dataclass(frozen=True)
+class Registration:
+    entries: list[Entry]  # the new entries, in the order asked
+    already: list[str]  # the labels of those who were registered before, left as they were
+
+
+def registration_size_refusal(count: int) -> str | None:
+    if count <= MAX_AT_ONCE:
+        return None
+    return ngettext(
+        "At most %(max)d players can be registered at once: %(count)d were asked.",
+        "At most %(max)d players can be registered at once: %(count)d were asked.",
+        count,
+    ) % {"max": MAX_AT_ONCE, "count": count}
+
+
+@transaction.atomic
+def entries_register(
+    *,
+    tournament: Tournament,
+    players: Sequence[Player] = (),
+    names: Sequence[str] = (),
+    checked_in: bool = False,
+) -> Registration:
+    """Register ticked club players and typed names at once, all or nothing: one refusal (a
+    name that breaks the rule, too many at once) and no one is registered. A player already
+    registered is left as he was and named in ``already``."""
+    refusal = registration_size_refusal(len(players) + len(names))
+    if refusal:
+        raise TournamentError(refusal)
+    for name in names:
+        _named(name)
+    registered = set(tournament.entries.values_list("player_id", flat=True))
+    entries: list[Entry] = []
+    already: list[str] = []
+    # The club's players by name and label, read once (entry_add would read them per name).
+    known: dict[str, Player] = {}
+    for candidate in tournament.club.players.all():
+        known.setdefault(candidate.label.casefold(), candidate)
+        known.setdefault(candidate.name.casefold(), candidate)
+    asked: list[Player | str] = [*players, *names]
+    for item in asked:
+        player = item if isinstance(item, Player) else known.get(item.strip().casefold())
+        if player is not None and player.pk in registered:
+            already.append(player.label)
+            continue
+        if player is None:
+            try:
+                entry = entry_add(tournament=tournament, name=str(item), checked_in=checked_in)
+            except Refusal as refusal:  # the club's rules for a new player's name
+                raise TournamentError(str(refusal)) from None
+            known[entry.player.label.casefold()] = entry.player
+        else:
+            entry = entry_add(tournament=tournament, player=player, checked_in=checked_in)
+        registered.add(entry.player_id)
+        entries.append(entry)
+    return Registration(entries, already)
 
 
 @transaction.atomic
@@ -164,7 +239,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
 def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) -> Team:
     if tournament.team_size and len(entries) != tournament.team_size:
         raise TournamentError(_("A team has %(size)s players.") % {"size": tournament.team_size})
-    team = Team.objects.create(tournament=tournament, name=name.strip())
+    team = Team.objects.create(tournament=tournament, name=_named(name))
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
     results_changed(club_id=tournament.club_id)
     return team
@@ -174,7 +249,7 @@ def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) 
 def team_for_name(*, tournament: Tournament, name: str) -> Team:
     """The tournament's team of this name (any case), created on first use; refused when the
     event is individual or the team already has all its players."""
-    name = name.strip()
+    name = _named(name)
     if not tournament.team_size:
         raise TournamentError(_("This tournament is individual: it has no teams."))
     # Casefolded here: SQLite's __iexact folds only ASCII ("LES ÉCLAIRS" is "les éclairs").
@@ -318,8 +393,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
             house_rules=tournament.house_rules,
             by=by,
             date=tournament.date,
-            label=_("%(t)s, round %(r)s, table %(n)s")
-            % {"t": tournament.name, "r": number, "n": index},
+            label=table_label(tournament.name, number, index),
             max_deals=tournament.deals_per_round,
             five_players=tournament.five_mode if len(table_players) == 5 else None,
             imposed=True,  # the tournament's mode, checked against its rules when it was set
@@ -330,6 +404,22 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
         tournament.save(update_fields=["status"])
     results_changed(club_id=tournament.club_id)
     return round_
+
+
+def table_label(name: str, number: int, table: int) -> str:
+    """A table's game label: the tournament's name, the round and the table. A tournament's name
+    may be longer than a game's label can hold: the name is cut (with an ellipsis) so that the
+    round and table, which tell the games apart, are always whole."""
+    limit = Game._meta.get_field("label").max_length or 80
+
+    def label(t: str) -> str:
+        return _("%(t)s, round %(r)s, table %(n)s") % {"t": t, "r": number, "n": table}
+
+    full = label(name)
+    if len(full) <= limit:
+        return full
+    keep = max(0, len(name) - (len(full) - limit) - 1)
+    return label(name[:keep].rstrip() + "…")[:limit]
 
 
 def _lock(round_: Round) -> None:

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from tarot_scores.api.base import BAD_BODY, NOT_JSON, TOO_LARGE
 from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser, refusal_as_field_errors
 from tarot_scores.api.tokens import MAX_TOKENS, token_issue
+from tarot_scores.core.signin import forget_failures
 
 
 class TokenView(APIView):
@@ -71,4 +72,8 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
-        return Response({"token": token_issue(user=serializer.validated_data["user"])})
+        # Signed in (a refusal raised above): as on the login page, the account's count of
+        # failed sign-ins starts again (the token view does not send Django's login signal).
+        user = serializer.validated_data["user"]
+        forget_failures(username=user.get_username())
+        return Response({"token": token_issue(user=user)})

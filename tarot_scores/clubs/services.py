@@ -24,6 +24,7 @@ from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.names import check_name
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.kinds import KINDS, TAROT
 
@@ -58,7 +59,7 @@ def club_games_set(*, club: Club, other_games: Sequence[str]) -> Club:
 def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
     """A new club; its creator becomes its organiser. ``Refusal`` on ``name`` if another club
     has this name (whatever its case)."""
-    name = name.strip()
+    name = check_name(name)
     if selectors.club_name_taken(name=name):
         raise _club_name_taken()
     base = slugify(name)[:50] or "club"
@@ -88,7 +89,7 @@ def player_create(
     """A new player whose own club is ``club``. Score sheets name players by their label (the
     nickname, or else the name): ``Refusal`` on that field if one of the club's players already
     has it."""
-    name, nickname = name.strip(), nickname.strip()
+    name, nickname = check_name(name), check_name(nickname, field="nickname")
     label = nickname or name
     if label and selectors.player_label_taken(club=club, label=label):
         raise Refusal.on(
@@ -297,7 +298,7 @@ def house_rules_save(
     """Create or change a club's rule set. Only the parameters that differ from the preset are
     kept; games already begun keep the rules they were frozen with. ``Refusal`` on ``name`` if
     another of the club's rule sets has this name (whatever its case)."""
-    name = name.strip()
+    name = check_name(name)
     other_than = house_rules.pk if house_rules is not None else None
     if selectors.house_rules_name_taken(club=club, name=name, other_than=other_than):
         raise Refusal.on(

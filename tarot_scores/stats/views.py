@@ -54,12 +54,12 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     # The table only changes when a deal is written, which bumps the club's stats version:
     # drawn once per version, filters and language, then served from the cache.
-    filters = urlencode(sorted(request.GET.items()))
-    key = leaderboard_key(club=club, language=get_language(), filters=filters)
+    filters = _filters(request, club)
+    key = leaderboard_key(club=club, language=get_language(), filters=_filters_key(filters))
     table = cache.get(key)
     if table is None:
         table = render_to_string(
-            "tarot_scores/club/_leaderboard.html", _leaderboard_context(request, club)
+            "tarot_scores/club/_leaderboard.html", _leaderboard_context(club, filters)
         )
         cache.set(key, table, LEADERBOARD_SECONDS)
     template = "tarot_scores/club/leaderboard.html"
@@ -71,10 +71,26 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 LEADERBOARD_SECONDS = 600
 
 
-def _leaderboard_context(request: HttpRequest, club: Club) -> dict[str, Any]:
+def _filters(request: HttpRequest, club: Club) -> LeaderboardFilterForm:
+    """The leaderboard's filters as read from the query string. The club's seasons they are
+    checked against are cached beside the table, so a cached board reads no statistics."""
+    key = leaderboard_key(club=club, language="", filters="seasons")
+    seasons: list[int] | None = cache.get(key)
+    if seasons is None:
+        seasons = selectors.seasons_of(club=club)
+        cache.set(key, seasons, LEADERBOARD_SECONDS)
+    return LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
+
+
+def _filters_key(filters: LeaderboardFilterForm, page: str = "") -> str:
+    """The cache key's part for these filters: their valid values only, so that a query string
+    with made-up parameters or values (``?x=random``) is the page it falls back to, not a new
+    cache entry."""
+    return page + urlencode(sorted(filters.query().items()))
+
+
+def _leaderboard_context(club: Club, filters: LeaderboardFilterForm) -> dict[str, Any]:
     url = reverse("clubs:leaderboard", kwargs={"slug": club.slug})
-    seasons = selectors.seasons_of(club=club)
-    filters = LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
     values = filters.values()
     rows = selectors.leaderboard(
         club=club,
@@ -113,12 +129,12 @@ def records(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     season's deals, so they have their own page (the leaderboard stays flat), drawn once per
     results version, filters and language, like the leaderboard."""
     club = club_for(request, slug)
-    filters = urlencode(sorted(request.GET.items()))
-    key = leaderboard_key(club=club, language=get_language(), filters=f"records&{filters}")
+    form = _filters(request, club)
+    key = leaderboard_key(
+        club=club, language=get_language(), filters=_filters_key(form, "records&")
+    )
     section = cache.get(key)
     if section is None:
-        seasons = selectors.seasons_of(club=club)
-        form = LeaderboardFilterForm(request.GET, club=club, seasons=seasons)
         values = form.values()
         season_text = (
             _("all seasons")
@@ -135,7 +151,7 @@ def records(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         )
         cache.set(key, section, LEADERBOARD_SECONDS)
     leaderboard_url = f"{reverse('clubs:leaderboard', kwargs={'slug': club.slug})}?" + (
-        request.GET.urlencode()
+        urlencode(form.query())
     )
     context = {"club": club, "records_html": mark_safe(section), "leaderboard_url": leaderboard_url}
     return render(request, "tarot_scores/club/records.html", context)

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 MANAGE = str(Path(settings.BASE_DIR) / "manage.py")
@@ -51,3 +52,18 @@ def test_settings_refuse_to_start_without_secret_key_when_debug_is_off() -> None
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+@pytest.mark.parametrize("redirect", ["1", "0"])
+def test_cookies_are_secure_whenever_debug_is_off(redirect: str) -> None:
+    # Even when a proxy, not the site, sends plain http to https.
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; "
+        "print(settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)",
+        env=production_env(DJANGO_SECURE_SSL_REDIRECT=redirect),
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "True True"

@@ -25,6 +25,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 E2E_DIR = os.path.dirname(__file__)
+CSP_WORDS = "Content Security Policy"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -54,5 +55,14 @@ def page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    # Chromium enforces the site's Content-Security-Policy and says so on the console for
+    # anything it blocks: any such message fails the test, so that a page that only works
+    # with an inline script or style is caught here.
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: violations.append(message.text) if CSP_WORDS in message.text else None,
+    )
     yield page
     context.close()
+    assert violations == [], f"Content-Security-Policy violations: {violations}"

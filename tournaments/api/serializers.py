@@ -20,6 +20,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.i18n import engine_language
+from tarot_scores.core.names import validate_name
 from tarot_scores.games.setup import rule_set_for
 from tarot_scores.scoring.messages import Msg
 from tournaments import services
@@ -126,7 +127,7 @@ class RoundStatusField(serializers.CharField):
 
 class TournamentCreateSerializer(serializers.Serializer[Any]):
     club = VisibleClubField(help_text="The club that holds the tournament; its organisers run it.")
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, validators=[validate_name])
     variant = VariantField(
         default="fft",
         help_text="The rules of every table: `fft`, `classic`, or the id of a house rule set "
@@ -262,6 +263,7 @@ class TournamentEntryCreateSerializer(serializers.Serializer[Any]):
         max_length=60,
         required=False,
         allow_blank=True,
+        validators=[validate_name],
         help_text="Or a newcomer's name: they become a player of the club.",
     )
     checked_in = serializers.BooleanField(
@@ -272,6 +274,7 @@ class TournamentEntryCreateSerializer(serializers.Serializer[Any]):
         required=False,
         allow_null=True,
         allow_blank=True,
+        validators=[validate_name],
         help_text="Team events: the team's name, created with its first player.",
     )
 

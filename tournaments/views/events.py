@@ -269,24 +269,23 @@ def registration(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     if not form.is_valid():
         context = _registration_context(request, tournament, add_form=form)
         return render(request, TEMPLATES + "registration.html", context, status=400)
-    checked_in = form.cleaned_data["checked_in"]
-    added: list[str] = []
-    for player in form.chosen_players():
-        try:
-            entry = services.entry_add(tournament=tournament, player=player, checked_in=checked_in)
-        except services.TournamentError as error:
-            messages.error(request, str(error))
-        else:
-            added.append(entry.player.label)
-    for name in form.cleaned_data["new_names"]:
-        try:
-            entry = services.entry_add(tournament=tournament, name=name, checked_in=checked_in)
-        except services.TournamentError as error:
-            messages.error(request, str(error))
-        else:
-            added.append(entry.player.label)
-    if added:
-        messages.success(request, _("Registered: %(names)s.") % {"names": ", ".join(added)})
+    try:
+        registration = services.entries_register(
+            tournament=tournament,
+            players=form.chosen_players(),
+            names=form.cleaned_data["new_names"],
+            checked_in=form.cleaned_data["checked_in"],
+        )
+    except services.TournamentError as error:
+        # All or nothing: the form comes back as typed, with the reason.
+        form.add_error(None, str(error))
+        context = _registration_context(request, tournament, add_form=form)
+        return render(request, TEMPLATES + "registration.html", context, status=400)
+    for label in registration.already:
+        messages.error(request, _("%(name)s is already registered.") % {"name": label})
+    if registration.entries:
+        added = ", ".join(entry.player.label for entry in registration.entries)
+        messages.success(request, _("Registered: %(names)s.") % {"names": added})
     return redirect(here)
 
 
