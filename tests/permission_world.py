@@ -102,6 +102,10 @@ def build_permission_world() -> PermissionWorld:
     first.refresh_from_db()
     second = tournament_services.round_seat_next(tournament=tournament, by=None)
     tournament_services.round_start(round_=second)
+    # From round 2 the tournament asks for confirmations: its first deal waits for one, so the
+    # confirmation routes meet a real pending deal (round 1's deals count as they stand).
+    Tournament.objects.filter(pk=tournament.pk).update(require_confirmation=True)
+    tournament.refresh_from_db()
     play(second, deals=1)
     open_table = _table_of(second, player)
     other_table = Table.objects.filter(round=second).exclude(pk=open_table.pk).get()

@@ -80,8 +80,8 @@ def _account_player(user: Actor, seated: Sequence[int]) -> int | None:
     account = signed_in(user)
     if account is None:
         return None
-    pk = Player.objects.filter(user=account).values_list("pk", flat=True).first()
-    return pk if pk in seated else None
+    # An account may play for several clubs: the one of its players seated here, if any.
+    return Player.objects.filter(user=account, pk__in=seated).values_list("pk", flat=True).first()
 
 
 def referee_for(user: Actor, table: Table, seated: Sequence[int]) -> bool:
@@ -90,6 +90,20 @@ def referee_for(user: Actor, table: Table, seated: Sequence[int]) -> bool:
     if account is None or not can_referee(account, table.round.tournament):
         return False
     return _account_player(account, seated) is None
+
+
+def may_act(user: Actor, deal: Deal, *, settle: bool = False) -> bool:
+    """Whether this account has a say on the deal at all (checked before the request's body
+    or the deal's state): to settle, an organiser or referee not playing at its table; to
+    confirm or disagree, one of them or a player seated there (the rules then say which side
+    may do what)."""
+    table = Table.objects.select_related("round__tournament").filter(game_id=deal.game_id).first()
+    if table is None:
+        return False
+    seated = list(Game.objects.get(pk=deal.game_id).seats.values_list("player_id", flat=True))
+    if referee_for(user, table, seated):
+        return True
+    return not settle and _account_player(user, seated) is not None
 
 
 def _refuse(code: str, message: str) -> Refusal:

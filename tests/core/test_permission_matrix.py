@@ -48,7 +48,12 @@ STAFF = frozenset({"superuser"})
 NOBODY: frozenset[str] = frozenset()
 LINK_HOLDERS = frozenset({"link", "link_other"})  # links of the open round (own table each)
 OWN_LINK = frozenset({"link"})
-INVITED = frozenset({"public"})  # the account A's invitation is for
+INVITED = frozenset({"public"})
+LINKS_ALL = frozenset(LINKS)
+SEATED = frozenset({"seated"})
+TABLE_SAY = (
+    A_REFEREES | SEATED
+)  # a confirmation: the table's players and its referees  # the account A's invitation is for
 
 # Django's admin is its own: staff only, checked on its index; its other pages are Django's.
 ADMIN_PREFIX = "admin:"
@@ -99,9 +104,24 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "api:game-deals@club": {"POST": CLUB_WRITERS},
     "api:game-deals@open": {"POST": OPEN_TABLE},
     "api:game-deals@closed": {"POST": A_REFEREES},
-    "api:deal@club": {"GET": EVERYONE, "PATCH": CLUB_WRITERS, "DELETE": CLUB_WRITERS},
-    "api:deal@open": {"GET": EVERYONE, "PATCH": OPEN_TABLE, "DELETE": OPEN_TABLE},
-    "api:deal@closed": {"GET": EVERYONE, "PATCH": A_REFEREES, "DELETE": A_REFEREES},
+    "api:deal@club": {
+        "GET": EVERYONE,
+        "PUT": CLUB_WRITERS,
+        "PATCH": CLUB_WRITERS,
+        "DELETE": CLUB_WRITERS,
+    },
+    "api:deal@open": {
+        "GET": EVERYONE,
+        "PUT": OPEN_TABLE,
+        "PATCH": OPEN_TABLE,
+        "DELETE": OPEN_TABLE,
+    },
+    "api:deal@closed": {
+        "GET": EVERYONE,
+        "PUT": A_REFEREES,
+        "PATCH": A_REFEREES,
+        "DELETE": A_REFEREES,
+    },
     "api:deal-restore@club": {"POST": CLUB_WRITERS},
     "api:deal-restore@open": {"POST": OPEN_TABLE},
     "api:deal-restore@closed": {"POST": A_REFEREES},
@@ -122,6 +142,21 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments_api:team-standings": {"GET": EVERYONE},
     # A tournament in rounds has no bracket: 404 for all.
     "tournaments_api:bracket": {"GET": NOBODY},
+    # Confirmation at the table (the tournament asks for it from round 2): reading follows the
+    # club; confirming, for a player seated at the table or a referee; disagreeing, for a
+    # player of the other side (the seated member, here of the defence); settling, for a
+    # referee. A club game's deal is no tournament's (404); round 1's deals count as they stand
+    # (409 for whoever has a say).
+    "tournaments_api:confirmations": {"GET": EVERYONE},
+    "tournaments_api:deal-confirm@club": {"POST": NOBODY},
+    "tournaments_api:deal-confirm@open": {"POST": TABLE_SAY},
+    "tournaments_api:deal-confirm@closed": {"POST": TABLE_SAY},
+    "tournaments_api:deal-dispute@club": {"POST": NOBODY},
+    "tournaments_api:deal-dispute@open": {"POST": SEATED},
+    "tournaments_api:deal-dispute@closed": {"POST": TABLE_SAY},
+    "tournaments_api:deal-settle@club": {"POST": NOBODY},
+    "tournaments_api:deal-settle@open": {"POST": A_REFEREES},
+    "tournaments_api:deal-settle@closed": {"POST": A_REFEREES},
     "api-schema": {"GET": EVERYONE},
     "api-docs": {"GET": EVERYONE},
     # Invitations: the page an e-mail opens is for its holder; only the invited account accepts.
@@ -147,6 +182,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "clubs:player": {"GET": EVERYONE},
     "clubs:player_report": {"GET": EVERYONE},
     "clubs:members": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "clubs:settings": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     "clubs:rules": {"GET": EVERYONE, "POST": A_ORGANISERS},
     "clubs:rules@one": {"GET": EVERYONE, "POST": A_ORGANISERS},
     "clubs:game_new": {"GET": A_MEMBERS, "POST": A_MEMBERS},
@@ -196,6 +232,17 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:entry_withdraw": {"POST": A_ORGANISERS},
     "tournaments:team_new": {"POST": A_ORGANISERS},
     "tournaments:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
+    # The referee's page of deals to confirm and disputes, and what he does there.
+    "tournaments:referee": {"GET": A_REFEREES},
+    "tournaments:referee_confirm@club": {"POST": NOBODY},
+    "tournaments:referee_confirm@open": {"POST": A_REFEREES},
+    "tournaments:referee_confirm@closed": {"POST": A_REFEREES},
+    "tournaments:referee_settle@club": {"POST": NOBODY},
+    "tournaments:referee_settle@open": {"POST": A_REFEREES},
+    "tournaments:referee_settle@closed": {"POST": A_REFEREES},
+    "tournaments:referee_deal_edit@club": {"GET": NOBODY, "POST": NOBODY},
+    "tournaments:referee_deal_edit@open": {"GET": A_REFEREES, "POST": A_REFEREES},
+    "tournaments:referee_deal_edit@closed": {"GET": A_REFEREES, "POST": A_REFEREES},
     "tournaments:round_seat": {"POST": A_ORGANISERS},
     "tournaments:round": {"GET": EVERYONE},
     "tournaments:round_swap": {"POST": A_ORGANISERS},
@@ -216,6 +263,12 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:table_preview": {"POST": LINK_HOLDERS},
     "tournaments:table_deal_edit": {"GET": OWN_LINK, "POST": OWN_LINK},
     "tournaments:table_deal_undo": {"POST": OWN_LINK},
+    # Confirmation on the link: the phone names its holder (any link of the tournament, a
+    # closed round's too: it only names him on that phone), then confirms or disagrees with
+    # its own table's deals.
+    "tournaments:table_holder": {"POST": LINKS_ALL},
+    "tournaments:table_deal_confirm": {"POST": OWN_LINK},
+    "tournaments:table_deal_dispute": {"GET": OWN_LINK, "POST": OWN_LINK},
 }
 
 # --- bodies of writes -----------------------------------------------------------------------

@@ -22,7 +22,7 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers, status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -87,6 +87,16 @@ def _deal_or_404(tournament: Tournament, deal_id: int) -> Deal:
     if deal is None:
         raise Http404
     return deal
+
+
+def _may_act(request: Request, deal: Deal, *, settle: bool = False) -> None:
+    """Who has no say on this deal is refused before his body or the deal's state is read."""
+    if not confirmations.may_act(request.user, deal, settle=settle):
+        raise PermissionDenied(
+            _("Only a referee or an organiser who does not play at this table decides.")
+            if settle
+            else _("Only a player of this table, a referee or an organiser may do this.")
+        )
 
 
 def confirmation_json(confirmation: DealConfirmation) -> dict[str, Any]:
@@ -275,6 +285,7 @@ class DealConfirmView(TournamentAPIView):
     def post(self, request: Request, pk: int, deal_id: int) -> Response:
         tournament = _asking(request, pk)
         deal = _deal_or_404(tournament, deal_id)
+        _may_act(request, deal)
         body = ConfirmBodySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -312,6 +323,7 @@ class DealDisputeView(TournamentAPIView):
     def post(self, request: Request, pk: int, deal_id: int) -> Response:
         tournament = _asking(request, pk)
         deal = _deal_or_404(tournament, deal_id)
+        _may_act(request, deal)
         try:
             body = read_deal(request)
             if not isinstance(body, dict):
@@ -363,6 +375,7 @@ class DealSettleView(TournamentAPIView):
     def post(self, request: Request, pk: int, deal_id: int) -> Response:
         tournament = _asking(request, pk)
         deal = _deal_or_404(tournament, deal_id)
+        _may_act(request, deal, settle=True)
         body = SettleBodySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
