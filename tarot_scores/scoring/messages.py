@@ -277,6 +277,12 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "t_base": ("Base du contrat : {value}.", "Contract base: {value}."),
     "t_margin": ("Points d'écart : {value}.", "Margin: {value}."),
+    "t_points_written": (
+        "{written} points écrits comme la FFT les écrit : le compte exact est {points} (la "
+        "défense garde l'Excuse et n'a pas de pli pour la racheter), le score est le même.",
+        "{written} points written as the FFT writes them: the exact count is {points} (the "
+        "defence keeps the Excuse and has no trick to buy it back with); the score is the same.",
+    ),
     "t_margin_rounded": (
         "Points d'écart : {value}, arrondis à {counted}.",
         "Margin: {value}, rounded to {counted}.",

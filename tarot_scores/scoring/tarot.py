@@ -82,6 +82,9 @@ class TarotDeal(NamedTuple):
     handfuls: tuple[Handful, ...]
     slam: Slam | None
     miseres: tuple[Misere, ...]
+    # The whole number the table wrote when the exact count is a half point below it (see
+    # ``_as_the_fft_writes``); None when the points were taken as written.
+    written_half_points: int | None = None
 
     @property
     def points(self) -> float:
@@ -293,8 +296,13 @@ def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
     if errors or contract is None or half_points is None or oudlers is None:
         raise ScoringError(errors.errors)
     assert isinstance(taker, str)
-    if half_points not in possible_half_points(len(active), contract, oudlers, slam, petit):
-        _explain_pack(len(active), contract, half_points, oudlers, petit, slam, errors)
+    written: int | None = None
+    possible = possible_half_points(len(active), contract, oudlers, slam, petit)
+    if half_points not in possible:
+        if _as_the_fft_writes(half_points, possible, slam):
+            written, half_points = half_points, half_points - 1
+        else:
+            _explain_pack(len(active), contract, half_points, oudlers, petit, slam, errors)
     if miseres:
         _check_declarations(len(active), miseres, errors)
     errors.raise_if_any()
@@ -311,7 +319,19 @@ def parse_tarot(payload: Mapping[str, Any], rules: RuleSet) -> TarotDeal:
         handfuls,
         slam,
         miseres,
+        written,
     )
+
+
+def _as_the_fft_writes(half_points: int, possible: frozenset[int], slam: Slam | None) -> bool:
+    """A slam made by the attack with the Excuse left in the defence's hand: the defence has
+    no trick to give a half-point card back from, so the attack's exact count is 86.5 (all 91
+    points but the Excuse's 4.5). Tables, and the FFT's own worked example 5, write it 87: that
+    whole number is taken for the half point below it, which scores the same (the half point
+    goes to the winning side). Nothing else is rounded: a count no real pack allows is still
+    refused."""
+    made = slam is Slam.ANNOUNCED_MADE or slam is Slam.UNANNOUNCED_MADE
+    return made and half_points % 2 == 0 and half_points - 1 in possible
 
 
 def _read_handfuls(
@@ -585,6 +605,20 @@ def explain_tarot(deal: TarotDeal, rules: RuleSet, parts: _Parts | None = None) 
                 margin=abs(p.margin),
             ),
         ),
+    ]
+    if deal.written_half_points is not None:
+        terms.append(
+            Term(
+                "points_written",
+                None,
+                Msg(
+                    "t_points_written",
+                    written=deal.written_half_points / 2,
+                    points=deal.points,
+                ),
+            )
+        )
+    terms += [
         Term("base", rules.base, Msg("t_base", value=rules.base)),
         Term(
             "margin",

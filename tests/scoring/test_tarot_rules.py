@@ -893,3 +893,61 @@ def test_to_json_shape() -> None:
     assert set(answer) == {"scores", "won", "margin", "breakdown"}
     assert answer["scores"] == four(66)
     assert all(set(line) == {"term", "value", "text"} for line in answer["breakdown"])
+
+
+# --- The FFT's worked example 5: 87 points written for 86.5 --------------------------------
+
+FFT_EXAMPLE_5 = {
+    "contract": "garde",
+    "oudlers": 2,
+    "slam": "announced_made",
+    "petit_au_bout": "attack",
+    "handfuls": [{"player": "Chloé", "size": "simple"}],
+}
+
+
+def test_fft_example_5_scores_87_as_written() -> None:
+    # Garde, slam announced and made, simple handful, petit au bout for the attack, 2 bouts:
+    # the FFT writes 87 points; the exact count is 86.5 (the defence kept its Excuse). Won by
+    # 46: (25 + 46) x 2 + 10 x 2 + 20 + 400 = 582 a defender, 1746 for the taker.
+    written = score(tarot(points=87, **FFT_EXAMPLE_5))
+    assert written.scores == four(582)
+    assert written.scores == score(tarot(points=86.5, **FFT_EXAMPLE_5)).scores
+    [note] = [t for t in written.terms if t.kind == "points_written"]
+    assert note.value is None
+    assert "87" in note.text.render("fr") and "86,5" in note.text.render("fr")
+    assert "86.5" in note.text.render("en")
+
+
+def test_the_exact_count_carries_no_note() -> None:
+    exact = score(tarot(points=86.5, **FFT_EXAMPLE_5))
+    assert [t for t in exact.terms if t.kind == "points_written"] == []
+
+
+@pytest.mark.parametrize(
+    ("players", "changes"),
+    [
+        # Only the whole number just above a count a real pack allows is read as it.
+        (FOUR, {"points": 88}),
+        (FOUR, {"points": 87.5}),
+        # No slam: 2 bouts cap the attack at 85.
+        (FOUR, {"points": 87, "slam": None, "petit_au_bout": None, "handfuls": []}),
+        # 3 bouts and a slam: 91 exactly; 90 is not 89.5 written up.
+        (FOUR, {"points": 90, "oudlers": 3}),
+        # A garde contre leaves the dog to the defence: 86.5 is out of reach, so is 87.
+        (FOUR, {"points": 87, "contract": "garde_contre"}),
+        # A defence slam is not the attack's.
+        (FOUR, {"points": 87, "slam": "defense", "petit_au_bout": None, "handfuls": []}),
+    ],
+    ids=["88", "87.5", "no-slam", "three-bouts-90", "garde-contre", "defence-slam"],
+)
+def test_what_no_pack_allows_is_still_refused(players: list[str], changes: dict[str, Any]) -> None:
+    error = refusal(tarot(players=players, **{**FFT_EXAMPLE_5, **changes}))
+    assert error.messages()
+
+
+@pytest.mark.parametrize("players", [THREE, FIVE], ids=["three", "five"])
+def test_87_for_86_5_at_three_and_five(players: list[str]) -> None:
+    extra = {"partner": "Denis"} if players == FIVE else {}
+    payload = tarot(players=players, points=87, **FFT_EXAMPLE_5, **extra)
+    assert scores(payload) == scores({**payload, "points": 86.5})
