@@ -50,6 +50,16 @@ class TokenView(APIView):
             400: BAD_BODY,
             413: TOO_LARGE,
             415: NOT_JSON,
+            429: inline_serializer(
+                "LockedOut",
+                {
+                    "detail": serializers.CharField(
+                        help_text="Too many failed sign-ins for this account or from this "
+                        "client: when to try again (the Retry-After header, in seconds)."
+                    ),
+                    "code": serializers.CharField(help_text="`locked_out`."),
+                },
+            ),
         },
         examples=[
             OpenApiExample(

@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from pytest_django import Settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tarot_scores.api.models import ApiToken
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -201,7 +201,7 @@ def test_the_token_endpoint_refuses_the_right_password_after_the_limit(
     assert response.json()["code"] == "locked_out"
     assert words in response.json()["detail"]
     assert response["Retry-After"] == str(15 * 60)
-    assert not Token.objects.exists()
+    assert not ApiToken.objects.exists()
 
 
 def test_the_page_and_the_token_endpoint_share_the_count(member: User) -> None:

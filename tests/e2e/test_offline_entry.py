@@ -185,7 +185,13 @@ def test_the_entry_screen_opens_offline_from_the_phone(page: Page, live_server: 
     log_in(page, live_server, table.users["seated"])
     page.goto(url)
     # The service worker takes the page over and keeps this entry screen.
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # (Polled with evaluate: wait_for_function evaluates its string, which the CSP forbids.)
+    for _ in range(100):
+        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the service worker did not take the page over")
     for _ in range(100):
         if page.evaluate(KEPT, url):
             break

@@ -22,7 +22,7 @@ from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import tournament_results_key
 from tournaments import exports, pdf, selectors
-from tournaments.models import Round, Tournament
+from tournaments.models import Entry, Round, Tournament
 from tournaments.views.access import countdown, is_knockout, readable, round_name
 
 TEMPLATES = "tournaments/"
@@ -126,6 +126,11 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     longer than a screen shows its next page at each refresh, unless a page is asked for."""
     tournament = readable(request, tournament_id)
     pinned = _pinned_page(request)
+    if pinned is not None:
+        # No page past the registrations' last (?page=999 is no new cache entry), and none to
+        # pin when the whole ranking fits one screen.
+        most = -(-Entry.objects.filter(tournament=tournament).count() // PROJECTOR_ROWS)
+        pinned = min(pinned, most) if most > 1 else None
     slot = int(time.time() // PROJECTOR_SECONDS)
     # A standalone page with no form: cached whole, per refresh period for the countdown.
     name = "projector" if pinned is None else f"projector-page-{pinned}"
