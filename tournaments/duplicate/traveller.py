@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
+from decimal import Decimal
 
 from .movement import DIRECTIONS, Direction, board_dealer
 from .ranking import BoardScore, ResultsError, compare_seats
@@ -22,7 +22,7 @@ class TableDeal:
     table: int
     contract: str | None
     taker: Direction | None
-    points: Fraction | None  # the attack's card points, in half points
+    points: Decimal | None  # the attack's card points (halves allowed), as parse_points reads them
     players: Mapping[Direction, int]
     scores: Mapping[Direction, int]
 
@@ -32,7 +32,7 @@ class TravellerLine:
     table: int
     contract: str | None
     taker: Direction | None
-    points: Fraction | None
+    points: Decimal | None
     players: tuple[int, int, int, int]  # North, East, South, West
     scores: tuple[int, int, int, int]
     matchpoints: tuple[int, int, int, int]
