@@ -47,7 +47,8 @@ class Direction(StrEnum):
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
 BOARD_STRIDE = -1  # the boards go one table down each round
 _CLASSIC = (0, 1, 2, 3)  # North, East, South, West: how many tables up each round
-_SEARCH_LIMIT = 40  # beyond this many tables the classic strides are kept, searched or not
+_SEARCH_LIMIT = 40  # beyond this many tables only strides below _SMALL_STRIDES are tried
+_SMALL_STRIDES = 12
 
 
 class MovementError(ValueError):
@@ -142,11 +143,12 @@ def movement_strides(tables: int, rounds: int) -> tuple[int, int, int, int]:
     """How many tables North, East, South and West move up each round (North: 0).
 
     The classic 0, 1, 2, 3 when it gives no repeat. Otherwise, among every choice of strides
-    for East, South and West: none where a player sees a board twice, then the fewest repeated
-    meetings, then the strides nearest the classic ones. Deterministic."""
+    for East, South and West (below 12 beyond 40 tables, to stay quick): none where a player
+    sees a board twice, then the fewest repeated meetings, then the strides nearest the
+    classic ones. Deterministic."""
     if tables <= 1:
         return (0, 0, 0, 0)
-    if gcd(tables, 6) == 1 or tables > _SEARCH_LIMIT:
+    if gcd(tables, 6) == 1:
         return _CLASSIC
     replay = [_clashes((s - BOARD_STRIDE) % tables, tables, rounds) for s in range(tables)]
     meet = [_clashes(d, tables, rounds) for d in range(tables)]
@@ -156,7 +158,8 @@ def movement_strides(tables: int, rounds: int) -> tuple[int, int, int, int]:
     ):
         return _CLASSIC  # a short session: the classic strides repeat nothing yet
     best: tuple[tuple[int, int], tuple[int, int, int, int]] | None = None
-    for east, south, west in itertools.product(range(tables), repeat=3):
+    candidates = range(tables if tables <= _SEARCH_LIMIT else _SMALL_STRIDES)
+    for east, south, west in itertools.product(candidates, repeat=3):
         strides = (0, east, south, west)
         if any(replay[s] for s in strides):
             continue

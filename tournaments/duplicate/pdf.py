@@ -54,7 +54,7 @@ def render_movement_sheet(plan: Movement, *, title: str, author: str = "") -> by
     """One page per round: each table's boards, where they come from and who sits where; the
     rule of the movement printed on each page."""
     st = styles(text_size=11, title_left=True)
-    north, east, south, west = plan.strides
+    _north, east, south, west = plan.strides
     rule = _(
         "Each player keeps his direction. Each round North stays, East goes %(east)s "
         "table(s) up, South %(south)s, West %(west)s; the boards go one table down."

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
@@ -182,16 +182,5 @@ def rank_session(scores: Iterable[BoardScore], method: Method) -> tuple[RankedRo
         previous = ranked[-1] if ranked else None
         same = previous is not None and (previous.result, previous.tops) == (row.result, row.tops)
         rank = previous.rank if same and previous is not None else index + 1
-        ranked.append(
-            RankedRow(
-                rank=rank,
-                player=row.player,
-                method=row.method,
-                matchpoints=row.matchpoints,
-                maximum=row.maximum,
-                total=row.total,
-                tops=row.tops,
-                boards=row.boards,
-            )
-        )
+        ranked.append(replace(row, rank=rank))
     return tuple(ranked)

@@ -102,6 +102,11 @@ def test_other_table_counts_keep_boards_fresh_and_count_their_repeats(
     assert len(plan.repeated_meetings()) == meetings_counted(plan) == repeats
 
 
+@pytest.mark.parametrize(("tables", "rounds"), [(40, 40), (42, 42), (64, 30)])
+def test_large_even_table_counts_still_keep_boards_fresh(tables: int, rounds: int) -> None:
+    check_sound(movement(tables, rounds, 1))
+
+
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), tables=st.integers(min_value=1, max_value=14))
 def test_every_movement_is_sound(data: st.DataObject, tables: int) -> None:
