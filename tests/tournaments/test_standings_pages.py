@@ -146,7 +146,12 @@ def test_finding_a_name_shows_its_page_with_the_row_highlighted(festival: Tourna
     start = place // STANDINGS_ROWS * STANDINGS_ROWS
     assert shown(html) == [r.player.pk for r in rows[start : start + STANDINGS_ROWS]]
     assert 'value="chloe zeb"' in html  # the box keeps what was typed
-    assert "1 player found" in html or "1 joueur trouvé" in html
+    assert "1 joueur trouvé pour « chloe zeb » :" in html
+    assert "Chloé Zébulon, rang " in html
+    english = Client().get(url, {"q": "chloe zeb"}, headers={"Accept-Language": "en"})
+    assert "1 player found for “chloe zeb”:" in english.content.decode()
+    assert "Find a player" in english.content.decode()
+    assert "Trouver un joueur" in html
 
 
 def test_several_found_each_have_a_real_link_to_their_page(festival: Tournament) -> None:
@@ -171,7 +176,7 @@ def test_a_name_nobody_has_says_so_and_keeps_the_first_page(festival: Tournament
     html = Client().get(url, {"q": "Personne"}).content.decode()
     assert highlighted(html) == []
     assert len(shown(html)) == STANDINGS_ROWS
-    assert "standings-found" in html
+    assert "Personne au classement ne s'appelle « Personne »." in html.replace("&#x27;", "'")
 
 
 @pytest.mark.parametrize("which", ["page", "block", "api"])
