@@ -129,8 +129,15 @@ def standings_refresh(
             continue
         _fill(row, cells)
         changed.append(row)
-    if changed:
-        Standing.objects.bulk_update(changed, ["rounds", "total", "best_round", "last_round"])
+    for row in changed:
+        # One UPDATE a row: bulk_update's CASE per column and row costs more for a table's few
+        # players (docs/performance.md).
+        Standing.objects.filter(pk=row.pk).update(
+            rounds=row.rounds,
+            total=row.total,
+            best_round=row.best_round,
+            last_round=row.last_round,
+        )
     if gone:
         Standing.objects.filter(pk__in=gone).delete()
     missing = [pid for pid in ids if pid in seated and pid not in rows]
