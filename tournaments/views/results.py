@@ -124,7 +124,10 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         return not_modified(etag)
     # The pages everyone reads are cached; a search is rendered for its reader.
     searched = bool(query) or player is not None
-    key = _results_key(request, tournament, f"standings-{number or 1}")
+    # Keyed on the page shown (a page beyond the last shows the last): one entry per page.
+    pages = max(1, -(-selectors.standings_count(tournament=tournament) // STANDINGS_ROWS))
+    number = min(number or 1, pages)
+    key = _results_key(request, tournament, f"standings-{number}")
     html = None if searched else cache.get(key)
     if html is None:
         html = _standings_block(tournament, number=number, query=query, player=player)
