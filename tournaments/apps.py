@@ -18,11 +18,13 @@ class TournamentsConfig(AppConfig):
         from tournaments.permissions import table_access, table_needs_reason
         from tournaments.sections import club_tournaments, home_tournaments_today
         from tournaments.services import round_after_deal
+        from tournaments.standings import standings_after_deal
 
         # Every way a deal is written (table link, game page, API) makes it pending or
         # confirmed where the tournament requires confirmation, then closes a complete round:
-        # in this order, so that the round counts the deal as it now stands.
+        # in this order, so that the standings and the round count the deal as it now stands.
         on_deal_change(confirmation_after_deal)
+        on_deal_change(standings_after_deal)
         on_deal_change(round_after_deal)
         # A table's deals follow the tournament's rules, on the pages and in the API alike.
         on_game_access(table_access)

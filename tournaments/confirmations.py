@@ -41,6 +41,7 @@ from tarot_scores.games.models import Deal, DealRevision, Game
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.permissions import can_referee
 from tournaments.services import close_if_complete
+from tournaments.standings import standings_after_table_change
 
 Side = DealConfirmation.Side
 Status = DealConfirmation.Status
@@ -217,6 +218,8 @@ def _table_player(
 
 
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
+    # Confirmed, a deal now counts; disputed, it still does not: the table's standings follow.
+    standings_after_table_change(game_id=table.game_id)
     results_changed(club_id=table.round.tournament.club_id)
     if confirmation.status == Status.CONFIRMED and table.round.status != Round.Status.CLOSED:
         close_if_complete(round_=table.round)

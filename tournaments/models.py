@@ -257,3 +257,28 @@ class DealConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal_id}: {self.status}"
+
+
+class Standing(models.Model):
+    """A seated player's standing, kept in step with the deals (``tournaments.standings``) so
+    that reading the standings costs the same whatever the number of deals: the points of each
+    round seated, their total and the tie-breaks the ranking reads (the best round, the last
+    round played). A row exists once the player has been seated; ``manage.py
+    rebuild_standings`` recomputes every row from the score lines."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="standing")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # Round number (as text: a JSON key) -> points counted there, for each round seated.
+    rounds = models.JSONField(default=dict)
+    total = models.IntegerField(default=0)
+    best_round = models.IntegerField(default=0)
+    last_round = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_standing_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.tournament_id}: {self.total}"

@@ -1,9 +1,12 @@
 """Tournament reads: live standings with their tie-breaks, team standings, table progress and
-knockout brackets. Each is a fixed number of queries, whatever the number of deals."""
+knockout brackets. Each is a fixed number of queries, whatever the number of deals: the
+standings read the rows ``tournaments.standings`` keeps in step."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +14,7 @@ from django.db.models import Count, Q, QuerySet, Sum, Value
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import ScoreLine, Seat
-from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
+from tournaments.models import DealConfirmation, Entry, Round, Standing, Table, Tournament
 
 Confirmation = DealConfirmation.Status
 
@@ -38,28 +41,35 @@ class StandingRow:
     team: str = ""
 
 
-def _round_totals(tournament: Tournament) -> dict[int, dict[int, int]]:
+def round_totals(
+    tournament: Tournament, player_ids: Collection[int] | None = None
+) -> dict[int, dict[int, int]]:
     """player id -> round number -> points, from the live score lines (one query)."""
-    rows = (
-        ScoreLine.objects.filter(
-            counted(tournament, "deal__"),
-            deal__game__tournament_table__round__tournament=tournament,
-        )
-        .values_list("player_id", "deal__game__tournament_table__round__number")
-        .annotate(points=Sum("points"))
+    rows = ScoreLine.objects.filter(
+        counted(tournament, "deal__"),
+        deal__game__tournament_table__round__tournament=tournament,
     )
+    if player_ids is not None:
+        rows = rows.filter(player_id__in=player_ids)
     totals: dict[int, dict[int, int]] = defaultdict(dict)
-    for player_id, number, points in rows:
+    for player_id, number, points in rows.values_list(
+        "player_id", "deal__game__tournament_table__round__number"
+    ).annotate(points=Sum("points")):
         totals[player_id][number] = points
     return totals
 
 
-def _seated(tournament: Tournament) -> dict[int, set[int]]:
-    """player id -> the rounds they were seated in."""
+def seated_rounds(
+    tournament: Tournament, player_ids: Collection[int] | None = None
+) -> dict[int, set[int]]:
+    """player id -> the rounds they were seated in (one query)."""
+    seats = Seat.objects.filter(game__tournament_table__round__tournament=tournament)
+    if player_ids is not None:
+        seats = seats.filter(player_id__in=player_ids)
     seated: dict[int, set[int]] = defaultdict(set)
-    for player_id, number in Seat.objects.filter(
-        game__tournament_table__round__tournament=tournament
-    ).values_list("player_id", "game__tournament_table__round__number"):
+    for player_id, number in seats.values_list(
+        "player_id", "game__tournament_table__round__number"
+    ):
         seated[player_id].add(number)
     return seated
 
@@ -73,11 +83,49 @@ def tie_break_key(total: int, rounds: list[int | None], name: str) -> tuple[obje
     return (-total, -best, -last, name.casefold())
 
 
+def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[StandingRow]:
+    """Sorted by their keys; equal on the total and both tie-break rounds: the same rank."""
+    rows.sort(key=lambda kr: kr[0])
+    ranked: list[StandingRow] = []
+    previous: tuple[object, ...] | None = None
+    for i, (key, row) in enumerate(rows):
+        rank = ranked[-1].rank if previous is not None and key[:3] == previous[:3] else i + 1
+        ranked.append(StandingRow(rank, row.player, row.total, row.rounds, row.team))
+        previous = key
+    return ranked
+
+
+def _round_numbers(tournament: Tournament) -> list[int]:
+    return list(tournament.round_set.order_by("number").values_list("number", flat=True))
+
+
 def standings_for(*, tournament: Tournament) -> list[StandingRow]:
-    """Every registered player who has been seated, ranked. Equal keys share a rank."""
-    totals = _round_totals(tournament)
-    seated = _seated(tournament)
-    rounds = list(tournament.round_set.order_by("number").values_list("number", flat=True))
+    """Every registered player who has been seated, ranked; equal keys share a rank. Read
+    from the stored standings (``tournaments.standings``): two queries, whatever the number of
+    deals."""
+    rounds = _round_numbers(tournament)
+    stored = Standing.objects.filter(tournament=tournament).select_related("player", "entry__team")
+    rows: list[tuple[tuple[object, ...], StandingRow]] = []
+    for standing in stored:
+        per_round = [standing.rounds.get(str(n)) for n in rounds]
+        key = (
+            -standing.total,
+            -standing.best_round,
+            -standing.last_round,
+            standing.player.label.casefold(),
+        )
+        team = standing.entry.team.name if standing.entry.team else ""
+        rows.append((key, StandingRow(0, standing.player, standing.total, per_round, team)))
+    return _ranked(rows)
+
+
+def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
+    """The same standings computed from every score line of the tournament: what the stored
+    standings must always equal (the rebuild and the tests read it; its cost grows with the
+    deals)."""
+    totals = round_totals(tournament)
+    seated = seated_rounds(tournament)
+    rounds = _round_numbers(tournament)
     entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
     rows: list[tuple[tuple[object, ...], StandingRow]] = []
     for entry in entries:
@@ -89,14 +137,66 @@ def standings_for(*, tournament: Tournament) -> list[StandingRow]:
         key = tie_break_key(total, per_round, entry.player.label)
         team = entry.team.name if entry.team else ""
         rows.append((key, StandingRow(0, entry.player, total, per_round, team)))
-    rows.sort(key=lambda kr: kr[0])
-    ranked: list[StandingRow] = []
-    previous: tuple[object, ...] | None = None
-    for i, (key, row) in enumerate(rows):
-        rank = ranked[-1].rank if previous is not None and key[:3] == previous[:3] else i + 1
-        ranked.append(StandingRow(rank, row.player, row.total, row.rounds, row.team))
-        previous = key
-    return ranked
+    return _ranked(rows)
+
+
+def standings_count(*, tournament: Tournament) -> int:
+    """How many players the standings rank (one query)."""
+    return Standing.objects.filter(tournament=tournament).count()
+
+
+def _folded(text: str) -> str:
+    """For finding a name as people type it: no case, no accents ("chloe" finds "Chloé")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    """One page of the standings, and what a search found: ``found`` are the players whose
+    name holds the words typed (best ranked first), ``highlight`` the one shown, whose page
+    this is."""
+
+    rows: list[StandingRow]
+    number: int
+    pages: int
+    first: int  # the place of the page's first row in the whole ranking, from 0
+    query: str = ""
+    found: list[StandingRow] = field(default_factory=list)
+    highlight: int | None = None  # a player id
+
+    @property
+    def searched(self) -> bool:
+        return bool(self.query)
+
+
+def standings_page(
+    rows: list[StandingRow],
+    *,
+    size: int,
+    number: int | None = None,
+    query: str = "",
+    player: int | None = None,
+) -> StandingsPage:
+    """The page of ``size`` rows to show: the one holding ``player`` (a found player's link),
+    else the one holding the best ranked player whose name holds ``query``, else page
+    ``number`` (the first if none, the last if beyond it). Pure: the rows are the caller's."""
+    pages = max(1, -(-len(rows) // size))
+    wanted = _folded(query)
+    found = (
+        [r for r in rows if wanted in _folded(f"{r.player.label}\n{r.player.name}")]
+        if wanted
+        else []
+    )
+    places = {r.player.pk: i for i, r in enumerate(rows)}
+    highlight = player if player in places else (found[0].player.pk if found else None)
+    if highlight is not None:
+        number = places[highlight] // size + 1
+    number = min(max(number or 1, 1), pages)
+    first = (number - 1) * size
+    return StandingsPage(
+        rows[first : first + size], number, pages, first, query.strip(), found, highlight
+    )
 
 
 @dataclass(frozen=True)
@@ -319,7 +419,7 @@ def qualify(tables: list[list[tuple[Player, int]]], *, per_table: int, places: i
 
 def bracket(*, tournament: Tournament) -> Bracket:
     """Every knockout stage: its tables, each player's score there and who went through."""
-    totals = _round_totals(tournament)
+    totals = round_totals(tournament)
     rounds = list(tournament.round_set.order_by("number"))
     stages: list[Stage] = []
     eliminated: list[list[tuple[int, Player]]] = []

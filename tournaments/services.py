@@ -33,6 +33,7 @@ from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
 from tournaments import seating
 from tournaments.models import DealConfirmation, Entry, Round, Table, Team, Tournament
+from tournaments.standings import standings_refresh
 
 SEATING_SECONDS = 3.0  # search budget for one round's seating
 
@@ -399,6 +400,8 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
             imposed=True,  # the tournament's mode, checked against its rules when it was set
         )
         Table.objects.create(round=round_, number=index, game=game)
+    round_.tournament = tournament
+    standings_refresh(round_=round_, player_ids=players)
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
@@ -450,6 +453,7 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     Seat.objects.filter(pk=a.pk).update(position=1000 + a.position)
     Seat.objects.filter(pk=b.pk).update(game_id=a.game_id, position=a.position)
     Seat.objects.filter(pk=a.pk).update(game_id=b.game_id, position=b.position)
+    standings_refresh(round_=round_, player_ids=[first.pk, second.pk])
     results_changed(club_id=round_.tournament.club_id)
 
 

@@ -1,11 +1,21 @@
 """The version every results page (leaderboard, standings, projector) is cached under, and the
-cache keys that name it: a write bumps the version, so no key read before it is used again."""
+cache keys and entity tags (ETag) that name it: a write bumps the version, so no key read
+before it is used again, and a reader polling with an older tag gets the new answer."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
+
 from django.db.models import F
+from django.http import HttpResponseBase, HttpResponseNotModified
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 
 from tarot_scores.clubs.models import Club
+
+ResponseT = TypeVar("ResponseT", bound=HttpResponseBase)
 
 
 def results_changed(*, club_id: int) -> None:
@@ -31,3 +41,33 @@ def tournament_results_key(
     """One results page of a tournament of the club (``page``: standings, projector...), whole
     or as htmx's partial; ``slot`` tells the projector's refresh periods apart."""
     return f"results:{page}:{tournament_id}:{_version(club)}:{language}:{htmx}:{slot}"
+
+
+def results_etag(*, club: Club, parts: Iterable[object]) -> str:
+    """An entity tag for a results answer: the club's results version and whatever else the
+    answer depends on (the page asked, the language, the reader...). Polling readers send it
+    back (If-None-Match) and get 304 Not Modified, without a render, until a write bumps the
+    version."""
+    raw = "\x1f".join([_version(club), *(str(p) for p in parts)])
+    return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
+
+
+def etag_matches(headers: Mapping[str, str], etag: str) -> bool:
+    """The request (its ``headers``) already holds this answer: its If-None-Match names the tag
+    (weak or not)."""
+    header = headers.get("If-None-Match", "")
+    return bool(header) and (header.strip() == "*" or etag in parse_etags(header))
+
+
+def not_modified(etag: str) -> HttpResponseNotModified:
+    response = HttpResponseNotModified()
+    return with_etag(response, etag)
+
+
+def with_etag(response: ResponseT, etag: str) -> ResponseT:
+    """Tag the answer; the reader keeps it but asks again each time (no-cache), and a shared
+    cache never keeps it (private: a private club's results)."""
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
+    return response

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.request import Request
@@ -26,6 +26,7 @@ from rest_framework.response import Response
 
 from tarot_scores.clubs.forms import account_named
 from tarot_scores.clubs.selectors import clubs_for
+from tarot_scores.core.results import etag_matches, results_etag, with_etag
 from tournaments import selectors, services
 from tournaments.api.base import (
     CLUB_QUERY,
@@ -451,6 +452,11 @@ class RoundSwapView(TournamentAPIView):
 # --- standings and brackets -------------------------------------------------------------------
 
 
+NOT_MODIFIED = (
+    "The `If-None-Match` header names the current `ETag`: nothing changed since, no body."
+)
+
+
 class StandingsView(TournamentAPIView):
     serializer_class = TournamentStandingSerializer
     pagination_class = None
@@ -460,27 +466,41 @@ class StandingsView(TournamentAPIView):
         summary="Standings",
         description="Every player seated so far, ranked by total, then the better best round, "
         "then the better last round, then name; equal on all of these share a rank. Totals are "
-        "sums of the score lines of the tables' live deals. A fixed number of queries, "
-        "whatever the number of deals. Team events: see `.../teams/standings/`.",
+        "sums of the score lines of the tables' live deals (confirmed ones, where the tournament "
+        "requires confirmation), kept in step as deals are written: a fixed number of queries, "
+        "whatever the number of deals. The answer carries an `ETag` named after the club's "
+        "results version: send it back in `If-None-Match` and the answer is `304 Not Modified` "
+        "(no body) until a deal, a confirmation or a round changes the results. Team events: "
+        "see `.../teams/standings/`.",
         tags=TAGS,
-        responses={200: TournamentStandingSerializer(many=True), **READ_ERRORS},
+        responses={
+            200: TournamentStandingSerializer(many=True),
+            304: OpenApiResponse(description=NOT_MODIFIED),
+            **READ_ERRORS,
+        },
         examples=STANDINGS_EXAMPLES,
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
+        etag = results_etag(club=tournament.club, parts=["api-standings", tournament.pk])
+        if etag_matches(request.headers, etag):
+            return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
         rows = selectors.standings_for(tournament=tournament)
-        return Response(
-            [
-                {
-                    "rank": row.rank,
-                    "player": row.player.pk,
-                    "name": row.player.label,
-                    "team": row.team or None,
-                    "total": row.total,
-                    "rounds": row.rounds,
-                }
-                for row in rows
-            ]
+        return with_etag(
+            Response(
+                [
+                    {
+                        "rank": row.rank,
+                        "player": row.player.pk,
+                        "name": row.player.label,
+                        "team": row.team or None,
+                        "total": row.total,
+                        "rounds": row.rounds,
+                    }
+                    for row in rows
+                ]
+            ),
+            etag,
         )
 
 
@@ -492,16 +512,30 @@ class TeamStandingsView(TournamentAPIView):
         operation_id="tournament_team_standings",
         summary="Team standings",
         description="Each team's total is the sum of its members' totals; equal totals share a "
-        "rank. An empty list when the tournament has no teams.",
+        "rank. An empty list when the tournament has no teams. With an `ETag`, as the "
+        "standings: `If-None-Match` answers `304 Not Modified` until the results change.",
         tags=TAGS,
-        responses={200: TournamentTeamStandingSerializer(many=True), **READ_ERRORS},
+        responses={
+            200: TournamentTeamStandingSerializer(many=True),
+            304: OpenApiResponse(description=NOT_MODIFIED),
+            **READ_ERRORS,
+        },
         examples=TEAM_STANDINGS_EXAMPLES,
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
+        etag = results_etag(club=tournament.club, parts=["api-team-standings", tournament.pk])
+        if etag_matches(request.headers, etag):
+            return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
         rows = selectors.team_standings_for(tournament=tournament)
-        return Response(
-            [{"rank": r.rank, "name": r.name, "total": r.total, "members": r.members} for r in rows]
+        return with_etag(
+            Response(
+                [
+                    {"rank": r.rank, "name": r.name, "total": r.total, "members": r.members}
+                    for r in rows
+                ]
+            ),
+            etag,
         )
 
 

@@ -1,6 +1,7 @@
 """Results: the standings (with team standings and the tie-breaks explained), the projector view
 that refreshes itself, the knockout bracket, and their CSV and PDF exports. Each page reads a
-fixed number of queries, whatever the number of deals."""
+fixed number of queries, whatever the number of deals; the standings and the projector answer
+304 Not Modified to a reader who already has what they would show."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -20,10 +22,16 @@ from django.views.decorators.http import require_GET
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
-from tarot_scores.core.results import tournament_results_key
+from tarot_scores.core.results import (
+    etag_matches,
+    not_modified,
+    results_etag,
+    tournament_results_key,
+    with_etag,
+)
 from tournaments import exports, pdf, selectors
-from tournaments.models import Entry, Round, Tournament
-from tournaments.views.access import countdown, is_knockout, readable, round_name
+from tournaments.models import Round, Tournament
+from tournaments.views.access import Countdown, countdown, is_knockout, readable, round_name
 
 TEMPLATES = "tournaments/"
 PROJECTOR_SECONDS = 10
@@ -67,22 +75,75 @@ def _results_key(request: HttpRequest, tournament: Tournament, page: str, slot: 
     )
 
 
+# Rows per page of the standings: a phone scrolls one page, a festival's field is many pages.
+STANDINGS_ROWS = 50
+SEARCH_LENGTH = 80
+
+
+def _positive(request: HttpRequest, name: str) -> int | None:
+    asked = request.GET.get(name, "")
+    return int(asked) if asked.isdigit() and 0 < int(asked) < 2**31 else None
+
+
+def _standings_block(
+    tournament: Tournament, *, number: int | None, query: str, player: int | None
+) -> str:
+    context = _results(tournament)
+    page = selectors.standings_page(
+        context["rows"], size=STANDINGS_ROWS, number=number, query=query, player=player
+    )
+    url = reverse("tournaments:standings", args=[tournament.pk])
+    context.update(
+        page=page,
+        rows=page.rows,
+        found=[
+            (row, f"{url}?{urlencode({'q': page.query, 'player': str(row.player.pk)})}")
+            for row in page.found
+        ],
+        page_numbers=range(1, page.pages + 1),
+        standings_url=url,
+    )
+    return render_to_string(TEMPLATES + "_standings_block.html", context)
+
+
 @require_GET
 def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings, a page at a time; ``?q=`` finds a player by name (his row highlighted,
+    on its page), ``?player=`` shows a found player's page. htmx asks for the block alone.
+    A reader polling with the ETag of the results version he has gets 304 until it changes."""
     tournament = readable(request, tournament_id)
-    key = _results_key(request, tournament, "standings")
-    html = cache.get(key)
+    number, player = _positive(request, "page"), _positive(request, "player")
+    query = request.GET.get("q", "")[:SEARCH_LENGTH].strip()
+    htmx = bool(request.htmx)
+    etag = results_etag(
+        club=tournament.club,
+        parts=["standings", tournament.pk, get_language(), htmx, request.user.pk]
+        + [number, player, query],
+    )
+    if etag_matches(request.headers, etag):
+        return not_modified(etag)
+    # The pages everyone reads are cached; a search is rendered for its reader.
+    searched = bool(query) or player is not None
+    # Keyed on the page shown (a page beyond the last shows the last): one entry per page.
+    pages = max(1, -(-selectors.standings_count(tournament=tournament) // STANDINGS_ROWS))
+    number = min(number or 1, pages)
+    key = _results_key(request, tournament, f"standings-{number}")
+    html = None if searched else cache.get(key)
     if html is None:
-        html = render_to_string(TEMPLATES + "_standings_block.html", _results(tournament))
-        cache.set(key, html, RESULTS_SECONDS)
+        html = _standings_block(tournament, number=number, query=query, player=player)
+        if not searched:
+            cache.set(key, html, RESULTS_SECONDS)
+    if htmx:
+        return with_etag(HttpResponse(html), etag)
     context = {
         "tournament": tournament,
         "standings_html": mark_safe(html),
+        "query": query,
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "is_organiser": permissions.is_organiser(request, tournament.club),
     }
-    return render(request, TEMPLATES + "standings.html", context)
+    return with_etag(render(request, TEMPLATES + "standings.html", context), etag)
 
 
 @require_GET
@@ -123,47 +184,65 @@ def _pinned_page(request: HttpRequest) -> int | None:
 def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Big type for a wall: standings, the tables still playing and the round's countdown.
     htmx fetches the board every 10 s; without JavaScript the page reloads itself. A ranking
-    longer than a screen shows its next page at each refresh, unless a page is asked for."""
+    longer than a screen shows its next page at each refresh, unless a page is asked for.
+
+    What the board shows is named before anything is rendered: the results version, the page
+    of the ranking and the countdown's minute. A board polling with that ETag gets 304 (two
+    queries) until one of them changes; the page itself is cached under the same name."""
     tournament = readable(request, tournament_id)
     pinned = _pinned_page(request)
-    if pinned is not None:
-        # No page past the registrations' last (?page=999 is no new cache entry), and none to
-        # pin when the whole ranking fits one screen.
-        most = -(-Entry.objects.filter(tournament=tournament).count() // PROJECTOR_ROWS)
-        pinned = min(pinned, most) if most > 1 else None
     slot = int(time.time() // PROJECTOR_SECONDS)
-    # A standalone page with no form: cached whole, per refresh period for the countdown.
-    name = "projector" if pinned is None else f"projector-page-{pinned}"
-    key = _results_key(request, tournament, name, slot)
+    current = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    if current is not None:
+        current.tournament = tournament
+    pages = max(1, -(-selectors.standings_count(tournament=tournament) // PROJECTOR_ROWS))
+    if pages == 1:
+        pinned = None  # nothing to pin when the whole ranking fits one screen
+    # The refresh that brings new scores also turns the page: the same 10-second slot on every
+    # screen and worker, so they all show the same page at the same time.
+    number = min(pinned, pages) if pinned is not None else slot % pages + 1
+    clock = countdown(tournament, current)
+    minute = "" if clock is None else f"{clock.over}:{clock.minutes_left}:{clock.minutes_over}"
+    shown = f"{number}-{pages}-{pinned is not None}-{minute}"
+    htmx = bool(request.htmx)
+    etag = results_etag(
+        club=tournament.club, parts=["projector", tournament.pk, get_language(), htmx, shown]
+    )
+    if etag_matches(request.headers, etag):
+        return not_modified(etag)
+    key = _results_key(request, tournament, f"projector-{shown}")
     page = cache.get(key)
     if page is None:
-        page = _projector(request, tournament, pinned=pinned, slot=slot).content
+        page = _projector(
+            request, tournament, current=current, clock=clock, pinned=pinned, number=number
+        ).content
         cache.set(key, page, RESULTS_SECONDS)
-    return HttpResponse(page)
+    return with_etag(HttpResponse(page), etag)
 
 
 def _projector(
-    request: HtmxHttpRequest, tournament: Tournament, *, pinned: int | None, slot: int
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    *,
+    current: Round | None,
+    clock: Countdown | None,
+    pinned: int | None,
+    number: int,
 ) -> HttpResponse:
     context = _results(tournament)
-    current = Round.objects.filter(tournament=tournament).order_by("-number").first()
     playing: list[selectors.TableState] = []
-    if current is not None:
-        current.tournament = tournament
-        if current.status != Round.Status.CLOSED:
-            playing = [s for s in selectors.round_tables(round_=current) if not s.complete]
+    if current is not None and current.status != Round.Status.CLOSED:
+        playing = [s for s in selectors.round_tables(round_=current) if not s.complete]
     rows = context["rows"]
     pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
-    # The refresh that brings new scores also turns the page: the same 10-second slot the
-    # cache is keyed on, so every screen and worker shows the same page at the same time.
-    number = min(pinned, pages) if pinned is not None else slot % pages + 1
+    number = min(number, pages)
     first = (number - 1) * PROJECTOR_ROWS
     board_url = reverse("tournaments:projector", args=[tournament.pk])
     context.update(
         current=current,
         current_name=round_name(tournament, current.number) if current else "",
         playing=playing,
-        countdown=countdown(tournament, current),
+        countdown=clock,
         refresh_seconds=PROJECTOR_SECONDS,
         page_rows=rows[first : first + PROJECTOR_ROWS],
         page_number=number,

@@ -1,0 +1,175 @@
+"""The stored standings (``Standing``): each seated player's points per round, their total and
+the tie-breaks, kept in step inside the transaction of whatever changes what counts.
+
+A player sits at one table per round, so a round's points of a player are the counted score
+lines of that one table: a change recomputes just those cells (the table's players, one round)
+from the table's few deals, never the whole tournament. What changes them:
+
+- a deal entered, corrected, deleted or restored (the deal hook, ``standings_after_deal``,
+  registered after the confirmation hook so that it counts the deal as it now stands);
+- a deal confirmed, disputed or settled where the tournament requires confirmation (only
+  confirmed deals count: ``confirmations`` calls ``standings_refresh``);
+- a round seated (its players get the round, at 0) and a swap before its first deal.
+
+Closing a round, reopening a table's game, a check-in or a withdrawal change nothing that
+counts. ``standings_rebuild`` (``manage.py rebuild_standings``) recomputes every row from the
+score lines, as ``selectors.standings_from_score_lines`` does at each read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from django.db import transaction
+from django.db.models import Sum
+
+from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
+from tournaments.models import Entry, Round, Standing, Table, Tournament
+
+
+def _fill(standing: Standing, cells: dict[int, int]) -> None:
+    """Set a row from its rounds (number -> points): the total and the tie-break columns."""
+    ordered = sorted(cells.items())
+    standing.rounds = {str(number): points for number, points in ordered}
+    standing.total = sum(points for _n, points in ordered)
+    standing.best_round = max((points for _n, points in ordered), default=0)
+    standing.last_round = ordered[-1][1] if ordered else 0
+
+
+def _cells(standing: Standing) -> dict[int, int]:
+    return {int(number): points for number, points in standing.rounds.items()}
+
+
+def _round_points(round_: Round, player_ids: Collection[int]) -> dict[int, int]:
+    """The players' counted points in this round (one query over the round's score lines)."""
+    from tournaments.selectors import counted
+
+    lines = (
+        ScoreLine.objects.filter(
+            counted(round_.tournament, "deal__"),
+            deal__game__tournament_table__round=round_,
+            player_id__in=player_ids,
+        )
+        .values_list("player_id")
+        .annotate(points=Sum("points"))
+    )
+    return dict(lines)
+
+
+def _computed(
+    tournament: Tournament, player_ids: Collection[int] | None = None
+) -> dict[int, dict[int, int]]:
+    """player id -> round number -> points, for every round each was seated in, from the
+    seats and score lines (the rebuild's reading; two queries)."""
+    from tournaments.selectors import round_totals, seated_rounds
+
+    seated = seated_rounds(tournament, player_ids)
+    totals = round_totals(tournament, player_ids)
+    return {
+        pid: {n: totals.get(pid, {}).get(n, 0) for n in sorted(numbers)}
+        for pid, numbers in seated.items()
+    }
+
+
+def _created(
+    tournament: Tournament,
+    player_ids: Iterable[int],
+    cells: dict[int, dict[int, int]] | None = None,
+) -> list[Standing]:
+    """New rows, from the score lines (``cells`` when the caller has read them), for registered
+    players seated but without one yet."""
+    wanted = set(player_ids)
+    entries = {
+        e.player_id: e for e in Entry.objects.filter(tournament=tournament, player_id__in=wanted)
+    }
+    if cells is None:
+        cells = _computed(tournament, list(entries))
+    rows = []
+    for pid, entry in entries.items():
+        if pid in cells:
+            row = Standing(tournament=tournament, entry=entry, player_id=pid)
+            _fill(row, cells[pid])
+            rows.append(row)
+    return Standing.objects.bulk_create(rows)
+
+
+def standings_refresh(
+    *, round_: Round, player_ids: Sequence[int], seated: Collection[int] | None = None
+) -> None:
+    """Recompute these players' points in this round, in the caller's transaction. ``seated``:
+    those of them seated in the round, when the caller knows it (the deal hook does)."""
+    tournament = round_.tournament
+    ids = sorted(set(player_ids))
+    if not ids:
+        return
+    if seated is None:
+        seated = set(
+            Seat.objects.filter(
+                game__tournament_table__round=round_, player_id__in=ids
+            ).values_list("player_id", flat=True)
+        )
+    points = _round_points(round_, ids)
+    # Locked in id order: two tables writing at once never wait on each other in a cycle.
+    rows = {
+        s.player_id: s
+        for s in Standing.objects.select_for_update()
+        .filter(tournament=tournament, player_id__in=ids)
+        .order_by("pk")
+    }
+    changed: list[Standing] = []
+    gone: list[int] = []
+    for pid, row in rows.items():
+        cells = _cells(row)
+        if pid in seated:
+            cells[round_.number] = points.get(pid, 0)
+        else:
+            cells.pop(round_.number, None)
+        if not cells:
+            gone.append(row.pk)
+            continue
+        _fill(row, cells)
+        changed.append(row)
+    for row in changed:
+        # One UPDATE a row: bulk_update's CASE per column and row costs more for a table's few
+        # players (docs/performance.md).
+        Standing.objects.filter(pk=row.pk).update(
+            rounds=row.rounds,
+            total=row.total,
+            best_round=row.best_round,
+            last_round=row.last_round,
+        )
+    if gone:
+        Standing.objects.filter(pk__in=gone).delete()
+    missing = [pid for pid in ids if pid in seated and pid not in rows]
+    if missing:
+        _created(tournament, missing)
+
+
+def standings_after_deal(
+    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+) -> None:
+    """A deal of a game changed (registered with ``games.services.on_deal_change``): if the
+    game is a tournament's table, recompute its players' points in its round."""
+    if game.max_deals is None:
+        return  # a tournament table always has a set length: no query for a club's own game
+    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    if table is None:
+        return
+    standings_refresh(round_=table.round, player_ids=seated, seated=set(seated))
+
+
+def standings_after_table_change(*, game_id: int) -> None:
+    """What counts at a table changed without a deal write (a confirmation, a dispute)."""
+    table = Table.objects.filter(game_id=game_id).select_related("round__tournament").first()
+    if table is None:
+        return
+    players = list(Seat.objects.filter(game_id=game_id).values_list("player_id", flat=True))
+    standings_refresh(round_=table.round, player_ids=players, seated=set(players))
+
+
+@transaction.atomic
+def standings_rebuild(*, tournament: Tournament) -> int:
+    """Recompute the tournament's standings from its seats and score lines; returns the rows."""
+    Standing.objects.filter(tournament=tournament).delete()
+    cells = _computed(tournament)
+    return len(_created(tournament, cells, cells))
