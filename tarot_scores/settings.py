@@ -115,16 +115,26 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
-def cache_from_url(url: str) -> dict[str, Any]:
+def cache_from_url(url: str, key_prefix: str = "") -> dict[str, Any]:
+    """Local memory per process by default; with a Redis URL, one cache that every worker of
+    every server shares (the cached pages, the sessions' cache, the throttle counts)."""
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    if url.startswith(("redis://", "rediss://")):
-        # Needs the `redis` extra: pip install '.[redis]'.
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
-    raise ImproperlyConfigured(f"Unsupported CACHE_URL scheme: {url.split(':', 1)[0]}")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": key_prefix,
+        }
+    raise ImproperlyConfigured(f"Unsupported REDIS_URL scheme: {url.split(':', 1)[0]}")
 
 
-CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", ""))}
+CACHES = {
+    "default": cache_from_url(
+        os.environ.get("REDIS_URL") or os.environ.get("CACHE_URL", ""),
+        key_prefix=os.environ.get("CACHE_KEY_PREFIX", ""),
+    )
+}
 
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
 # and per client address (see tarot_scores/core/signin.py); its backend comes first so that a
