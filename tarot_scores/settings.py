@@ -101,8 +101,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 60
+    # Each worker keeps its connection for a minute: PostgreSQL sees workers x servers of them.
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Behind PgBouncer in transaction mode a connection may change server between
+    # transactions: no server-side cursor (.iterator() keeps one open across fetches).
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool(
+        "DATABASE_TRANSACTION_POOLING", default=False
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction begins and wait for each other (up to 20 s)
     # rather than failing with "database is locked": two phones saving the same deal get one
