@@ -37,6 +37,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness import Client, Server, bench_database, django_setup, percentile, serving
@@ -69,6 +70,8 @@ class Step:
     kinds: dict[str, Kind]
     stored: int
     memory: dict[int, float]
+    app_cpu: float  # seconds of CPU the gunicorn workers used during the run
+    db_cpu: float  # the same for PostgreSQL's server processes of the bench database
 
     def everything(self) -> list[float]:
         return [value for kind in self.kinds.values() for value in kind.latencies]
@@ -78,6 +81,32 @@ class Step:
         backlog = sum(k.backlog for k in self.kinds.values())
         errors = sum(k.errors for k in self.kinds.values())
         return not errors and percentile(self.everything(), 95) < 0.25 and backlog < 0.05 * asked
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def backends_of(database: str) -> list[int]:
+    """PostgreSQL's server processes connected to ``database`` (same machine)."""
+    pids = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            words = cmdline.read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if words.startswith("postgres: ") and f" {database} " in words:
+            pids.append(int(cmdline.parent.name))
+    return pids
 
 
 def load_average() -> str:
@@ -226,6 +255,9 @@ def run_step(server: Server, tables: int, viewers: int, args: argparse.Namespace
     threads += [
         threading.Thread(target=viewer_loop, args=(1000 + i,), daemon=True) for i in range(viewers)
     ]
+    database = server.database_url.rsplit("/", 1)[1]
+    app_before = cpu_seconds(server.worker_pids())
+    db_before = cpu_seconds(backends_of(database))
     began = time.perf_counter()
     stop_at = began + args.seconds
     for thread in threads:
@@ -233,9 +265,12 @@ def run_step(server: Server, tables: int, viewers: int, args: argparse.Namespace
     for thread in threads:
         thread.join(timeout=args.seconds + 120)
     elapsed = time.perf_counter() - began
+    app_cpu = cpu_seconds(server.worker_pids()) - app_before
+    db_cpu = cpu_seconds(backends_of(database)) - db_before
     stored = Deal.objects.filter(game__tournament_table__round=round_).count()
+    memory = server.peak_memory_mb()
     step = Step(
-        tables, viewers, args.seconds, elapsed, dict(kinds), stored, server.peak_memory_mb()
+        tables, viewers, args.seconds, elapsed, dict(kinds), stored, memory, app_cpu, db_cpu
     )
     print_step(step)
     return step
@@ -272,6 +307,12 @@ def print_step(step: Step) -> None:
         + ", ".join(f"{mb:.0f}" for mb in sorted(step.memory.values()))
     )
     verdict = "met" if step.met() else "MISSED"
+    print(
+        f"CPU used: gunicorn workers {step.app_cpu:.1f} s, PostgreSQL {step.db_cpu:.1f} s"
+        f" = {step.app_cpu / total * 1000:.1f} + {step.db_cpu / total * 1000:.1f} ms a request"
+        f" (a core serves about {total / max(step.app_cpu + step.db_cpu, 1e-9):.0f} requests/s"
+        " of this mix)"
+    )
     print(f"load average after: {load_average()}")
     print(f"targets: zero errors, p95 < 250 ms, backlog < 5% -> {verdict}")
 
