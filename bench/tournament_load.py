@@ -83,17 +83,23 @@ class Step:
         return not errors and percentile(self.everything(), 95) < 0.25 and backlog < 0.05 * asked
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User and system CPU time the processes have used so far."""
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User and system CPU time each process has used so far."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+    used = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / ticks
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
+def cpu_since(before: dict[int, float], pids: list[int]) -> float:
+    """CPU used since ``before`` by the processes alive now (a new one from its start; one
+    that ended meanwhile is not counted)."""
+    return sum(now - before.get(pid, 0.0) for pid, now in cpu_seconds(pids).items())
 
 
 def backends_of(database: str) -> list[int]:
@@ -104,7 +110,10 @@ def backends_of(database: str) -> list[int]:
             words = cmdline.read_bytes().decode(errors="replace")
         except OSError:
             continue
-        if words.startswith("postgres: ") and f" {database} " in words:
+        # "postgres: [cluster:] <user> <database> <client> <state>": connections, not
+        # autovacuum nor the server's own processes.
+        parts = [word for word in words.split()[1:] if not word.endswith(":")]
+        if words.startswith("postgres: ") and parts[1:2] == [database]:
             pids.append(int(cmdline.parent.name))
     return pids
 
@@ -265,8 +274,8 @@ def run_step(server: Server, tables: int, viewers: int, args: argparse.Namespace
     for thread in threads:
         thread.join(timeout=args.seconds + 120)
     elapsed = time.perf_counter() - began
-    app_cpu = cpu_seconds(server.worker_pids()) - app_before
-    db_cpu = cpu_seconds(backends_of(database)) - db_before
+    app_cpu = cpu_since(app_before, server.worker_pids())
+    db_cpu = cpu_since(db_before, backends_of(database))
     stored = Deal.objects.filter(game__tournament_table__round=round_).count()
     memory = server.peak_memory_mb()
     step = Step(
