@@ -146,7 +146,10 @@ def shared_cache(redis_url: str) -> Iterator[str]:
         yield prefix
     finally:
         keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-        print(f"keys the servers wrote in Redis under {prefix}: {len(keys)} (deleted)")
+        size = sum(client.memory_usage(key) or 0 for key in keys)
+        print(
+            f"the servers' keys in Redis under {prefix}: {len(keys)}, {size / 1e6:.1f} MB (deleted)"
+        )
         for start in range(0, len(keys), 1000):
             client.delete(*keys[start : start + 1000])
 
