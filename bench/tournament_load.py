@@ -141,7 +141,13 @@ def shared_cache(redis_url: str) -> Iterator[str]:
     prefix = f"tarot_bench_{secrets.token_hex(4)}"
     os.environ["REDIS_URL"] = redis_url
     os.environ["CACHE_KEY_PREFIX"] = prefix
-    client = redis.Redis.from_url(redis_url)
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise SystemExit(
+            f"Redis is not reachable at {redis_url} ({exc}): start it, or run with --redis ''"
+        ) from None
     try:
         yield prefix
     finally:
