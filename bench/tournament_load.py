@@ -1,49 +1,174 @@
-"""Tournament evening under load: 25 tables entering deals while 200 viewers refresh the
-standings, against gunicorn on PostgreSQL, all on 127.0.0.1.
+"""Tournament evening under load: tables entering deals while viewers refresh the standings,
+against gunicorn on PostgreSQL with Redis as the cache (as production runs it), all on 127.0.0.1.
 
-Run: ``python bench/tournament_load.py [--seconds 40] [--workers 4] [--db postgres]``.
-A 100-player tournament is seated (25 tables of 4); each table is a thread that enters a deal
-through its private link (the phone's htmx POST, no account) every ``--deal-every`` seconds;
-each viewer is a thread that refreshes either the projector (htmx polling) or the standings
-page every ``--view-every`` seconds. Think times are shortened about five-fold from an evening
-(a deal takes minutes, a projector polls every 10 s), so the run is a real load.
+Run: ``python bench/tournament_load.py [--tables 25] [--viewers 200] [--deal-every 6]
+[--view-every 2] [--seconds 40] [--workers 4] [--redis URL] [--sweep 25,100,250]``.
 
-Prints requests per second, p50/p95/max latency per kind, errors (any status other than 200,
-or a refused deal), and each gunicorn worker's peak memory. Targets: no error, p95 < 250 ms.
+A tournament of ``--tables`` tables of 4 is seated; each table is a thread that enters a deal
+through its private link (the phone's htmx POST, no account) on a schedule of one deal every
+``--deal-every`` seconds (each gap drawn between half and one and a half times that); each
+viewer is a thread that refreshes either the projector (htmx polling) or the standings page on
+a schedule of one view every ``--view-every`` seconds. Think times are shortened about
+five-fold from an evening (a deal takes minutes, a projector polls every 10 s), so the run is
+a real load. ``--viewers-per-table`` scales the viewers with the tables instead.
+
+gunicorn runs ``--workers`` sync workers with ``REDIS_URL=--redis`` (default: the local Redis,
+db 5, under a key prefix of this run's own, deleted at the end; ``--redis ''``: each worker's
+local memory). ``--sweep 25,100,250`` runs the load once per number of tables against the same
+server, each on a tournament of its own, and ends with one table of them all.
+
+Per kind of request it prints the count, the throughput (answers a second), p50/p95/max latency,
+errors (any status other than 200, or a refused deal) and the backlog at the deadline: the
+requests the schedules asked for by then that had no answer yet (a server keeping up has a
+backlog of about the requests in flight). Then the deals stored and each worker's peak memory.
+Targets: no error, p95 < 250 ms, a backlog under 5% of what was asked for.
 Bounded: every thread stops at the deadline; nothing leaves the machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import secrets
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from harness import Client, bench_database, django_setup, percentile, serving
+from harness import Client, Server, bench_database, django_setup, percentile, serving
+
+DEAL = "deal entry (table link)"
+PROJECTOR = "projector refresh (htmx)"
+STANDINGS = "standings page"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
-    parser.add_argument("--seconds", type=float, default=40.0)
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--tables", type=int, default=25)
-    parser.add_argument("--viewers", type=int, default=200)
-    parser.add_argument("--deal-every", type=float, default=6.0)
-    parser.add_argument("--view-every", type=float, default=2.0)
-    args = parser.parse_args()
+@dataclass
+class Kind:
+    """What one kind of request did during a run."""
 
-    url = bench_database(args.db, "tarot_bench_tournament")
-    django_setup(url)
-    from entry import deal_form
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    asked: int = 0  # due by the deadline, by the schedules
+    answered: int = 0  # answered by the deadline
 
+    @property
+    def backlog(self) -> int:
+        return self.asked - self.answered
+
+
+@dataclass
+class Step:
+    tables: int
+    viewers: int
+    seconds: float
+    elapsed: float
+    kinds: dict[str, Kind]
+    stored: int
+    memory: dict[int, float]
+    app_cpu: float  # seconds of CPU the gunicorn workers used during the run
+    db_cpu: float  # the same for PostgreSQL's server processes of the bench database
+
+    def everything(self) -> list[float]:
+        return [value for kind in self.kinds.values() for value in kind.latencies]
+
+    def met(self) -> bool:
+        asked = sum(k.asked for k in self.kinds.values())
+        backlog = sum(k.backlog for k in self.kinds.values())
+        errors = sum(k.errors for k in self.kinds.values())
+        return not errors and percentile(self.everything(), 95) < 0.25 and backlog < 0.05 * asked
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User and system CPU time each process has used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
+def cpu_since(before: dict[int, float], pids: list[int]) -> float:
+    """CPU used since ``before`` by the processes alive now (a new one from its start; one
+    that ended meanwhile is not counted)."""
+    return sum(now - before.get(pid, 0.0) for pid, now in cpu_seconds(pids).items())
+
+
+def backends_of(database: str) -> list[int]:
+    """PostgreSQL's server processes connected to ``database`` (same machine)."""
+    pids = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            words = cmdline.read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        # "postgres: [cluster:] <user> <database> <client> <state>": connections, not
+        # autovacuum nor the server's own processes.
+        parts = [word for word in words.split()[1:] if not word.endswith(":")]
+        if words.startswith("postgres: ") and parts[1:2] == [database]:
+            pids.append(int(cmdline.parent.name))
+    return pids
+
+
+def load_average() -> str:
+    """The machine's load over the last minute (other work competes for the same cores)."""
+    try:
+        with open("/proc/loadavg") as f:
+            return f.read().split()[0]
+    except OSError:
+        return "?"
+
+
+@contextmanager
+def shared_cache(redis_url: str) -> Iterator[str]:
+    """The server's cache: Redis under a prefix of this run's own (deleted afterwards), or
+    each worker's local memory when ``redis_url`` is empty."""
+    if not redis_url:
+        os.environ.pop("REDIS_URL", None)
+        os.environ.pop("CACHE_URL", None)
+        yield ""
+        return
+    import redis
+
+    prefix = f"tarot_bench_{secrets.token_hex(4)}"
+    os.environ["REDIS_URL"] = redis_url
+    os.environ["CACHE_KEY_PREFIX"] = prefix
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise SystemExit(
+            f"Redis is not reachable at {redis_url} ({exc}): start it, or run with --redis ''"
+        ) from None
+    try:
+        yield prefix
+    finally:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        size = sum(client.memory_usage(key) or 0 for key in keys)
+        print(
+            f"the servers' keys in Redis under {prefix}: {len(keys)}, {size / 1e6:.1f} MB (deleted)"
+        )
+        for start in range(0, len(keys), 1000):
+            client.delete(*keys[start : start + 1000])
+
+
+def seat_tournament(tables: int) -> tuple[Any, Any, list[tuple[str, list[int]]]]:
+    """A club and a tournament of ``tables`` tables of 4, its first round started."""
     from tarot_scores.clubs import services as club_services
     from tournaments import selectors, services
     from tournaments.models import Tournament
 
-    club = club_services.club_create(name="Club du Tournoi", by=None)
+    club = club_services.club_create(
+        name=f"Club du festival {tables} {secrets.token_hex(2)}", by=None
+    )
     tournament = services.tournament_create(
         club=club,
         name="Grand tournoi",
@@ -53,122 +178,217 @@ def main() -> None:
         seed=1,
         seating_method=Tournament.Seating.MIXING,
     )
-    for i in range(args.tables * 4):
-        services.entry_add(tournament=tournament, name=f"Joueur {i + 1:03d}", checked_in=True)
+    for i in range(tables * 4):
+        services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
     round_ = services.round_seat_next(tournament=tournament, by=None)
     services.round_start(round_=round_)
-    tables = [
+    seated = [
         (s.table.token, [p.pk for p in s.players]) for s in selectors.round_tables(round_=round_)
     ]
-    print(
-        f"{len(tables)} tables seated; {args.viewers} viewers; {args.workers} gunicorn workers;"
-        f" {args.seconds:.0f} s on {args.db}"
-    )
+    return tournament, round_, seated
 
-    latencies: dict[str, list[float]] = defaultdict(list)
-    errors: dict[str, int] = defaultdict(int)
-    lock = threading.Lock()
-    stop_at = 0.0
 
-    def pause(seconds: float) -> None:
-        time.sleep(max(0.0, min(seconds, stop_at - time.perf_counter())))
-
-    def record(kind: str, started: float, ok: bool) -> None:
-        with lock:
-            latencies[kind].append(time.perf_counter() - started)
-            if not ok:
-                errors[kind] += 1
-
-    def table_loop(port: int, token: str, seats: list[int], seed: int) -> None:
-        client = Client(port)
-        rng = random.Random(seed)
-        number = 1
-        time.sleep(rng.uniform(0, args.deal_every))
-        while time.perf_counter() < stop_at:
-            started = time.perf_counter()
-            try:
-                status, _body = client.request(
-                    "POST",
-                    f"/tournaments/t/{token}/",
-                    form=deal_form(rng, seats, number),
-                    headers={"HX-Request": "true"},
-                )
-                ok = status == 200
-            except OSError:
-                ok = False
-            record("deal entry (table link)", started, ok)
-            number += 1 if ok else 0
-            pause(args.deal_every * rng.uniform(0.5, 1.5))
-
-    def viewer_loop(port: int, seed: int) -> None:
-        client = Client(port)
-        rng = random.Random(seed)
-        projector = seed % 2 == 0
-        path = f"/tournaments/{tournament.pk}/{'projector' if projector else 'standings'}/"
-        kind = "projector refresh (htmx)" if projector else "standings page"
-        headers = {"HX-Request": "true"} if projector else {}
-        time.sleep(rng.uniform(0, args.view_every))
-        while time.perf_counter() < stop_at:
-            started = time.perf_counter()
-            try:
-                status, _body = client.request("GET", path, headers=headers)
-                ok = status == 200
-            except OSError:
-                ok = False
-            record(kind, started, ok)
-            pause(args.view_every * rng.uniform(0.5, 1.5))
-
-    with serving(url, workers=args.workers) as server:
-        warm = Client(server.port)
-        for path in (
-            f"/tournaments/{tournament.pk}/standings/",
-            f"/tournaments/{tournament.pk}/projector/",
-        ):
-            assert warm.request("GET", path)[0] == 200
-        threads = [
-            threading.Thread(target=table_loop, args=(server.port, token, seats, i), daemon=True)
-            for i, (token, seats) in enumerate(tables)
-        ]
-        threads += [
-            threading.Thread(target=viewer_loop, args=(server.port, 1000 + i), daemon=True)
-            for i in range(args.viewers)
-        ]
-        began = time.perf_counter()
-        stop_at = began + args.seconds
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=args.seconds + 60)
-        elapsed = time.perf_counter() - began
-        memory = server.peak_memory_mb()
+def run_step(server: Server, tables: int, viewers: int, args: argparse.Namespace) -> Step:
+    from entry import deal_form
 
     from tarot_scores.games.models import Deal
 
-    total = sum(len(v) for v in latencies.values())
+    started = time.perf_counter()
+    tournament, round_, seated = seat_tournament(tables)
     print(
-        f"requests: {total} in {args.seconds:.0f} s = {total / args.seconds:.1f} req/s"
-        f" (last answer after {elapsed:.1f} s)"
+        f"\n== {len(seated)} tables seated in {time.perf_counter() - started:.0f} s;"
+        f" {viewers} viewers; a deal every {args.deal_every:g} s per table, a view every"
+        f" {args.view_every:g} s per viewer; {args.workers} gunicorn workers; {args.seconds:g} s;"
+        f" load average before: {load_average()}"
     )
-    print(f"  {'kind':<28} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'errors':>7}")
-    everything: list[float] = []
-    for kind, values in sorted(latencies.items()):
-        everything += values
+    kinds: dict[str, Kind] = defaultdict(Kind)
+    lock = threading.Lock()
+    stop_at = 0.0
+
+    def on_schedule(kind: str, every: float, rng: random.Random, send: Any) -> None:
+        """Sends on a schedule; a late answer does not move the schedule, so a server that
+        falls behind builds a backlog instead of slowing its clients down."""
+        due = time.perf_counter() + rng.uniform(0, every)
+        asked = answered = 0
+        while due < stop_at and time.perf_counter() < stop_at:
+            time.sleep(max(0.0, due - time.perf_counter()))
+            asked += 1
+            began = time.perf_counter()
+            try:
+                ok = send()
+            except OSError:
+                ok = False
+            done = time.perf_counter()
+            answered += done < stop_at
+            with lock:
+                kinds[kind].latencies.append(done - began)
+                kinds[kind].errors += not ok
+            due += every * rng.uniform(0.5, 1.5)
+        while due < stop_at:  # not sent by the deadline: what the schedule still asked for
+            asked += 1
+            due += every * rng.uniform(0.5, 1.5)
+        with lock:
+            kinds[kind].asked += asked
+            kinds[kind].answered += answered
+
+    def table_loop(token: str, seats: list[int], seed: int) -> None:
+        client = Client(server.port)
+        rng = random.Random(seed)
+        number = [1]
+
+        def send() -> bool:
+            status, _body = client.request(
+                "POST",
+                f"/tournaments/t/{token}/",
+                form=deal_form(rng, seats, number[0]),
+                headers={"HX-Request": "true"},
+            )
+            number[0] += status == 200
+            return status == 200
+
+        on_schedule(DEAL, args.deal_every, rng, send)
+
+    def viewer_loop(seed: int) -> None:
+        client = Client(server.port)
+        rng = random.Random(seed)
+        projector = seed % 2 == 0
+        path = f"/tournaments/{tournament.pk}/{'projector' if projector else 'standings'}/"
+        headers = {"HX-Request": "true"} if projector else {}
+
+        def send() -> bool:
+            return client.request("GET", path, headers=headers)[0] == 200
+
+        on_schedule(PROJECTOR if projector else STANDINGS, args.view_every, rng, send)
+
+    warm = Client(server.port)
+    for path in (
+        f"/tournaments/{tournament.pk}/standings/",
+        f"/tournaments/{tournament.pk}/projector/",
+    ):
+        assert warm.request("GET", path)[0] == 200
+    threads = [
+        threading.Thread(target=table_loop, args=(token, seats, i), daemon=True)
+        for i, (token, seats) in enumerate(seated)
+    ]
+    threads += [
+        threading.Thread(target=viewer_loop, args=(1000 + i,), daemon=True) for i in range(viewers)
+    ]
+    database = server.database_url.rsplit("/", 1)[1]
+    app_before = cpu_seconds(server.worker_pids())
+    db_before = cpu_seconds(backends_of(database))
+    began = time.perf_counter()
+    stop_at = began + args.seconds
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=args.seconds + 120)
+    elapsed = time.perf_counter() - began
+    app_cpu = cpu_since(app_before, server.worker_pids())
+    db_cpu = cpu_since(db_before, backends_of(database))
+    stored = Deal.objects.filter(game__tournament_table__round=round_).count()
+    memory = server.peak_memory_mb()
+    step = Step(
+        tables, viewers, args.seconds, elapsed, dict(kinds), stored, memory, app_cpu, db_cpu
+    )
+    print_step(step)
+    return step
+
+
+def print_step(step: Step) -> None:
+    total = sum(len(k.latencies) for k in step.kinds.values())
+    print(
+        f"requests sent: {total} in {step.seconds:g} s (the last answered after"
+        f" {step.elapsed:.1f} s); req/s: answers by the deadline"
+    )
+    print(
+        f"  {'kind':<26} {'count':>6} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}"
+        f" {'errors':>7} {'backlog':>8}"
+    )
+
+    def row(label: str, values: list[float], answered: int, errors: int, backlog: str) -> None:
         print(
-            f"  {kind:<28} {len(values):>6} {percentile(values, 50) * 1000:>8.1f}"
-            f" {percentile(values, 95) * 1000:>8.1f} {max(values) * 1000:>8.1f}"
-            f" {errors[kind]:>7}"
+            f"  {label:<26} {len(values):>6} {answered / step.seconds:>7.1f}"
+            f" {percentile(values, 50) * 1000:>8.1f} {percentile(values, 95) * 1000:>8.1f}"
+            f" {max(values, default=0) * 1000:>8.1f} {errors:>7} {backlog:>8}"
         )
-    p95 = percentile(everything, 95) * 1000
+
+    for label, kind in sorted(step.kinds.items()):
+        row(label, kind.latencies, kind.answered, kind.errors, f"{kind.backlog}/{kind.asked}")
+    asked = sum(k.asked for k in step.kinds.values())
+    backlog = sum(k.backlog for k in step.kinds.values())
+    errors = sum(k.errors for k in step.kinds.values())
+    answered = sum(k.answered for k in step.kinds.values())
+    row("all", step.everything(), answered, errors, f"{backlog}/{asked}")
+    print(f"deals stored: {step.stored} ({step.stored / step.seconds:.1f} a second)")
     print(
-        f"  {'all':<28} {len(everything):>6} {percentile(everything, 50) * 1000:>8.1f}"
-        f" {p95:>8.1f} {max(everything) * 1000:>8.1f} {sum(errors.values()):>7}"
+        "peak memory per worker (MB): "
+        + ", ".join(f"{mb:.0f}" for mb in sorted(step.memory.values()))
     )
-    print(f"deals stored: {Deal.objects.filter(game__tournament_table__round=round_).count()}")
+    verdict = "met" if step.met() else "MISSED"
     print(
-        "peak memory per worker (MB): " + ", ".join(f"{mb:.0f}" for mb in sorted(memory.values()))
+        f"CPU used: gunicorn workers {step.app_cpu:.1f} s, PostgreSQL {step.db_cpu:.1f} s"
+        f" = {step.app_cpu / total * 1000:.1f} + {step.db_cpu / total * 1000:.1f} ms a request"
+        f" (a core serves about {total / max(step.app_cpu + step.db_cpu, 1e-9):.0f} requests/s"
+        " of this mix)"
     )
-    verdict = "ok" if not sum(errors.values()) and p95 < 250 else "MISSED"
-    print(f"targets: zero errors, p95 < 250 ms -> {verdict}")
+    print(f"load average after: {load_average()}")
+    print(f"targets: zero errors, p95 < 250 ms, backlog < 5% -> {verdict}")
+
+
+def print_sweep(steps: list[Step]) -> None:
+    print("\n== sweep")
+    print(
+        f"  {'tables':>6} {'viewers':>7} {'deals/s':>8} {'entry p50/p95 ms':>17}"
+        f" {'views/s':>8} {'views p50/p95 ms':>17} {'errors':>7} {'backlog':>10} {'targets':>8}"
+    )
+    for step in steps:
+        deals = step.kinds[DEAL].latencies
+        views = step.kinds[PROJECTOR].latencies + step.kinds[STANDINGS].latencies
+        viewed = step.kinds[PROJECTOR].answered + step.kinds[STANDINGS].answered
+        errors = sum(k.errors for k in step.kinds.values())
+        asked = sum(k.asked for k in step.kinds.values())
+        backlog = sum(k.backlog for k in step.kinds.values())
+        print(
+            f"  {step.tables:>6} {step.viewers:>7} {step.kinds[DEAL].answered / step.seconds:>8.1f}"
+            f" {f'{percentile(deals, 50) * 1000:.0f} / {percentile(deals, 95) * 1000:.0f}':>17}"
+            f" {viewed / step.seconds:>8.1f}"
+            f" {f'{percentile(views, 50) * 1000:.0f} / {percentile(views, 95) * 1000:.0f}':>17}"
+            f" {errors:>7} {f'{backlog}/{asked}':>10} {'met' if step.met() else 'MISSED':>8}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--tables", type=int, default=25)
+    parser.add_argument("--sweep", default="", help="numbers of tables, e.g. 25,100,250")
+    parser.add_argument("--viewers", type=int, default=200)
+    parser.add_argument("--viewers-per-table", type=float, default=None)
+    parser.add_argument("--deal-every", type=float, default=6.0)
+    parser.add_argument("--view-every", type=float, default=2.0)
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/5", help="REDIS_URL; '' for local memory"
+    )
+    args = parser.parse_args()
+    sizes = [int(n) for n in args.sweep.split(",")] if args.sweep else [args.tables]
+
+    url = bench_database(args.db, "tarot_bench_tournament")
+    django_setup(url)
+    cache = f"Redis ({args.redis})" if args.redis else "local memory per worker"
+    print(f"database: {args.db}; cache: {cache}")
+    steps = []
+    with shared_cache(args.redis) as _prefix, serving(url, workers=args.workers) as server:
+        for tables in sizes:
+            viewers = (
+                round(tables * args.viewers_per_table)
+                if args.viewers_per_table is not None
+                else args.viewers
+            )
+            steps.append(run_step(server, tables, viewers, args))
+    if len(steps) > 1:
+        print_sweep(steps)
 
 
 if __name__ == "__main__":

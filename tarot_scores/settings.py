@@ -101,8 +101,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 60
+    # Each worker keeps its connection for a minute: PostgreSQL sees workers x servers of them.
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Behind PgBouncer in transaction mode a connection may change server between
+    # transactions: no server-side cursor (.iterator() keeps one open across fetches).
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool(
+        "DATABASE_TRANSACTION_POOLING", default=False
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction begins and wait for each other (up to 20 s)
     # rather than failing with "database is locked": two phones saving the same deal get one
@@ -115,16 +121,26 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
-def cache_from_url(url: str) -> dict[str, Any]:
+def cache_from_url(url: str, key_prefix: str = "") -> dict[str, Any]:
+    """Local memory per process by default; with a Redis URL, one cache that every worker of
+    every server shares (the cached pages, the sessions' cache, the throttle counts)."""
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    if url.startswith(("redis://", "rediss://")):
-        # Needs the `redis` extra: pip install '.[redis]'.
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
-    raise ImproperlyConfigured(f"Unsupported CACHE_URL scheme: {url.split(':', 1)[0]}")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": key_prefix,
+        }
+    raise ImproperlyConfigured(f"Unsupported REDIS_URL scheme: {url.split(':', 1)[0]}")
 
 
-CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", ""))}
+CACHES = {
+    "default": cache_from_url(
+        os.environ.get("REDIS_URL") or os.environ.get("CACHE_URL", ""),
+        key_prefix=os.environ.get("CACHE_KEY_PREFIX", ""),
+    )
+}
 
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
 # and per client address (see tarot_scores/core/signin.py); its backend comes first so that a

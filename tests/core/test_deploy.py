@@ -1,5 +1,6 @@
 """Production settings, checked in a fresh process the way the Dockerfile and gunicorn start."""
 
+import json
 import os
 import subprocess
 import sys
@@ -67,3 +68,34 @@ def test_cookies_are_secure_whenever_debug_is_off(redirect: str) -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "True True"
+
+
+def database_settings(**env: str) -> dict[str, object]:
+    code = (
+        "import json; from django.conf import settings; d = settings.DATABASES['default'];"
+        " print(json.dumps({k: d[k] for k in ('CONN_MAX_AGE', 'DISABLE_SERVER_SIDE_CURSORS')}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        env={
+            **production_env(DATABASE_URL="postgres://tarot@db:5432/tarot_scores"),
+            "DJANGO_SETTINGS_MODULE": "tarot_scores.settings",
+            **env,
+        },
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+def test_postgresql_connections_last_a_minute_with_server_side_cursors_by_default() -> None:
+    assert database_settings() == {"CONN_MAX_AGE": 60, "DISABLE_SERVER_SIDE_CURSORS": False}
+
+
+def test_behind_pgbouncer_in_transaction_mode_no_server_side_cursor() -> None:
+    got = database_settings(DATABASE_TRANSACTION_POOLING="1", DATABASE_CONN_MAX_AGE="0")
+
+    assert got == {"CONN_MAX_AGE": 0, "DISABLE_SERVER_SIDE_CURSORS": True}
