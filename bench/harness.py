@@ -193,6 +193,7 @@ class Client:
             cookies["sessionid"] = session_key
         self.cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.etag: str | None = None  # the last answer's ETag
 
     def request(
         self,
@@ -215,6 +216,7 @@ class Client:
             try:
                 self.conn.request(method, path, body=body, headers=sent)
                 response = self.conn.getresponse()
+                self.etag = response.getheader("ETag")  # what a browser's cache would keep
                 return response.status, response.read()
             except (http.client.HTTPException, OSError):
                 self.conn.close()
