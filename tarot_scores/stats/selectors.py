@@ -434,7 +434,8 @@ def player_stats(
 
 @dataclass(frozen=True)
 class RatingPoint:
-    """A player's shown rating just after one rated deal."""
+    """A player's shown rating at the end of a day of play: just after his last rated deal
+    that day, with his rated deals so far."""
 
     played_on: Any
     rating: float
@@ -442,11 +443,15 @@ class RatingPoint:
 
 
 def rating_history(*, player: Player, club: Club | None) -> list[RatingPoint]:
-    """The player's shown rating after each rated deal in a club (or the federation), oldest
-    first: one query."""
+    """The player's shown rating after each day he played rated deals in a club (or the
+    federation), oldest first: one query, one row per day (the rating after the day's last
+    deal), so a long career reads its days, not every deal."""
+    last_of_day = [F("game_id").desc(), F("number").desc()]
     steps = (
         RatingStep.objects.filter(_scope(club), player=player)
-        .order_by("played_on", "game_id", "number")
+        .annotate(nth=Window(RowNumber(), partition_by=[F("played_on")], order_by=last_of_day))
+        .filter(nth=1)
+        .order_by("played_on")
         .values_list("played_on", "mu", "sigma", "deals")
     )
     return [RatingPoint(day, conservative(mu, sigma), n) for day, mu, sigma, n in steps]

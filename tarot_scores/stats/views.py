@@ -222,7 +222,7 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "rating_deals": 0 if rating is None else rating.deals,
         "rating_chart": rating_chart,
         # The table beside the chart: one row per day (the rating after that day's last deal).
-        "rating_days": list(dict(rating_points).items()),
+        "rating_days": rating_points,
     }
     return render(request, "tarot_scores/club/player.html", context)
 
@@ -233,7 +233,7 @@ class PlayerCurves:
     on paper: the same reportlab drawings."""
 
     score: list[tuple[str, int]]  # (date, cumulative tarot total) after each game
-    rating: list[tuple[str, int]]  # (date, shown rating) after each rated deal
+    rating: list[tuple[str, int]]  # (date, shown rating) after each day's last rated deal
     score_title: str
     rating_title: str
     rating_description: str
@@ -253,20 +253,20 @@ def _player_curves(*, player: Player, club: Club, history: list[Any]) -> PlayerC
         if item.game.kind == TAROT:
             running += item.total
             cumulative.append((date_format(item.game.date, "DATE_FORMAT"), running))
-    steps = selectors.rating_history(player=player, club=club)
-    rating = [(date_format(step.played_on, "DATE_FORMAT"), round(step.rating)) for step in steps]
+    days = selectors.rating_history(player=player, club=club)
+    rating = [(date_format(day.played_on, "DATE_FORMAT"), round(day.rating)) for day in days]
     description = ""
     if rating:
         description = ngettext(
             "From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deal.",
             "From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deals.",
-            len(rating),
+            days[-1].deals,
         ) % {
             "first": rating[0][1],
             "start": rating[0][0],
             "last": rating[-1][1],
             "end": rating[-1][0],
-            "count": len(rating),
+            "count": days[-1].deals,
         }
     return PlayerCurves(
         score=cumulative,
