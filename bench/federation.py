@@ -68,10 +68,11 @@ def copy_text(value: Any) -> str:
 
 
 def templates(rng: random.Random, club: Any) -> dict[int, list[dict[str, Any]]]:
-    """Deals scored once by the site's engine for 4 and 5 seats, players as seat positions.
+    """Deals scored once by the site's engine at a table of 4 and of 5 of the club's players.
 
-    Each is the stored payload with ``{"$seat": i}`` where a player's id goes, the points of
-    each seat, the taker's seat, the contract, won and margin."""
+    Each is the stored payload (those players' ids), where each of them sits (``position``),
+    the points of each seat, the taker's seat, the contract, won and margin: a generated deal
+    is one of them with another table's players put in their seats (``seated_payload``)."""
     from tarot_scores.clubs.demo import random_tarot_payload
     from tarot_scores.games.models import Game, Seat
     from tarot_scores.games.seats import TableSeats
