@@ -35,6 +35,12 @@ def leaderboard_key(*, club: Club, language: str | None, filters: str) -> str:
     return f"leaderboard:{club.pk}:{club.slug}:{_version(club)}:{language}:{filters}"
 
 
+def player_page_key(*, club: Club, player_id: int, season: int, language: str | None) -> str:
+    """A player's figures on his club page (season row, curves, rating, statistics, games) for
+    the season shown as current and this language."""
+    return f"player:{club.pk}:{club.slug}:{_version(club)}:{player_id}:{season}:{language}"
+
+
 def tournament_results_key(
     *, club: Club, tournament_id: int, page: str, language: str | None, htmx: bool, slot: int = 0
 ) -> str:

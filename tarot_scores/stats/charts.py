@@ -19,6 +19,9 @@ ACCENT = colors.HexColor("#0b4f8a")  # the site's accent colour
 # Dates under the x axis are written out as on every page ("25 novembre 2026"): four fit.
 MAX_X_LABELS = 4
 MAX_MARKERS = 60
+# The plot is 330 units wide: past about two units a point, more points draw the same line and
+# only cost time (a rating curve has a point per day of play, a score curve one per game).
+MAX_POINTS = 160
 
 
 def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
@@ -36,7 +39,16 @@ def render_rating_chart(points: list[tuple[str, float]]) -> Drawing:
     return _line_chart(points)
 
 
+def thinned(points: list[tuple[str, float]], most: int = MAX_POINTS) -> list[tuple[str, float]]:
+    """At most ``most`` points, evenly spread over the curve, the first and last kept."""
+    if len(points) <= most:
+        return points
+    last = len(points) - 1
+    return [points[round(i * last / (most - 1))] for i in range(most)]
+
+
 def _line_chart(points: list[tuple[str, float]]) -> Drawing:
+    points = thinned(points)
     drawing = Drawing(WIDTH, HEIGHT)
     plot = LinePlot()
     plot.x, plot.y, plot.width, plot.height = 50, 40, WIDTH - 70, HEIGHT - 60

@@ -13,7 +13,7 @@ from django.db.models.functions import ExtractYear, RowNumber
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games.kinds import TAROT
-from tarot_scores.games.models import Deal, Game, ScoreLine
+from tarot_scores.games.models import Game, ScoreLine
 from tarot_scores.scoring import OTHER_GAMES
 from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
 from tarot_scores.stats.rating import conservative
@@ -273,24 +273,31 @@ class PlayerStats:
 CONTRACT_ORDER = ("prise", "garde", "garde_sans", "garde_contre")
 
 
-def _live_tarot_deals(
-    *, club: Club | None, season: int | None, clubs: QuerySet[Club] | None
-) -> QuerySet[Deal]:
-    deals = Deal.objects.filter(deleted_at__isnull=True).exclude(game__variant__in=OTHER_GAMES)
+def _live_tarot_lines(
+    *, player: Player, club: Club | None, season: int | None, clubs: QuerySet[Club] | None
+) -> QuerySet[ScoreLine]:
+    """The player's score lines in live tarot deals: joined straight to their deals and games
+    (not through a list of deal ids), so PostgreSQL reads each deal once."""
+    lines = ScoreLine.objects.filter(player=player, deal__deleted_at__isnull=True).exclude(
+        deal__game__variant__in=OTHER_GAMES
+    )
     if club is not None:
-        deals = deals.filter(game__club=club)
+        lines = lines.filter(deal__game__club=club)
     if clubs is not None:
-        deals = deals.filter(game__club__in=clubs)
+        lines = lines.filter(deal__game__club__in=clubs)
     if season is not None:
         # A season starts in the club's starting month: the same rule as Club.season_of, in SQL.
-        deals = deals.annotate(
-            season=ExtractYear("game__date")
+        lines = lines.annotate(
+            season=ExtractYear("deal__game__date")
             - Case(
-                When(game__date__month__lt=F("game__club__season_start_month"), then=Value(1)),
+                When(
+                    deal__game__date__month__lt=F("deal__game__club__season_start_month"),
+                    then=Value(1),
+                ),
                 default=Value(0),
             )
         ).filter(season=season)
-    return deals
+    return lines
 
 
 def _average(values: list[int]) -> float | None:
@@ -309,9 +316,9 @@ def player_stats(
     payloads (partner, sitting out, petit au bout, handfuls and slam are only in the payload),
     and who else sat at those deals. ``clubs`` keeps only those clubs' deals (the clubs a
     caller may see)."""
-    deals = _live_tarot_deals(club=club, season=season, clubs=clubs).filter(lines__player=player)
+    lines = _live_tarot_lines(player=player, club=club, season=season, clubs=clubs)
     taken_rows = (
-        ScoreLine.objects.filter(player=player, deal__in=deals.filter(taker=player).values("pk"))
+        lines.filter(deal__taker=player)
         .values("deal__contract")
         .annotate(
             taken=Count("id"), won=Count("id", filter=Q(deal__won=True)), average=Avg("points")
@@ -324,14 +331,12 @@ def player_stats(
         if (r := by_contract.get(c)) is not None
     ]
     mine = list(
-        ScoreLine.objects.filter(player=player, deal__in=deals.values("pk")).values_list(
-            "deal_id", "points", "deal__taker_id", "deal__won", "deal__payload"
-        )
+        lines.values_list("deal_id", "points", "deal__taker_id", "deal__won", "deal__payload")
     )
     others: dict[int, list[int]] = defaultdict(list)
     names: dict[int, str] = {}
     for deal_id, other_id, name, nickname in (
-        ScoreLine.objects.filter(deal__in=deals.values("pk"))
+        ScoreLine.objects.filter(deal__in=lines.values("deal_id"))
         .exclude(player=player)
         .values_list("deal_id", "player_id", "player__name", "player__nickname")
     ):
@@ -434,7 +439,8 @@ def player_stats(
 
 @dataclass(frozen=True)
 class RatingPoint:
-    """A player's shown rating just after one rated deal."""
+    """A player's shown rating at the end of a day of play: just after his last rated deal
+    that day, with his rated deals so far."""
 
     played_on: Any
     rating: float
@@ -442,11 +448,15 @@ class RatingPoint:
 
 
 def rating_history(*, player: Player, club: Club | None) -> list[RatingPoint]:
-    """The player's shown rating after each rated deal in a club (or the federation), oldest
-    first: one query."""
+    """The player's shown rating after each day he played rated deals in a club (or the
+    federation), oldest first: one query, one row per day (the rating after the day's last
+    deal), so a long career reads its days, not every deal."""
+    last_of_day = [F("game_id").desc(), F("number").desc()]
     steps = (
         RatingStep.objects.filter(_scope(club), player=player)
-        .order_by("played_on", "game_id", "number")
+        .annotate(nth=Window(RowNumber(), partition_by=[F("played_on")], order_by=last_of_day))
+        .filter(nth=1)
+        .order_by("played_on")
         .values_list("played_on", "mu", "sigma", "deals")
     )
     return [RatingPoint(day, conservative(mu, sigma), n) for day, mu, sigma, n in steps]

@@ -26,7 +26,7 @@ from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
-from tarot_scores.core.results import leaderboard_key
+from tarot_scores.core.results import leaderboard_key, player_page_key
 from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.words import rules_label
 from tarot_scores.stats import charts, report, selectors
@@ -184,6 +184,26 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
     club = club_for(request, slug)
     player = get_object_or_404(club.players.all(), pk=player_id)
     season = current_season(club)
+    # Everything below the name changes only with the club's results (a deal written, corrected
+    # or deleted bumps their version, the ratings with it): drawn once per version, season and
+    # language, then served from the cache, like the leaderboard.
+    key = player_page_key(club=club, player_id=player.pk, season=season, language=get_language())
+    figures = cache.get(key)
+    if figures is None:
+        figures = render_to_string(
+            "tarot_scores/club/_player_figures.html", _player_figures(club, player, season)
+        )
+        cache.set(key, figures, LEADERBOARD_SECONDS)
+    context = {
+        "club": club,
+        "player": player,
+        "report_url": reverse("clubs:player_report", args=[club.slug, player.pk]),
+        "figures_html": mark_safe(figures),
+    }
+    return render(request, "tarot_scores/club/player.html", context)
+
+
+def _player_figures(club: Club, player: Player, season: int) -> dict[str, Any]:
     # The whole board (one query) so the row carries the player's rank in the club.
     board = selectors.leaderboard(club=club, season=season)
     row = next((r for r in board if r.player_id == player.pk), None)
@@ -205,7 +225,7 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
                 description=curves.rating_description,
             )
         )
-    context = {
+    return {
         "club": club,
         "player": player,
         "row": row,
@@ -213,7 +233,6 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "history": [(item, rules_label(item.game)) for item in history],
         "chart": chart,
         "cumulative": curves.score,
-        "report_url": reverse("clubs:player_report", args=[club.slug, player.pk]),
         "stats": stats,
         "contracts": [(CONTRACT_WORDS.get(c.contract, c.contract), c) for c in stats.contracts],
         "handfuls": [(words, stats.handfuls.get(size, 0)) for size, words in HANDFUL_WORDS.items()],
@@ -222,9 +241,8 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "rating_deals": 0 if rating is None else rating.deals,
         "rating_chart": rating_chart,
         # The table beside the chart: one row per day (the rating after that day's last deal).
-        "rating_days": list(dict(rating_points).items()),
+        "rating_days": rating_points,
     }
-    return render(request, "tarot_scores/club/player.html", context)
 
 
 @dataclass(frozen=True)
@@ -233,7 +251,7 @@ class PlayerCurves:
     on paper: the same reportlab drawings."""
 
     score: list[tuple[str, int]]  # (date, cumulative tarot total) after each game
-    rating: list[tuple[str, int]]  # (date, shown rating) after each rated deal
+    rating: list[tuple[str, int]]  # (date, shown rating) after each day's last rated deal
     score_title: str
     rating_title: str
     rating_description: str
@@ -253,20 +271,20 @@ def _player_curves(*, player: Player, club: Club, history: list[Any]) -> PlayerC
         if item.game.kind == TAROT:
             running += item.total
             cumulative.append((date_format(item.game.date, "DATE_FORMAT"), running))
-    steps = selectors.rating_history(player=player, club=club)
-    rating = [(date_format(step.played_on, "DATE_FORMAT"), round(step.rating)) for step in steps]
+    days = selectors.rating_history(player=player, club=club)
+    rating = [(date_format(day.played_on, "DATE_FORMAT"), round(day.rating)) for day in days]
     description = ""
     if rating:
         description = ngettext(
             "From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deal.",
             "From %(first)s on %(start)s to %(last)s on %(end)s, %(count)s deals.",
-            len(rating),
+            days[-1].deals,
         ) % {
             "first": rating[0][1],
             "start": rating[0][0],
             "last": rating[-1][1],
             "end": rating[-1][0],
-            "count": len(rating),
+            "count": days[-1].deals,
         }
     return PlayerCurves(
         score=cumulative,

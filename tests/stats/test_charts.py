@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from reportlab.graphics import renderPDF
 
-from tarot_scores.stats.charts import render_score_chart, svg_markup
+from tarot_scores.stats.charts import MAX_POINTS, render_score_chart, svg_markup, thinned
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -55,3 +55,15 @@ def test_empty_chart_still_draws() -> None:
 def test_the_same_drawing_goes_into_a_pdf() -> None:
     pdf = renderPDF.drawToString(render_score_chart([("1/9", 10), ("8/9", -30)]))
     assert pdf.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("count", [159, 160, 161, 2000])
+def test_a_long_curve_draws_at_most_the_points_the_plot_can_show(count: int) -> None:
+    points = [(f"d{i}", float(i % 17)) for i in range(1, count + 1)]
+    kept = thinned(points)
+    assert len(kept) == min(count, MAX_POINTS)
+    assert kept[0] == points[0] and kept[-1] == points[-1]
+    svg = ET.fromstring(svg_markup(render_score_chart([(d, int(v)) for d, v in points]), title="x"))
+    polyline = svg.find(f".//{SVG}polyline")
+    assert polyline is not None
+    assert len((polyline.get("points") or "").split(",")) == min(count, MAX_POINTS)
