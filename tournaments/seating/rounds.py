@@ -35,8 +35,10 @@ from enum import StrEnum
 from typing import Generic, TypeVar
 
 from . import movement
+from .designs import schedule_without_repeats
+from .freedom import freedom_rounds
 from .plan import SeatingError, TablePlan, plan_tables
-from .search import Problem, Tables, improve
+from .search import Problem, Tables, improve, tally
 from .seats import SeatMemory
 
 P = TypeVar("P", bound=Hashable)
@@ -455,23 +457,87 @@ def _mixing_plan(
     deadline: float,
     start: list[Tables] | None = None,
 ) -> tuple[list[Tables], bool]:
-    """The search for ``rounds`` rounds together, from ``start`` or else from the greedy
-    baseline round after round (so never worse than it)."""
-    if start is None:
-        met = [row[:] for row in field.met]
-        start = []
-        for k in range(rounds):
-            tables = _greedy(field, met, _rng(seed, first + k, "order"))
-            start.append(tables)
-            for table in tables:
-                for a in table:
-                    for b in table:
-                        if b != a:
-                            met[a][b] += 1
+    """The search for ``rounds`` rounds together, from ``start`` or else from the best of three
+    starts: a construction without repeats (``designs``, for a fresh field at tables of 4,
+    mapped onto the players by a seeded draw), the freedom greedy (``freedom``) and the greedy
+    baseline, each round after round. The search never makes its start worse, so the plan is
+    never worse than the baseline, and a construction at its floors is the answer as it is.
+    """
     problem = field.problem(rounds, repeat_weight=MIXING_REPEAT, odd_weight=1)
+    if start is None:
+        starts = [
+            *_designed(field, rounds, _rng(seed, first, "design")),
+            _freedom(field, rounds, _rng(seed, first, "freedom")),
+            _greedy_after(field, [], first, rounds, seed),
+        ]
+        start = min(starts, key=lambda plan: tally(problem, plan)[0])
     rng = _rng(seed, first, "search")
     outcome = improve(problem, start, rng, deadline=deadline, patience=MIXING_PATIENCE)
     return outcome.rounds, outcome.timed_out
+
+
+def _greedy_after(
+    field: _Field[P], planned: list[Tables], first: int, rounds: int, seed: int
+) -> list[Tables]:
+    """``planned`` followed by greedy baseline rounds, each after the ones before it, up to
+    ``rounds`` in all."""
+    met = [row[:] for row in field.met]
+    plan: list[Tables] = []
+    for k in range(rounds):
+        tables = (
+            planned[k] if k < len(planned) else _greedy(field, met, _rng(seed, first + k, "order"))
+        )
+        plan.append(tables)
+        for table in tables:
+            for a in table:
+                for b in table:
+                    if b != a:
+                        met[a][b] += 1
+    return plan
+
+
+def _freedom(field: _Field[P], rounds: int, rng: random.Random) -> list[Tables]:
+    return freedom_rounds(
+        len(field.players), field.plan.sizes, rounds, met=field.met, team=field.team, rng=rng
+    )
+
+
+DESIGN_DRAWS = 50
+"""Seeded draws of the players onto a construction tried when there are teams: a draw that seats
+teammates together is not used, and after this many the construction is given up."""
+
+
+def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Tables]]:
+    """A construction without repeats mapped onto the players, as a one-item list; ``[]`` when
+    none applies (tables of 5 or 3, rounds already played, or no draw keeping teammates apart).
+    Rounds past the construction's length are the greedy baseline's."""
+    n = len(field.players)
+    if field.plan.fours * 4 != n or any(any(row) for row in field.met):
+        return []
+    design = schedule_without_repeats(n)[:rounds]
+    if len(design) < 2:
+        return []  # one round: the other starts do as well
+    team = field.team
+    for _ in range(DESIGN_DRAWS):
+        draw = list(range(n))
+        rng.shuffle(draw)
+        plan = [[[draw[p] for p in table] for table in tables] for tables in design]
+        if not _clashes(plan, team):
+            for tables in plan:
+                rng.shuffle(tables)  # table numbers say nothing of the construction
+            return [_greedy_after(field, plan, 1, rounds, rng.randrange(2**32))]
+    return []
+
+
+def _clashes(plan: list[Tables], team: list[int]) -> bool:
+    return any(
+        team[a] == team[b]
+        for tables in plan
+        for table in tables
+        for a in table
+        for b in table
+        if a < b
+    )
 
 
 def _swiss(
