@@ -6,8 +6,9 @@ them (nor share a team with one): a table that keeps many of them open can still
 without a repeat, and so can the tables after it. Each table starts from the unseated player
 with the fewest such partners left (the hardest to place), then takes, among those who have met
 nobody at the table yet, the one that leaves the table the most freedom; when nobody fits, the
-one with the fewest repeats there. Player sets are bit masks (Python integers), so a freedom is
-one ``&`` and a bit count.
+one with the fewest teammates, then repeats, there. A greedy start can paint itself into a
+corner (the last table takes who is left): the search mends that. Player sets are bit masks
+(Python integers), so a freedom is one ``&`` and a bit count.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ def freedom_rounds(
         for b in range(players):
             if b != a and (met[a][b] or team[a] == team[b]):
                 fresh[a] &= ~(1 << b)
+    mates = [sum(1 << b for b in range(players) if b != a and team[b] == team[a]) for a in
+             range(players)]  # fmt: skip
     planned: list[Tables] = []
     for _ in range(rounds):
-        tables = _round(players, sizes, fresh, rng)
+        tables = _round(players, sizes, fresh, mates, rng)
         planned.append(tables)
         for table in tables:
             for a in table:
@@ -47,7 +50,9 @@ def freedom_rounds(
     return planned
 
 
-def _round(players: int, sizes: Sequence[int], fresh: list[int], rng: random.Random) -> Tables:
+def _round(
+    players: int, sizes: Sequence[int], fresh: list[int], mates: list[int], rng: random.Random
+) -> Tables:
     open_ = (1 << players) - 1
     order = list(range(players))
     rng.shuffle(order)  # ties are drawn
@@ -61,12 +66,13 @@ def _round(players: int, sizes: Sequence[int], fresh: list[int], rng: random.Ran
         common = fresh[first] & open_
         while len(table) < size:
             best = -1
-            best_key = (0, 0)
+            best_key = (0, 0, 0)
             for c in order:
                 if not open_ >> c & 1:
                     continue
+                clashes = sum(mates[c] >> x & 1 for x in table)
                 repeats = sum(not fresh[c] >> x & 1 for x in table)
-                key = (repeats, -(common & fresh[c]).bit_count())
+                key = (clashes, repeats, -(common & fresh[c]).bit_count())
                 if best < 0 or key < best_key:
                     best, best_key = c, key
             table.append(best)

@@ -502,42 +502,62 @@ def _freedom(field: _Field[P], rounds: int, rng: random.Random) -> list[Tables]:
     )
 
 
-DESIGN_DRAWS = 50
-"""Seeded draws of the players onto a construction tried when there are teams: a draw that seats
-teammates together is not used, and after this many the construction is given up."""
+DESIGN_SWAPS = 2000
+"""Swaps of two players on a construction tried to keep teammates off the pairs that meet."""
 
 
 def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Tables]]:
     """A construction without repeats mapped onto the players, as a one-item list; ``[]`` when
-    none applies (tables of 5 or 3, rounds already played, or no draw keeping teammates apart).
-    Rounds past the construction's length are the greedy baseline's."""
+    none applies (tables of 5 or 3, rounds already played, or no mapping keeping teammates
+    apart). Rounds past the construction's length are the greedy baseline's.
+
+    The players are drawn onto the construction's numbers; with teams, players are then swapped
+    (a member of a team that clashes with another player, kept when the clashes do not grow)
+    until no teammates share a table, which works when the construction has pairs that never
+    meet where the teams need them (the groups of a transversal design, the partner nobody
+    meets in 8-4-10).
+    """
     n = len(field.players)
     if field.plan.fours * 4 != n or any(any(row) for row in field.met):
         return []
     design = schedule_without_repeats(n)[:rounds]
     if len(design) < 2:
         return []  # one round: the other starts do as well
-    team = field.team
-    for _ in range(DESIGN_DRAWS):
-        draw = list(range(n))
-        rng.shuffle(draw)
-        plan = [[[draw[p] for p in table] for table in tables] for tables in design]
-        if not _clashes(plan, team):
-            for tables in plan:
-                rng.shuffle(tables)  # table numbers say nothing of the construction
-            return [_greedy_after(field, plan, 1, rounds, rng.randrange(2**32))]
-    return []
+    spot = list(range(n))  # spot[player]: his number in the construction
+    rng.shuffle(spot)
+    mates = [(a, b) for a in range(n) for b in range(a + 1, n) if field.team[a] == field.team[b]]
+    if mates:
+        meets = [[False] * n for _ in range(n)]
+        for tables in design:
+            for table in tables:
+                for x in table:
+                    for y in table:
+                        meets[x][y] = x != y
 
+        def clashing() -> list[tuple[int, int]]:
+            return [(a, b) for a, b in mates if meets[spot[a]][spot[b]]]
 
-def _clashes(plan: list[Tables], team: list[int]) -> bool:
-    return any(
-        team[a] == team[b]
-        for tables in plan
-        for table in tables
-        for a in table
-        for b in table
-        if a < b
-    )
+        clashes = clashing()
+        for _ in range(DESIGN_SWAPS):
+            if not clashes:
+                break
+            a = rng.choice(rng.choice(clashes))
+            c = rng.randrange(n)
+            spot[a], spot[c] = spot[c], spot[a]
+            after = clashing()
+            if len(after) <= len(clashes):
+                clashes = after
+            else:
+                spot[a], spot[c] = spot[c], spot[a]
+        if clashes:
+            return []
+    player = [0] * n
+    for p, x in enumerate(spot):
+        player[x] = p
+    plan = [[[player[x] for x in table] for table in tables] for tables in design]
+    for tables in plan:
+        rng.shuffle(tables)  # table numbers say nothing of the construction
+    return [_greedy_after(field, plan, 1, rounds, rng.randrange(2**32))]
 
 
 def _swiss(
