@@ -7,7 +7,9 @@ Methods (``Method``):
   table in an earlier round), then seat numbers rotated so nobody keeps seat 1 or always sits
   after the same neighbour. Given the number of rounds (``total_rounds`` or ``seat_all_rounds``)
   it plans the rounds still to come together, which is what finds the schedules where nobody
-  ever meets twice (16 players over 5 rounds, 20 over 5...).
+  ever meets twice (16 players over 5 rounds, 20 over 5...): from a construction (``designs``)
+  for fields at tables of 4 that have one, else from a greedy start (``freedom`` or the
+  baseline) improved by the search (``search``).
 - ``swiss``: players of similar standing together (ranks 1-4 at table 1, 5-8 at table 2...),
   bent where that avoids a repeat: a repeat weighs as much as moving players ``SWISS_REPEAT``
   places in all away from their band.
