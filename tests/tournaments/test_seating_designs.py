@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.seating import SeatingResult, seat_all_rounds, seat_round
-from tournaments.seating.designs import schedule_without_repeats
+from tournaments.seating.designs import construction, schedule_without_repeats
 from tournaments.seating.freedom import freedom_rounds
 
 
@@ -39,7 +39,7 @@ DESIGNS = [
     Design(16, 5),  # AG(2,4): every pair meets once
     Design(20, 5),  # resolvable TD(4,5)
     Design(28, 7),  # resolvable TD(4,7)
-    Design(32, 9),  # resolvable TD(4,8), then each group of 8 at two tables
+    Design(32, 10),  # 8-4-10, the published schedule (Aguado 2004)
     Design(36, 9),  # resolvable TD(4,9)
     Design(44, 11),  # resolvable TD(4,11)
     Design(64, 21),  # resolvable TD(4,16), then AG(2,4) in each group: every pair meets once
@@ -54,6 +54,15 @@ def test_constructions(design: Design) -> None:
     for tables in rounds:
         assert sorted(p for table in tables for p in table) == list(range(design.players))
         assert [len(table) for table in tables] == [4] * (design.players // 4)
+    assert_no_pair_twice(rounds)
+
+
+def test_the_transversal_design_for_thirty_two() -> None:
+    """Under the published 8-4-10, the construction gives 32 players 9 rounds: TD(4,8), then
+    each group of 8 at two tables."""
+    rounds = construction(32)
+    assert len(rounds) == 9
+    assert all(sorted(p for t in tables for p in t) == list(range(32)) for tables in rounds)
     assert_no_pair_twice(rounds)
 
 
@@ -77,13 +86,11 @@ def test_thirty_two_players_over_nine_rounds_without_a_repeat() -> None:
     assert_no_pair_twice([r.tables for r in results])
 
 
-@pytest.mark.xfail(strict=True, reason="8-4-10 (Aguado 2004) is not constructed yet")
 def test_thirty_two_players_over_ten_rounds_without_a_repeat() -> None:
-    """The social golfer problem 8-4-10: a schedule without repeats exists. Nine rounds come
-    from the construction, the tenth from the search, with repeats: this says so until it is
-    built."""
+    """The social golfer problem 8-4-10 (Aguado 2004): ten rounds, nobody meeting twice."""
     results = seat_all_rounds(list(range(32)), rounds=10, method="mixing", seed=12, time_budget=0.5)
     assert [r.repeats for r in results] == [0] * 10
+    assert_no_pair_twice([r.tables for r in results])
 
 
 def test_round_by_round_keeps_the_construction() -> None:

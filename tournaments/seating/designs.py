@@ -19,9 +19,12 @@ give them instantly.
   seated side by side with a schedule for ``q`` players (the same construction again, or one
   round of ``q / 4`` tables). 16 players get 4 + 1 = 5 rounds (this is the affine plane
   AG(2, 4)), 32 get 8 + 1 = 9, 64 get 16 + 5 = 21 (every pair meets exactly once).
-- **Not here: 32 players over 10 rounds** (8-4-10, first solved by Aguado in 2004). The
-  construction above gives 9 rounds; a tenth needs another structure (a resolvable 4-GDD of
-  type 2^16), which we have not built: the search adds the tenth round, with repeats.
+- **A published schedule: 32 players over 10 rounds** (the social golfer problem 8-4-10, first
+  solved by A. Aguado in 2004; CSPLib problem 10). The construction above gives only 9 rounds
+  and a tenth needs another structure, so the schedule is kept as data (``_EIGHT_FOUR_TEN``):
+  the solution shown in Wolfram's *Social Golfer Problem* demonstration, its players renamed
+  (``p -> 5p + 3 mod 32``) and its rounds and tables sorted, which changes nothing of its
+  meetings. A test checks that it is a schedule and that nobody meets twice.
 """
 
 from __future__ import annotations
@@ -37,6 +40,13 @@ def schedule_without_repeats(players: int) -> list[Tables]:
     empty when ``players`` is not a multiple of 4 or no construction fits."""
     if players % 4 or players < 4:
         return []
+    if players == 32:
+        return [[list(table) for table in round_] for round_ in _EIGHT_FOUR_TEN]
+    return construction(players)
+
+
+def construction(players: int) -> list[Tables]:
+    """The transversal design and its groups (below), for a multiple of 4 players."""
     q = players // 4
     if q < 4 or _prime_power(q) is None:
         return [[list(range(t * 4, t * 4 + 4)) for t in range(q)]]  # one round: anything goes
@@ -101,3 +111,108 @@ def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
         if all(mul[a][b] for a in range(1, q) for b in range(1, q)):  # no zero divisor
             return add, mul
     raise AssertionError("an irreducible polynomial of every degree exists")  # pragma: no cover
+
+
+# 8-4-10: 32 players, 10 rounds of 8 tables of 4, no pair twice (see the module's docstring).
+_EIGHT_FOUR_TEN: tuple[tuple[tuple[int, int, int, int], ...], ...] = (
+    (
+        (0, 1, 3, 31),
+        (2, 6, 10, 30),
+        (4, 5, 13, 28),
+        (7, 8, 9, 11),
+        (12, 20, 21, 29),
+        (14, 18, 22, 26),
+        (15, 16, 17, 19),
+        (23, 24, 25, 27),
+    ),
+    (
+        (0, 2, 8, 21),
+        (1, 9, 12, 30),
+        (3, 26, 27, 29),
+        (4, 6, 7, 15),
+        (5, 16, 18, 24),
+        (10, 11, 13, 19),
+        (14, 17, 25, 28),
+        (20, 22, 23, 31),
+    ),
+    (
+        (0, 4, 25, 26),
+        (1, 13, 22, 24),
+        (2, 5, 12, 14),
+        (3, 11, 15, 23),
+        (6, 8, 17, 29),
+        (7, 19, 27, 31),
+        (9, 10, 16, 20),
+        (18, 21, 28, 30),
+    ),
+    (
+        (0, 5, 10, 27),
+        (1, 6, 23, 28),
+        (2, 19, 24, 29),
+        (3, 8, 13, 18),
+        (4, 9, 14, 31),
+        (7, 12, 17, 22),
+        (11, 16, 21, 26),
+        (15, 20, 25, 30),
+    ),
+    (
+        (0, 6, 14, 19),
+        (1, 7, 10, 21),
+        (2, 13, 25, 31),
+        (3, 16, 22, 30),
+        (4, 11, 12, 24),
+        (5, 17, 23, 26),
+        (8, 20, 27, 28),
+        (9, 15, 18, 29),
+    ),
+    (
+        (0, 7, 18, 20),
+        (1, 11, 14, 29),
+        (2, 4, 16, 23),
+        (3, 5, 6, 9),
+        (8, 12, 26, 31),
+        (10, 15, 24, 28),
+        (13, 17, 27, 30),
+        (19, 21, 22, 25),
+    ),
+    (
+        (0, 9, 17, 24),
+        (1, 8, 16, 25),
+        (2, 3, 7, 28),
+        (4, 10, 22, 29),
+        (5, 11, 30, 31),
+        (6, 13, 20, 26),
+        (12, 18, 19, 23),
+        (14, 15, 21, 27),
+    ),
+    (
+        (0, 11, 22, 28),
+        (1, 2, 15, 26),
+        (3, 14, 20, 24),
+        (4, 8, 19, 30),
+        (5, 7, 25, 29),
+        (6, 12, 16, 27),
+        (9, 13, 21, 23),
+        (10, 17, 18, 31),
+    ),
+    (
+        (0, 12, 13, 15),
+        (1, 5, 19, 20),
+        (2, 9, 22, 27),
+        (3, 4, 17, 21),
+        (6, 11, 18, 25),
+        (7, 24, 26, 30),
+        (8, 10, 14, 23),
+        (16, 28, 29, 31),
+    ),
+    (
+        (0, 23, 29, 30),
+        (1, 4, 18, 27),
+        (2, 11, 17, 20),
+        (3, 10, 12, 25),
+        (5, 8, 15, 22),
+        (6, 21, 24, 31),
+        (7, 13, 14, 16),
+        (9, 19, 26, 28),
+    ),
+)
