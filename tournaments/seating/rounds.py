@@ -7,7 +7,9 @@ Methods (``Method``):
   table in an earlier round), then seat numbers rotated so nobody keeps seat 1 or always sits
   after the same neighbour. Given the number of rounds (``total_rounds`` or ``seat_all_rounds``)
   it plans the rounds still to come together, which is what finds the schedules where nobody
-  ever meets twice (16 players over 5 rounds, 20 over 5...).
+  ever meets twice (16 players over 5 rounds, 20 over 5...): from a construction (``designs``)
+  for fields at tables of 4 that have one, else from a greedy start (``freedom`` or the
+  baseline) improved by the search (``search``).
 - ``swiss``: players of similar standing together (ranks 1-4 at table 1, 5-8 at table 2...),
   bent where that avoids a repeat: a repeat weighs as much as moving players ``SWISS_REPEAT``
   places in all away from their band.
@@ -35,8 +37,10 @@ from enum import StrEnum
 from typing import Generic, TypeVar
 
 from . import movement
+from .designs import schedule_without_repeats
+from .freedom import freedom_rounds
 from .plan import SeatingError, TablePlan, plan_tables
-from .search import Problem, Tables, improve
+from .search import Problem, Tables, improve, tally
 from .seats import SeatMemory
 
 P = TypeVar("P", bound=Hashable)
@@ -455,23 +459,107 @@ def _mixing_plan(
     deadline: float,
     start: list[Tables] | None = None,
 ) -> tuple[list[Tables], bool]:
-    """The search for ``rounds`` rounds together, from ``start`` or else from the greedy
-    baseline round after round (so never worse than it)."""
-    if start is None:
-        met = [row[:] for row in field.met]
-        start = []
-        for k in range(rounds):
-            tables = _greedy(field, met, _rng(seed, first + k, "order"))
-            start.append(tables)
-            for table in tables:
-                for a in table:
-                    for b in table:
-                        if b != a:
-                            met[a][b] += 1
+    """The search for ``rounds`` rounds together, from ``start`` or else from the best of three
+    starts: a construction without repeats (``designs``, for a fresh field at tables of 4,
+    mapped onto the players by a seeded draw), the freedom greedy (``freedom``) and the greedy
+    baseline, each round after round. The search never makes its start worse, so the plan is
+    never worse than the baseline, and a construction at its floors is the answer as it is.
+    """
     problem = field.problem(rounds, repeat_weight=MIXING_REPEAT, odd_weight=1)
+    if start is None:
+        starts = [
+            *_designed(field, rounds, _rng(seed, first, "design")),
+            _freedom(field, rounds, _rng(seed, first, "freedom")),
+            _greedy_after(field, [], first, rounds, seed),
+        ]
+        start = min(starts, key=lambda plan: tally(problem, plan)[0])
     rng = _rng(seed, first, "search")
     outcome = improve(problem, start, rng, deadline=deadline, patience=MIXING_PATIENCE)
     return outcome.rounds, outcome.timed_out
+
+
+def _greedy_after(
+    field: _Field[P], planned: list[Tables], first: int, rounds: int, seed: int
+) -> list[Tables]:
+    """``planned`` followed by greedy baseline rounds, each after the ones before it, up to
+    ``rounds`` in all."""
+    met = [row[:] for row in field.met]
+    plan: list[Tables] = []
+    for k in range(rounds):
+        tables = (
+            planned[k] if k < len(planned) else _greedy(field, met, _rng(seed, first + k, "order"))
+        )
+        plan.append(tables)
+        for table in tables:
+            for a in table:
+                for b in table:
+                    if b != a:
+                        met[a][b] += 1
+    return plan
+
+
+def _freedom(field: _Field[P], rounds: int, rng: random.Random) -> list[Tables]:
+    return freedom_rounds(
+        len(field.players), field.plan.sizes, rounds, met=field.met, team=field.team, rng=rng
+    )
+
+
+DESIGN_SWAPS = 2000
+"""Swaps of two players on a construction tried to keep teammates off the pairs that meet."""
+
+
+def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Tables]]:
+    """A construction without repeats mapped onto the players, as a one-item list; ``[]`` when
+    none applies (tables of 5 or 3, rounds already played, or no mapping keeping teammates
+    apart). Rounds past the construction's length are the greedy baseline's.
+
+    The players are drawn onto the construction's numbers; with teams, players are then swapped
+    (a member of a team that clashes with another player, kept when the clashes do not grow)
+    until no teammates share a table, which works when the construction has pairs that never
+    meet where the teams need them (the groups of a transversal design, the partner nobody
+    meets in 8-4-10).
+    """
+    n = len(field.players)
+    if field.plan.fours * 4 != n or any(any(row) for row in field.met):
+        return []
+    design = schedule_without_repeats(n)[:rounds]
+    if len(design) < 2:
+        return []  # one round: the other starts do as well
+    spot = list(range(n))  # spot[player]: his number in the construction
+    rng.shuffle(spot)
+    mates = [(a, b) for a in range(n) for b in range(a + 1, n) if field.team[a] == field.team[b]]
+    if mates:
+        meets = [[False] * n for _ in range(n)]
+        for tables in design:
+            for table in tables:
+                for x in table:
+                    for y in table:
+                        meets[x][y] = x != y
+
+        def clashing() -> list[tuple[int, int]]:
+            return [(a, b) for a, b in mates if meets[spot[a]][spot[b]]]
+
+        clashes = clashing()
+        for _ in range(DESIGN_SWAPS):
+            if not clashes:
+                break
+            a = rng.choice(rng.choice(clashes))
+            c = rng.randrange(n)
+            spot[a], spot[c] = spot[c], spot[a]
+            after = clashing()
+            if len(after) <= len(clashes):
+                clashes = after
+            else:
+                spot[a], spot[c] = spot[c], spot[a]
+        if clashes:
+            return []
+    player = [0] * n
+    for p, x in enumerate(spot):
+        player[x] = p
+    plan = [[[player[x] for x in table] for table in tables] for tables in design]
+    for tables in plan:
+        rng.shuffle(tables)  # table numbers say nothing of the construction
+    return [_greedy_after(field, plan, 1, rounds, rng.randrange(2**32))]
 
 
 def _swiss(
