@@ -20,6 +20,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, 
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tests.factories import UserFactory, garde, make_tournament, play
+from tournaments import penalties
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, Table, Tournament
 
@@ -134,6 +135,15 @@ def build_permission_world() -> PermissionWorld:
     )
     games = {"club": club_game, "open": open_table.game, "closed": closed_table.game}
     deals = {key: game.deals.order_by("number").first() for key, game in games.items()}
+    # A penalty in round 1, for the routes that remove one.
+    penalty = penalties.penalty_give(
+        tournament=tournament,
+        entry=Entry.objects.get(tournament=tournament, player=player),
+        points=10,
+        reason="Late",
+        by=organiser,
+        round_number=1,
+    )
     return PermissionWorld(
         club=club,
         other=other,
@@ -148,4 +158,5 @@ def build_permission_world() -> PermissionWorld:
         deals=deals,  # type: ignore[arg-type]
         tables={"open": open_table, "other": other_table, "closed": closed_table},
         invitation=invitation,
+        extra={"penalty": penalty},
     )

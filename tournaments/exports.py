@@ -1,7 +1,8 @@
 """CSV export of a tournament's standings, for spreadsheets and federation returns.
 
 Built on the club's ``CsvExport`` base: a header line, then one line per player in rank order
-with the per-round scores (empty where the player was not seated) and the total.
+with the per-round scores (empty where the player was not seated; penalties taken off), the
+points the penalties took off (a column only when someone has one) and the total.
 """
 
 from __future__ import annotations
@@ -28,15 +29,18 @@ class StandingsCsv(CsvExport):
         self.rows = rows
         self.round_names = list(round_names)
         self.has_teams = bool(teams)
+        self.has_penalties = any(r.penalties for r in rows)
         slug = slugify(tournament.name) or "tournament"
         self.filename = f"{slug}-{tournament.date.isoformat()}-standings.csv"
 
     def header(self) -> list[str]:
         team = [_("Team")] if self.has_teams else []
-        return [_("Rank"), _("Player"), *team, *self.round_names, _("Total")]
+        penalties = [_("Penalties")] if self.has_penalties else []
+        return [_("Rank"), _("Player"), *team, *self.round_names, *penalties, _("Total")]
 
     def write_rows(self, writer: RowWriter) -> None:
         for row in self.rows:
             team = [row.team] if self.has_teams else []
             rounds = ["" if r is None else r for r in row.rounds]
-            writer.writerow([row.rank, row.player.label, *team, *rounds, row.total])
+            penalties = [-row.penalties if row.penalties else ""] if self.has_penalties else []
+            writer.writerow([row.rank, row.player.label, *team, *rounds, *penalties, row.total])

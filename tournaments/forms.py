@@ -273,3 +273,44 @@ class SwapForm(forms.Form):
             self.players[int(self.cleaned_data["first"])],
             self.players[int(self.cleaned_data["second"])],
         )
+
+
+class PenaltyForm(forms.Form):
+    """A penalty as a referee types it: the player, the round, optionally the deal's number at
+    the player's table, the points taken off and the reason (``tournaments.penalties``)."""
+
+    entry = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
+    round = forms.TypedChoiceField(label=gettext_lazy("Round"), coerce=int)
+    deal = forms.IntegerField(
+        label=gettext_lazy("Deal"),
+        required=False,
+        min_value=1,
+        max_value=MAX_DEALS_PER_ROUND,
+        help_text=gettext_lazy(
+            "The deal's number at the player's table; leave empty for a penalty on the round."
+        ),
+    )
+    points = forms.IntegerField(
+        label=gettext_lazy("Points taken off"), min_value=1, max_value=10_000
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        entries: Sequence[Entry],
+        rounds: Sequence[tuple[int, str]],
+        **kw: Any,
+    ) -> None:
+        super().__init__(*args, **kw)
+        self.entries = {e.pk: e for e in entries}
+        self.fields["entry"].choices = [("", "—")] + [  # type: ignore[attr-defined]
+            (str(e.pk), e.player.label) for e in entries
+        ]
+        self.fields["round"].choices = [  # type: ignore[attr-defined]
+            (str(n), name) for n, name in rounds
+        ]

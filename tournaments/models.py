@@ -272,6 +272,9 @@ class Standing(models.Model):
     # Round number (as text: a JSON key) -> points counted there, for each round seated.
     rounds = models.JSONField(default=dict)
     total = models.IntegerField(default=0)
+    # The points the live penalties took off (already out of the rounds' cells and the total):
+    # shown beside the total, so a reader sees why a round is lower than its table's sheet.
+    penalties = models.PositiveIntegerField(default=0)
     best_round = models.IntegerField(default=0)
     last_round = models.IntegerField(default=0)
 
@@ -282,3 +285,49 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} @ {self.tournament_id}: {self.total}"
+
+
+class Penalty(models.Model):
+    """Points a referee or organiser takes off a player's score, with a written reason, on a
+    deal or on a round (séance). It lowers that round's points of the player (so the total and
+    the tie-breaks read it), whatever becomes of the deal. Removing a penalty keeps it: it is
+    marked removed, by whom, when and why, and counts no more (``tournaments.penalties``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="penalties")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="penalties")
+    # The deal it is about (one of the player's table in that round), or none: the round's.
+    deal = models.ForeignKey(
+        Deal, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties"
+    )
+    points = models.PositiveIntegerField(_("points"))
+    reason = models.TextField(_("reason"), max_length=500)
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    given_at = models.DateTimeField(default=timezone.now)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removal_reason = models.TextField(_("reason for removing"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["round__number", "given_at", "pk"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+
+    def __str__(self) -> str:
+        return f"-{self.points} {self.entry_id} R{self.round_id}"
+
+    @property
+    def live(self) -> bool:
+        return self.removed_at is None

@@ -264,21 +264,26 @@ def render_standings(
         para(_heading(tournament), st["meta"]),
         para(_("Standings"), st["h2"]),
     ]
-    head = [_("Rank"), _("Player"), *([_("Team")] if has_teams else []), *round_names, _("Total")]
+    # Penalties are already out of their rounds' points; their own column says how many.
+    has_penalties = any(r.penalties for r in rows)
+    numbers = [*round_names, *([_("Penalties")] if has_penalties else [])]
+    head = [_("Rank"), _("Player"), *([_("Team")] if has_teams else []), *numbers, _("Total")]
     data: list[list[Any]] = [[para(h, st["head"]) for h in head]]
     for row in rows:
         rounds = ["–" if r is None else str(r) for r in row.rounds]
+        if has_penalties:
+            rounds.append(f"−{row.penalties}" if row.penalties else "")
         team = [para(row.team, st["cell"])] if has_teams else []
         data.append(
             [f"{row.rank}.", para(row.player.label, st["cell"]), *team, *rounds, str(row.total)]
         )
     fixed = [fitting_width(_("Rank"), size=9, least=1.2 * cm), 5.0 * cm]
     fixed += [3.5 * cm] if has_teams else []
-    number_w = min(2.2 * cm, (usable - sum(fixed)) / max(1, len(round_names) + 1))
-    number_w = max(number_w, fitting_width(*round_names, _("Total"), size=9))
+    number_w = min(2.2 * cm, (usable - sum(fixed)) / max(1, len(numbers) + 1))
+    number_w = max(number_w, fitting_width(*numbers, _("Total"), size=9))
     grid = Table(
         data,
-        colWidths=[*fixed, *[number_w] * (len(round_names) + 1)],
+        colWidths=[*fixed, *[number_w] * (len(numbers) + 1)],
         repeatRows=1,
         hAlign="LEFT",
     )

@@ -14,7 +14,15 @@ from django.db.models import Count, Q, QuerySet, Sum, Value
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import ScoreLine, Seat
-from tournaments.models import DealConfirmation, Entry, Round, Standing, Table, Tournament
+from tournaments.models import (
+    DealConfirmation,
+    Entry,
+    Penalty,
+    Round,
+    Standing,
+    Table,
+    Tournament,
+)
 
 Confirmation = DealConfirmation.Status
 
@@ -37,8 +45,9 @@ class StandingRow:
     rank: int
     player: Player
     total: int
-    rounds: list[int | None]  # per round, None where the player did not sit
+    rounds: list[int | None]  # per round, None where the player did not sit; penalties off
     team: str = ""
+    penalties: int = 0  # the points the live penalties took off (already out of the rounds)
 
 
 def round_totals(
@@ -57,6 +66,23 @@ def round_totals(
     ).annotate(points=Sum("points")):
         totals[player_id][number] = points
     return totals
+
+
+def round_penalties(
+    tournament: Tournament, player_ids: Collection[int] | None = None
+) -> dict[int, dict[int, int]]:
+    """player id -> round number -> the points the live penalties take off (one query)."""
+    rows = Penalty.objects.filter(tournament=tournament, removed_at__isnull=True)
+    if player_ids is not None:
+        rows = rows.filter(entry__player_id__in=player_ids)
+    taken: dict[int, dict[int, int]] = defaultdict(dict)
+    for player_id, number, points in (
+        rows.values_list("entry__player_id", "round__number")
+        .annotate(points=Sum("points"))
+        .order_by()
+    ):
+        taken[player_id][number] = points
+    return taken
 
 
 def seated_rounds(
@@ -90,7 +116,7 @@ def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[Standing
     previous: tuple[object, ...] | None = None
     for i, (key, row) in enumerate(rows):
         rank = ranked[-1].rank if previous is not None and key[:3] == previous[:3] else i + 1
-        ranked.append(StandingRow(rank, row.player, row.total, row.rounds, row.team))
+        ranked.append(StandingRow(rank, row.player, row.total, row.rounds, row.team, row.penalties))
         previous = key
     return ranked
 
@@ -115,7 +141,14 @@ def standings_for(*, tournament: Tournament) -> list[StandingRow]:
             standing.player.label.casefold(),
         )
         team = standing.entry.team.name if standing.entry.team else ""
-        rows.append((key, StandingRow(0, standing.player, standing.total, per_round, team)))
+        rows.append(
+            (
+                key,
+                StandingRow(
+                    0, standing.player, standing.total, per_round, team, standing.penalties
+                ),
+            )
+        )
     return _ranked(rows)
 
 
@@ -125,6 +158,7 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     deals)."""
     totals = round_totals(tournament)
     seated = seated_rounds(tournament)
+    taken = round_penalties(tournament)
     rounds = _round_numbers(tournament)
     entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
     rows: list[tuple[tuple[object, ...], StandingRow]] = []
@@ -132,11 +166,15 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
         pid = entry.player_id
         if pid not in seated:
             continue
-        per_round = [totals[pid].get(n, 0) if n in seated[pid] else None for n in rounds]
+        mine = taken.get(pid, {})
+        per_round = [
+            totals[pid].get(n, 0) - mine.get(n, 0) if n in seated[pid] else None for n in rounds
+        ]
         total = sum(v for v in per_round if v is not None)
         key = tie_break_key(total, per_round, entry.player.label)
         team = entry.team.name if entry.team else ""
-        rows.append((key, StandingRow(0, entry.player, total, per_round, team)))
+        penalties = sum(mine.get(n, 0) for n in seated[pid])
+        rows.append((key, StandingRow(0, entry.player, total, per_round, team, penalties)))
     return _ranked(rows)
 
 
@@ -418,8 +456,10 @@ def qualify(tables: list[list[tuple[Player, int]]], *, per_table: int, places: i
 
 
 def bracket(*, tournament: Tournament) -> Bracket:
-    """Every knockout stage: its tables, each player's score there and who went through."""
+    """Every knockout stage: its tables, each player's score there (less his penalties of
+    that stage) and who went through."""
     totals = round_totals(tournament)
+    taken = round_penalties(tournament)
     rounds = list(tournament.round_set.order_by("number"))
     stages: list[Stage] = []
     eliminated: list[list[tuple[int, Player]]] = []
@@ -427,7 +467,13 @@ def bracket(*, tournament: Tournament) -> Bracket:
     for round_ in rounds:
         round_.tournament = tournament
         states = round_tables(round_=round_)
-        per_table = [[(p, totals[p.pk].get(round_.number, 0)) for p in s.players] for s in states]
+        per_table = [
+            [
+                (p, totals[p.pk].get(round_.number, 0) - taken[p.pk].get(round_.number, 0))
+                for p in s.players
+            ]
+            for s in states
+        ]
         field_size = sum(len(t) for t in per_table)
         final = len(states) == 1
         complete = all(s.complete for s in states)
@@ -498,3 +544,21 @@ def round_repeats(*, round_: Round) -> list[Repeat]:
                 if a < b and (a, b) in met:
                     repeats.append(Repeat(table, players[a], players[b], sorted(met[(a, b)])))
     return repeats
+
+
+# --- penalties ---------------------------------------------------------------------------------
+
+
+def penalties_for(
+    *, tournament: Tournament, round_: Round | None = None, live_only: bool = False
+) -> list[Penalty]:
+    """The tournament's penalties (a round's, the live ones only, if asked), removed ones
+    included otherwise: their history, in round order (one query)."""
+    rows = Penalty.objects.filter(tournament=tournament).select_related(
+        "entry__player", "round", "deal", "given_by", "removed_by"
+    )
+    if round_ is not None:
+        rows = rows.filter(round=round_)
+    if live_only:
+        rows = rows.filter(removed_at__isnull=True)
+    return list(rows)

@@ -9,7 +9,10 @@ from the table's few deals, never the whole tournament. What changes them:
   registered after the confirmation hook so that it counts the deal as it now stands);
 - a deal confirmed, disputed or settled where the tournament requires confirmation (only
   confirmed deals count: ``confirmations`` calls ``standings_refresh``);
-- a round seated (its players get the round, at 0) and a swap before its first deal.
+- a round seated (its players get the round, at 0) and a swap before its first deal;
+- a penalty given or removed (``tournaments.penalties``): a penalty lowers the player's points
+  in its round, so a round's cell is its counted score lines minus its live penalties, and the
+  total and the tie-breaks read the cells as always; ``Standing.penalties`` keeps their sum.
 
 Closing a round, reopening a table's game, a check-in or a withdrawal change nothing that
 counts. ``standings_rebuild`` (``manage.py rebuild_standings``) recomputes every row from the
@@ -27,9 +30,11 @@ from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tournaments.models import Entry, Round, Standing, Table, Tournament
 
 
-def _fill(standing: Standing, cells: dict[int, int]) -> None:
-    """Set a row from its rounds (number -> points): the total and the tie-break columns."""
+def _fill(standing: Standing, cells: dict[int, int], penalties: int = 0) -> None:
+    """Set a row from its rounds (number -> points, penalties taken off already) and the sum
+    of its live penalties: the total and the tie-break columns."""
     ordered = sorted(cells.items())
+    standing.penalties = penalties
     standing.rounds = {str(number): points for number, points in ordered}
     standing.total = sum(points for _n, points in ordered)
     standing.best_round = max((points for _n, points in ordered), default=0)
@@ -41,7 +46,8 @@ def _cells(standing: Standing) -> dict[int, int]:
 
 
 def _round_points(round_: Round, player_ids: Collection[int]) -> dict[int, int]:
-    """The players' counted points in this round (one query over the round's score lines)."""
+    """The players' counted points in this round, before penalties (one query over the
+    round's score lines)."""
     from tournaments.selectors import counted
 
     lines = (
@@ -56,25 +62,30 @@ def _round_points(round_: Round, player_ids: Collection[int]) -> dict[int, int]:
     return dict(lines)
 
 
-def _computed(
-    tournament: Tournament, player_ids: Collection[int] | None = None
-) -> dict[int, dict[int, int]]:
-    """player id -> round number -> points, for every round each was seated in, from the
-    seats and score lines (the rebuild's reading; two queries)."""
-    from tournaments.selectors import round_totals, seated_rounds
+Computed = dict[int, tuple[dict[int, int], int]]
+
+
+def _computed(tournament: Tournament, player_ids: Collection[int] | None = None) -> Computed:
+    """player id -> (round number -> points, penalties taken off, for every round each was
+    seated in; the sum of the live penalties), from the seats, score lines and penalties (the
+    rebuild's reading; three queries)."""
+    from tournaments.selectors import round_penalties, round_totals, seated_rounds
 
     seated = seated_rounds(tournament, player_ids)
     totals = round_totals(tournament, player_ids)
-    return {
-        pid: {n: totals.get(pid, {}).get(n, 0) for n in sorted(numbers)}
-        for pid, numbers in seated.items()
-    }
+    penalties = round_penalties(tournament, player_ids)
+    out: Computed = {}
+    for pid, numbers in seated.items():
+        taken = penalties.get(pid, {})
+        cells = {n: totals.get(pid, {}).get(n, 0) - taken.get(n, 0) for n in sorted(numbers)}
+        out[pid] = (cells, sum(taken.get(n, 0) for n in numbers))
+    return out
 
 
 def _created(
     tournament: Tournament,
     player_ids: Iterable[int],
-    cells: dict[int, dict[int, int]] | None = None,
+    cells: Computed | None = None,
 ) -> list[Standing]:
     """New rows, from the score lines (``cells`` when the caller has read them), for registered
     players seated but without one yet."""
@@ -88,9 +99,17 @@ def _created(
     for pid, entry in entries.items():
         if pid in cells:
             row = Standing(tournament=tournament, entry=entry, player_id=pid)
-            _fill(row, cells[pid])
+            _fill(row, *cells[pid])
             rows.append(row)
     return Standing.objects.bulk_create(rows)
+
+
+def _penalties(tournament: Tournament, player_ids: Collection[int]) -> dict[int, dict[int, int]]:
+    """player id -> round number -> the points their live penalties take off (one query; the
+    whole tournament's rounds, so that the row's penalty column stays their sum)."""
+    from tournaments.selectors import round_penalties
+
+    return round_penalties(tournament, player_ids)
 
 
 def standings_refresh(
@@ -109,6 +128,7 @@ def standings_refresh(
             ).values_list("player_id", flat=True)
         )
     points = _round_points(round_, ids)
+    taken = _penalties(tournament, ids)
     # Locked in id order: two tables writing at once never wait on each other in a cycle.
     rows = {
         s.player_id: s
@@ -120,14 +140,15 @@ def standings_refresh(
     gone: list[int] = []
     for pid, row in rows.items():
         cells = _cells(row)
+        mine = taken.get(pid, {})
         if pid in seated:
-            cells[round_.number] = points.get(pid, 0)
+            cells[round_.number] = points.get(pid, 0) - mine.get(round_.number, 0)
         else:
             cells.pop(round_.number, None)
         if not cells:
             gone.append(row.pk)
             continue
-        _fill(row, cells)
+        _fill(row, cells, sum(mine.get(n, 0) for n in cells))
         changed.append(row)
     for row in changed:
         # One UPDATE a row: bulk_update's CASE per column and row costs more for a table's few
@@ -135,6 +156,7 @@ def standings_refresh(
         Standing.objects.filter(pk=row.pk).update(
             rounds=row.rounds,
             total=row.total,
+            penalties=row.penalties,
             best_round=row.best_round,
             last_round=row.last_round,
         )

@@ -3,7 +3,15 @@ printed sheets, a table's private entry link, standings, projector and bracket."
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import events, referee, referees, results, rounds, table_entry
+from tournaments.views import (
+    events,
+    penalties,
+    referee,
+    referees,
+    results,
+    rounds,
+    table_entry,
+)
 
 app_name = "tournaments"
 
@@ -24,6 +32,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<int:tournament_id>/teams/", events.team_new, name="team_new"),
     path("<int:tournament_id>/referees/", referees.referees, name="referees"),
+    path("<int:tournament_id>/penalties/", penalties.penalties_page, name="penalties"),
     path("<int:tournament_id>/rounds/seat/", rounds.round_seat, name="round_seat"),
     path("<int:tournament_id>/rounds/<int:number>/", rounds.round_detail, name="round"),
     path("<int:tournament_id>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),

@@ -134,6 +134,9 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments_api:entry": {"GET": EVERYONE, "PATCH": A_ORGANISERS},
     "tournaments_api:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
     "tournaments_api:referee": {"DELETE": A_ORGANISERS},
+    # Penalties: the tournament's organisers and referees list, give and remove them.
+    "tournaments_api:penalties": {"GET": A_REFEREES, "POST": A_REFEREES},
+    "tournaments_api:penalty": {"DELETE": A_REFEREES},
     "tournaments_api:rounds": {"GET": EVERYONE, "POST": A_ORGANISERS},
     "tournaments_api:round-start": {"POST": A_ORGANISERS},
     "tournaments_api:round-close": {"POST": A_ORGANISERS},
@@ -232,6 +235,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:entry_withdraw": {"POST": A_ORGANISERS},
     "tournaments:team_new": {"POST": A_ORGANISERS},
     "tournaments:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
+    "tournaments:penalties": {"GET": A_REFEREES, "POST": A_REFEREES},
     # The referee's page of deals to confirm and disputes, and what he does there.
     "tournaments:referee": {"GET": A_REFEREES},
     "tournaments:referee_confirm@club": {"POST": NOBODY},
@@ -281,6 +285,7 @@ BODIES: dict[str, Callable[[PermissionWorld], dict[str, Any]]] = {
     "games:status": lambda w: {"status": "unknown"},
     "invitations:answer": lambda w: {"action": "accept"},
     "tournaments:referees": lambda w: {"action": "add"},
+    "tournaments:penalties": lambda w: {"action": "give"},
 }
 
 GAME_VARIANTS = ("club", "open", "closed")
@@ -329,6 +334,7 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         "entry_id": w.entry.pk,
         "number": 2,
         "user_id": w.users["referee"].pk,  # type: ignore[union-attr]
+        "penalty_id": w.extra["penalty"].pk,
         "uidb64": "MQ",
         "content_type_id": "1",
         "object_id": "1",

@@ -995,7 +995,7 @@ def test_a_knockout_bracket_grows_with_stages_not_deals(
     for _ in range(2):
         play_round(services.round_seat_next(tournament=event.tournament, by=None), rng)
 
-    with django_assert_max_num_queries(3 + 2 * 2):  # 2 per stage
+    with django_assert_max_num_queries(4 + 2 * 2):  # 2 per stage; 1 for the penalties
         response = event.client("anonymous").get(event.url("bracket/"))
 
     assert len(response.json()["ranking"]) == 8

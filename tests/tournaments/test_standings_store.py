@@ -18,8 +18,8 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tests import factories
-from tournaments import confirmations, selectors, services
-from tournaments.models import DealConfirmation, Round, Standing, Tournament
+from tournaments import confirmations, penalties, selectors, services
+from tournaments.models import DealConfirmation, Entry, Penalty, Round, Standing, Tournament
 from tournaments.standings import standings_rebuild
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 def stored(tournament: Tournament) -> dict[int, tuple[Any, ...]]:
     return {
-        s.player_id: (s.entry_id, s.rounds, s.total, s.best_round, s.last_round)
+        s.player_id: (s.entry_id, s.rounds, s.total, s.best_round, s.last_round, s.penalties)
         for s in Standing.objects.filter(tournament=tournament)
     }
 
@@ -131,6 +131,30 @@ class Evening:
         payload = random_tarot_payload(self.rng, ids, deal.number, sitting_out_dealer=len(ids) == 5)
         confirmations.deal_dispute(deal=deal, payload=payload, by=None, player=ids[0])
 
+    def penalise(self) -> None:
+        """A referee's penalty on a deal (which may be deleted later) or on a round."""
+        rounds = list(self.tournament.round_set.values_list("number", flat=True))
+        deal = self.rng.choice(self.deals()) if self.rng.random() < 0.5 and self.deals() else None
+        entries = Entry.objects.filter(tournament=self.tournament)
+        if deal is not None:  # one of its players, most of the time (else: refused)
+            seated = list(deal.game.seats.values_list("player_id", flat=True))
+            entries = entries.filter(player_id__in=seated)
+        entry = self.rng.choice(list(entries))
+        penalties.penalty_give(
+            tournament=self.tournament,
+            entry=entry,
+            points=self.rng.choice([5, 10, 20, 50]),
+            reason="Talking during the deal",
+            by=self.organiser,
+            round_number=None if deal else self.rng.choice(rounds),
+            deal_id=deal.pk if deal else None,
+        )
+
+    def unpenalise(self) -> None:
+        live = list(Penalty.objects.filter(tournament=self.tournament, removed_at__isnull=True))
+        if live:
+            penalties.penalty_remove(penalty=self.rng.choice(live), by=self.organiser)
+
     def reopen_or_next(self) -> None:
         """Reopen a closed round's table (an organiser's correction), or seat the next round."""
         finished = [g for g in self.games() if g.status == Game.Status.FINISHED]
@@ -149,6 +173,8 @@ class Evening:
             (self.delete, 2),
             (self.restore, 2),
             (self.reopen_or_next, 2),
+            (self.penalise, 3),
+            (self.unpenalise, 1),
         ]
         if self.tournament.require_confirmation:
             actions += [(self.confirm, 6), (self.dispute_or_settle, 2)]
@@ -170,6 +196,7 @@ def test_random_edits_keep_the_stored_standings_equal_to_the_score_lines(
     assert Deal.objects.filter(game__tournament_table__round__tournament=tournament).exists()
     incremental = stored(tournament)
     assert any(row[2] for row in incremental.values())  # some points were counted
+    assert Penalty.objects.filter(tournament=tournament, removed_at__isnull=True).exists()
 
     standings_rebuild(tournament=tournament)
 

@@ -398,10 +398,16 @@ class TournamentStandingSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(help_text="The player's id.")
     name = serializers.CharField()
     team = serializers.CharField(allow_null=True)
-    total = serializers.IntegerField(help_text="The sum of the player's score lines.")
+    total = serializers.IntegerField(
+        help_text="The sum of the player's score lines, less his penalties."
+    )
     rounds = serializers.ListField(
         child=serializers.IntegerField(allow_null=True),
-        help_text="Points per round; null where the player was not seated.",
+        help_text="Points per round, less the round's penalties; null where the player was not "
+        "seated.",
+    )
+    penalties = serializers.IntegerField(
+        help_text="The points his penalties took off (already out of `rounds` and `total`)."
     )
 
 

@@ -9,6 +9,7 @@ from tournaments.api.confirmations import (
     DealDisputeView,
     DealSettleView,
 )
+from tournaments.api.penalties import PenaltyDetailView, PenaltyListView
 from tournaments.api.views import (
     BracketView,
     EntryDetailView,
@@ -59,6 +60,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<id:pk>/teams/standings/",
         TeamStandingsView.as_view(),
         name="team-standings",
+    ),
+    path("tournaments/<id:pk>/penalties/", PenaltyListView.as_view(), name="penalties"),
+    path(
+        "tournaments/<id:pk>/penalties/<id:penalty_id>/",
+        PenaltyDetailView.as_view(),
+        name="penalty",
     ),
     path("tournaments/<id:pk>/bracket/", BracketView.as_view(), name="bracket"),
     path(

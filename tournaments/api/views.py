@@ -468,7 +468,8 @@ class StandingsView(TournamentAPIView):
         "then the better last round, then name; equal on all of these share a rank. Totals are "
         "sums of the score lines of the tables' live deals (confirmed ones, where the tournament "
         "requires confirmation), kept in step as deals are written: a fixed number of queries, "
-        "whatever the number of deals. The answer carries an `ETag` named after the club's "
+        "whatever the number of deals. A penalty lowers its round's points (and so the total); "
+        "`penalties` is their sum. The answer carries an `ETag` named after the club's "
         "results version: send it back in `If-None-Match` and the answer is `304 Not Modified` "
         "(no body) until a deal, a confirmation or a round changes the results. Team events: "
         "see `.../teams/standings/`.",
@@ -496,6 +497,7 @@ class StandingsView(TournamentAPIView):
                         "team": row.team or None,
                         "total": row.total,
                         "rounds": row.rounds,
+                        "penalties": row.penalties,
                     }
                     for row in rows
                 ]

@@ -41,6 +41,7 @@ def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
     rows = selectors.standings_for(tournament=tournament)
     numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     has_teams = any(r.team for r in rows)
+    has_penalties = any(r.penalties for r in rows)
     return {
         "tournament": tournament,
         "rows": rows,
@@ -51,6 +52,11 @@ def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
         if has_teams
         else [],
         "has_teams": has_teams,
+        "has_penalties": has_penalties,
+        # Their reasons, read only when someone has one (no query otherwise).
+        "penalties": selectors.penalties_for(tournament=tournament, live_only=True)
+        if has_penalties
+        else [],
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "is_organiser": permissions.is_organiser(user, tournament.club),

@@ -4,7 +4,8 @@ countdown, closing a complete round, and the sheets printed for it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.http import FileResponse, HttpResponse
@@ -23,7 +24,7 @@ from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tournaments import pdf, selectors, services
 from tournaments.forms import SwapForm
-from tournaments.models import Round, Tournament
+from tournaments.models import Penalty, Round, Tournament
 from tournaments.selectors import TableState
 from tournaments.views.access import (
     countdown,
@@ -68,10 +69,16 @@ class TableCard:
     seats: list[tuple[int, Player]]  # seat numbers from 1; seat 1 deals first
     entry_url: str  # organisers only
     qr: SafeString | str
+    penalties: list[Penalty] = field(default_factory=list)  # its players' live ones this round
 
 
 def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[TableCard]:
     cards = []
+    given: dict[int, list[Penalty]] = defaultdict(list)
+    for penalty in selectors.penalties_for(
+        tournament=round_.tournament, round_=round_, live_only=True
+    ):
+        given[penalty.entry.player_id].append(penalty)
     for state in selectors.round_tables(round_=round_):
         url = entry_url(request, state.table) if organiser else ""
         title = _("Table %(n)s: enter the deals") % {"n": state.table.number}
@@ -81,6 +88,7 @@ def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[
                 list(enumerate(state.players, start=1)),
                 url,
                 qr_svg(url, title) if organiser else "",
+                [p for player in state.players for p in given.get(player.pk, [])],
             )
         )
     return cards

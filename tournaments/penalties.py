@@ -1,0 +1,175 @@
+"""Penalties (pénalités): points a tournament's referee or organiser takes off a player's score,
+with a written reason, on one of his deals or on a round (séance).
+
+A penalty lowers the player's points of its round: the round's cell in the standings is his
+counted score lines there minus his live penalties there, so the total and the tie-breaks
+(best round, last round) read it like any other point. It counts whatever becomes of the deal
+it names (a deleted or disputed deal does not take back a penalty for conduct). Removing a
+penalty keeps it, marked removed with who, when and why: nothing is lost, and the history
+shows both. Each write recomputes the player's stored standing (``standings_refresh``) and
+bumps the club's results version, in the same transaction. Who may give and remove them is
+``permissions.can_referee``: the views and the API ask it before calling here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.results import results_changed
+from tarot_scores.games.models import Deal, Seat
+from tournaments.models import Entry, Penalty, Round, Tournament
+from tournaments.standings import standings_refresh
+
+MAX_PENALTY_POINTS = 10_000
+MAX_REASON = 500
+
+
+def _reason_refusal(reason: str, field: str = "reason") -> Refusal | None:
+    text = reason.strip()
+    if not text:
+        return Refusal.on(field, "required", _("Write the reason for the penalty."))
+    if len(text) > MAX_REASON:
+        return Refusal.on(
+            field,
+            "too_long",
+            _("At most %(n)s characters.") % {"n": MAX_REASON},
+        )
+    return None
+
+
+def _points_refusal(points: int) -> Refusal | None:
+    if points < 1 or points > MAX_PENALTY_POINTS:
+        return Refusal.on(
+            "points",
+            "out_of_range",
+            _("A penalty is a whole number of points from 1 to %(n)s.") % {"n": MAX_PENALTY_POINTS},
+        )
+    return None
+
+
+def _round_and_deal(
+    tournament: Tournament,
+    entry: Entry,
+    round_number: int | None,
+    deal_number: int | None,
+    deal_id: int | None,
+) -> tuple[Round, Deal | None]:
+    """The round the penalty lowers and the deal it names, checked: the player sat in that
+    round, and the deal is one of his table's there."""
+    deal: Deal | None = None
+    if deal_id is not None:
+        deal = (
+            Deal.objects.select_related("game__tournament_table__round")
+            .filter(pk=deal_id, game__tournament_table__round__tournament=tournament)
+            .first()
+        )
+        if deal is None:
+            raise Refusal.on("deal", "unknown_deal", _("No such deal in this tournament."))
+        round_ = deal.game.tournament_table.round
+        if round_number is not None and round_.number != round_number:
+            raise Refusal.on(
+                "deal",
+                "other_round",
+                _("This deal was not played in round %(n)s.") % {"n": round_number},
+            )
+    else:
+        if round_number is None:
+            raise Refusal.on("round", "required", _("Choose the round."))
+        found = Round.objects.filter(tournament=tournament, number=round_number).first()
+        if found is None:
+            raise Refusal.on("round", "unknown_round", _("No such round in this tournament."))
+        round_ = found
+    seat = (
+        Seat.objects.filter(game__tournament_table__round=round_, player_id=entry.player_id)
+        .select_related("game")
+        .first()
+    )
+    if seat is None:
+        raise Refusal.on(
+            "entry",
+            "not_seated",
+            _("%(name)s was not seated in round %(n)s.")
+            % {"name": entry.player.label, "n": round_.number},
+        )
+    if deal is not None and deal.game_id != seat.game_id:
+        raise Refusal.on(
+            "deal",
+            "other_table",
+            _("%(name)s did not play this deal.") % {"name": entry.player.label},
+        )
+    if deal is None and deal_number is not None:
+        deal = Deal.objects.filter(game_id=seat.game_id, number=deal_number).first()
+        if deal is None:
+            raise Refusal.on(
+                "deal",
+                "unknown_deal",
+                _("No deal %(d)s at %(name)s's table in round %(n)s.")
+                % {"d": deal_number, "name": entry.player.label, "n": round_.number},
+            )
+    round_.tournament = tournament
+    return round_, deal
+
+
+@transaction.atomic
+def penalty_give(
+    *,
+    tournament: Tournament,
+    entry: Entry,
+    points: int,
+    reason: str,
+    by: Any,
+    round_number: int | None = None,
+    deal_number: int | None = None,
+    deal_id: int | None = None,
+) -> Penalty:
+    """Take ``points`` off the player's score in a round, on one of his deals there (its
+    number at his table, or its id) or on the round itself. ``Refusal`` per field
+    (``entry``, ``round``, ``deal``, ``points``, ``reason``) otherwise; nothing is stored."""
+    if entry.tournament_id != tournament.pk:
+        raise Refusal.on("entry", "unknown_entry", _("This player is not registered here."))
+    refusals: dict[str, list[Any]] = {}
+    for refusal in (_points_refusal(points), _reason_refusal(reason)):
+        if refusal is not None:
+            refusals.update(refusal.reasons)
+    if refusals:
+        raise Refusal(refusals)
+    round_, deal = _round_and_deal(tournament, entry, round_number, deal_number, deal_id)
+    penalty = Penalty.objects.create(
+        tournament=tournament,
+        entry=entry,
+        round=round_,
+        deal=deal,
+        points=points,
+        reason=reason.strip(),
+        given_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    standings_refresh(round_=round_, player_ids=[entry.player_id])
+    results_changed(club_id=tournament.club_id)
+    return penalty
+
+
+@transaction.atomic
+def penalty_remove(*, penalty: Penalty, by: Any, reason: str = "") -> Penalty:
+    """Take a penalty back: it stays in the history, marked removed (by whom, when, why), and
+    counts no more. ``Refusal`` if it was removed already."""
+    locked = (
+        Penalty.objects.select_for_update()
+        .select_related("round__tournament", "entry")
+        .get(pk=penalty.pk)
+    )
+    if locked.removed_at is not None:
+        raise Refusal.on(WHOLE, "already_removed", _("This penalty was removed already."))
+    if len(reason.strip()) > MAX_REASON:
+        raise Refusal.on("reason", "too_long", _("At most %(n)s characters.") % {"n": MAX_REASON})
+    locked.removed_at = timezone.now()
+    locked.removed_by = by if getattr(by, "is_authenticated", False) else None
+    locked.removal_reason = reason.strip()
+    locked.save(update_fields=["removed_at", "removed_by", "removal_reason"])
+    standings_refresh(round_=locked.round, player_ids=[locked.entry.player_id])
+    results_changed(club_id=locked.round.tournament.club_id)
+    return locked
