@@ -129,27 +129,30 @@ def standings_for(*, tournament: Tournament) -> list[StandingRow]:
     """Every registered player who has been seated, ranked; equal keys share a rank. Read
     from the stored standings (``tournaments.standings``): two queries, whatever the number of
     deals."""
-    rounds = _round_numbers(tournament)
-    stored = Standing.objects.filter(tournament=tournament).select_related("player", "entry__team")
+    rounds = [str(n) for n in _round_numbers(tournament)]
+    # Plain values, one Player (its id and names only) a row: building the standing, entry and
+    # team instances too cost most of a 1,000-player page (docs/performance.md).
+    stored = Standing.objects.filter(tournament=tournament).values_list(
+        "total",
+        "best_round",
+        "last_round",
+        "rounds",
+        "penalties",
+        "player_id",
+        "player__name",
+        "player__nickname",
+        "entry__team__name",
+    )
     rows: list[tuple[tuple[object, ...], StandingRow]] = []
-    for standing in stored:
-        per_round = [standing.rounds.get(str(n)) for n in rounds]
-        key = (
-            -standing.total,
-            -standing.best_round,
-            -standing.last_round,
-            standing.player.label.casefold(),
-        )
-        team = standing.entry.team.name if standing.entry.team else ""
-        rows.append(
-            (
-                key,
-                StandingRow(
-                    0, standing.player, standing.total, per_round, team, standing.penalties
-                ),
-            )
-        )
+    for total, best, last, per_round, penalties, pid, name, nickname, team in stored:
+        player = Player.from_db("default", _PLAYER_FIELDS, (pid, name, nickname))
+        key = (-total, -best, -last, (nickname or name).casefold())
+        cells = [per_round.get(n) for n in rounds]
+        rows.append((key, StandingRow(0, player, total, cells, team or "", penalties)))
     return _ranked(rows)
+
+
+_PLAYER_FIELDS = ["id", "name", "nickname"]
 
 
 def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
@@ -304,12 +307,12 @@ def round_tables(*, round_: Round) -> list[TableState]:
         .order_by("number")
     )
     seats: dict[int, list[Player]] = defaultdict(list)
-    for seat in (
+    for game_id, *player in (
         Seat.objects.filter(game__tournament_table__round=round_)
-        .select_related("player")
         .order_by("position")
+        .values_list("game_id", "player_id", "player__name", "player__nickname")
     ):
-        seats[seat.game_id].append(seat.player)
+        seats[game_id].append(Player.from_db("default", _PLAYER_FIELDS, player))
     goal = tournament.deals_per_round
     return [_state(t, seats[t.game_id], goal) for t in tables]
 
