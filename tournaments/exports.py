@@ -24,6 +24,7 @@ class StandingsCsv(CsvExport):
         rows: Sequence[StandingRow],
         round_names: Sequence[str],
         teams: Sequence[TeamRow] = (),
+        series: str = "",
     ) -> None:
         self.tournament = tournament
         self.rows = rows
@@ -31,7 +32,8 @@ class StandingsCsv(CsvExport):
         self.has_teams = bool(teams)
         self.has_penalties = any(r.penalties for r in rows)
         slug = slugify(tournament.name) or "tournament"
-        self.filename = f"{slug}-{tournament.date.isoformat()}-standings.csv"
+        suffix = f"-{series}" if series else ""
+        self.filename = f"{slug}-{tournament.date.isoformat()}-standings{suffix}.csv"
 
     def header(self) -> list[str]:
         team = [_("Team")] if self.has_teams else []

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.games.models import Deal, Game
@@ -128,7 +129,18 @@ class Team(models.Model):
 
 
 class Entry(models.Model):
-    """A player registered in a tournament; check-in on the day, late arrival, withdrawal."""
+    """A player registered in a tournament; check-in on the day, late arrival, withdrawal; the
+    series he is ranked in."""
+
+    class Series(models.TextChoices):
+        """The federation's series a player is ranked in (blank: none). The standings can be read
+        one series at a time, its players ranked among themselves."""
+
+        OPEN = "open", pgettext_lazy("series", "Open")
+        S1 = "s1", _("1st series")
+        S2 = "s2", _("2nd series")
+        S3 = "s3", _("3rd series")
+        PROMOTION = "promotion", pgettext_lazy("series", "Promotion")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -142,6 +154,9 @@ class Entry(models.Model):
         _("withdrew after round"), null=True, blank=True
     )
     registered_at = models.DateTimeField(default=timezone.now)
+    series = models.CharField(
+        _("series"), max_length=10, choices=Series.choices, blank=True, default=""
+    )
 
     class Meta:
         ordering = ["player__name"]

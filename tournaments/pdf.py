@@ -252,8 +252,10 @@ def render_standings(
     rows: Sequence[StandingRow],
     round_names: Sequence[str],
     teams: Sequence[TeamRow] = (),
+    series_label: str = "",
 ) -> bytes:
-    """The ranking with every round's score and the total; team standings when there are teams."""
+    """The ranking with every round's score and the total; team standings when there are teams.
+    ``series_label``: the rows are that series' players, ranked among themselves."""
     st = styles(title_left=True)
     many = len(round_names) > 6
     pagesize = landscape(A4) if many else A4
@@ -262,7 +264,12 @@ def render_standings(
     story: list[Any] = [
         para(tournament.name, st["title"]),
         para(_heading(tournament), st["meta"]),
-        para(_("Standings"), st["h2"]),
+        para(
+            _("Standings: %(series)s") % {"series": series_label}
+            if series_label
+            else _("Standings"),
+            st["h2"],
+        ),
     ]
     # Penalties are already out of their rounds' points; their own column says how many.
     has_penalties = any(r.penalties for r in rows)

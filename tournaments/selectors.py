@@ -125,14 +125,38 @@ def _round_numbers(tournament: Tournament) -> list[int]:
     return list(tournament.round_set.order_by("number").values_list("number", flat=True))
 
 
-def standings_for(*, tournament: Tournament) -> list[StandingRow]:
-    """Every registered player who has been seated, ranked; equal keys share a rank. Read
-    from the stored standings (``tournaments.standings``): two queries, whatever the number of
-    deals."""
+def series_or_overall(asked: str | None) -> str:
+    """The series a reader asked for (``?series=s1``), or "" (the overall standings) for none
+    and for any value that is not a series: a made-up value is the overall ranking."""
+    return asked if asked in Entry.Series.values else ""
+
+
+def series_present(*, tournament: Tournament) -> list[tuple[str, str]]:
+    """The series (value, label) of the players the standings rank, in the federation's order
+    (one query)."""
+    present = set(
+        Standing.objects.filter(tournament=tournament)
+        .exclude(entry__series="")
+        .values_list("entry__series", flat=True)
+        .distinct()
+    )
+    return [(value, str(label)) for value, label in Entry.Series.choices if value in present]
+
+
+def _stored(tournament: Tournament, series: str) -> QuerySet[Standing]:
+    stored = Standing.objects.filter(tournament=tournament)
+    return stored.filter(entry__series=series) if series else stored
+
+
+def standings_for(*, tournament: Tournament, series: str = "") -> list[StandingRow]:
+    """Every registered player who has been seated, ranked; equal keys share a rank. With a
+    ``series`` (a valid one: ``series_or_overall``), only that series' players, ranked among
+    themselves (1..n, ties as overall). Read from the stored standings
+    (``tournaments.standings``): two queries, whatever the number of deals."""
     rounds = [str(n) for n in _round_numbers(tournament)]
     # Plain values, one Player (its id and names only) a row: building the standing, entry and
     # team instances too cost most of a 1,000-player page (docs/performance.md).
-    stored = Standing.objects.filter(tournament=tournament).values_list(
+    stored = _stored(tournament, series).values_list(
         "total",
         "best_round",
         "last_round",
@@ -181,9 +205,9 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     return _ranked(rows)
 
 
-def standings_count(*, tournament: Tournament) -> int:
-    """How many players the standings rank (one query)."""
-    return Standing.objects.filter(tournament=tournament).count()
+def standings_count(*, tournament: Tournament, series: str = "") -> int:
+    """How many players the standings (of that series, if any) rank (one query)."""
+    return _stored(tournament, series).count()
 
 
 def _folded(text: str) -> str:

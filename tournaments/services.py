@@ -226,6 +226,15 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
 
 
 @transaction.atomic
+def entry_series_set(*, entry: Entry, series: str) -> Entry:
+    """The series the player is ranked in ("" for none); the standings by series follow."""
+    entry.series = series
+    entry.save(update_fields=["series"])
+    results_changed(club_id=entry.tournament.club_id)
+    return entry
+
+
+@transaction.atomic
 def entry_withdraw(*, entry: Entry) -> Entry:
     """The player leaves after the last round seated; they keep the points they scored."""
     if entry.withdrawn_after is not None:

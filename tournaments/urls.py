@@ -30,6 +30,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         events.entry_withdraw,
         name="entry_withdraw",
     ),
+    path(
+        "<int:tournament_id>/entries/<int:entry_id>/series/",
+        events.entry_series,
+        name="entry_series",
+    ),
     path("<int:tournament_id>/teams/", events.team_new, name="team_new"),
     path("<int:tournament_id>/referees/", referees.referees, name="referees"),
     path("<int:tournament_id>/penalties/", penalties.penalties_page, name="penalties"),

@@ -21,6 +21,8 @@ JUNK = [
     "?kind=nope",
     "?size=99",
     "?page=3&q=whatever",
+    "?series=elite",
+    "?series=S1",
 ]
 
 
@@ -65,3 +67,19 @@ def test_tournament_results_ignore_the_query_string(page: str) -> None:
     for junk in JUNK:
         assert client.get(url + junk).status_code == 200
     assert entries() == before
+
+
+def test_a_real_series_is_its_own_standings_entry() -> None:
+    world = build_world()
+    entry = world.tournament.entries.order_by("id").first()
+    assert entry is not None
+    entry.series = "s1"
+    entry.save(update_fields=["series"])
+    client = Client()
+    url = reverse("tournaments:standings", args=[world.tournament.pk])
+    client.get(url)
+    before = entries()
+    client.get(url + "?series=s1")
+    assert entries() == before + 1
+    client.get(url + "?series=s1&junk=1")
+    assert entries() == before + 1

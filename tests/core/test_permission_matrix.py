@@ -233,6 +233,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:registration": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     "tournaments:entry_check_in": {"POST": A_ORGANISERS},
     "tournaments:entry_withdraw": {"POST": A_ORGANISERS},
+    "tournaments:entry_series": {"POST": A_ORGANISERS},
     "tournaments:team_new": {"POST": A_ORGANISERS},
     "tournaments:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
     "tournaments:penalties": {"GET": A_REFEREES, "POST": A_REFEREES},

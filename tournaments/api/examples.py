@@ -87,6 +87,7 @@ ENTRY: dict[str, Any] = {
     "withdrawn": False,
     "withdrawn_after": None,
     "registered_at": "2026-04-11T13:42:30.118000+02:00",
+    "series": "s2",
 }
 ENTRY_EXAMPLES = [
     OpenApiExample(
@@ -113,6 +114,7 @@ ENTRY_EXAMPLES = [
 ENTRY_UPDATE_EXAMPLES = [
     OpenApiExample("check_in", value={"checked_in": True}, request_only=True),
     OpenApiExample("withdraw", value={"withdrawn": True}, request_only=True),
+    OpenApiExample("series", value={"series": "s1"}, request_only=True),
     OpenApiExample(
         "withdrawn",
         summary="Withdrawn after round 2",

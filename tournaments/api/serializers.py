@@ -295,6 +295,13 @@ class TournamentEntryUpdateSerializer(serializers.Serializer[Any]):
         help_text="`true`: the player leaves after the last round seated and keeps the points "
         "scored so far. A withdrawal cannot be undone.",
     )
+    series = serializers.ChoiceField(
+        choices=Entry.Series.choices,
+        allow_blank=True,
+        required=False,
+        help_text="The federation's series the player is ranked in: open, s1 (1st series), s2, s3, "
+        "promotion; empty for none.",
+    )
 
 
 class TournamentEntrySerializer(serializers.Serializer[Any]):
@@ -309,6 +316,12 @@ class TournamentEntrySerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="The last round the player was seated in, once withdrawn."
     )
     registered_at = serializers.DateTimeField()
+    series = serializers.ChoiceField(
+        choices=Entry.Series.choices,
+        allow_blank=True,
+        help_text="The federation's series the player is ranked in: open, s1 (1st series), s2, s3, "
+        "promotion; empty for none.",
+    )
 
 
 def entry_json(entry: Entry) -> dict[str, Any]:
@@ -323,6 +336,7 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         "withdrawn": entry.withdrawn_after is not None,
         "withdrawn_after": entry.withdrawn_after,
         "registered_at": serializers.DateTimeField().to_representation(entry.registered_at),
+        "series": entry.series,
     }
 
 

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.request import Request
@@ -255,11 +255,12 @@ class EntryDetailView(TournamentAPIView):
 
     @extend_schema(
         operation_id="tournament_entries_update",
-        summary="Check a player in, or withdraw them",
+        summary="Check a player in, withdraw them, or set their series",
         description="Organisers only. `checked_in`: only checked-in players are seated in the "
         "next round. `withdrawn: true`: the player leaves after the last round seated and keeps "
         "the points scored; it cannot be undone (`withdrawn: false` on a withdrawn entry is "
-        "400). Fields left out are unchanged.",
+        "400). `series`: open, s1, s2, s3, promotion, or empty for none (anything else is 400). "
+        "Fields left out are unchanged.",
         tags=TAGS,
         request=TournamentEntryUpdateSerializer,
         responses={200: TournamentEntrySerializer, **WRITE_ERRORS},
@@ -283,6 +284,8 @@ class EntryDetailView(TournamentAPIView):
                 services.entry_check_in(entry=entry, checked_in=data["checked_in"])
             if withdrawn and entry.withdrawn_after is None:
                 services.entry_withdraw(entry=entry)
+            if "series" in data and data["series"] != entry.series:
+                services.entry_series_set(entry=entry, series=data["series"])
         return Response(entry_json(entry))
 
 
@@ -472,8 +475,19 @@ class StandingsView(TournamentAPIView):
         "`penalties` is their sum. The answer carries an `ETag` named after the club's "
         "results version: send it back in `If-None-Match` and the answer is `304 Not Modified` "
         "(no body) until a deal, a confirmation or a round changes the results. Team events: "
-        "see `.../teams/standings/`.",
+        "see `.../teams/standings/`. `?series=s1`: only that series' players, ranked among "
+        "themselves.",
         tags=TAGS,
+        parameters=[
+            OpenApiParameter(
+                "series",
+                str,
+                enum=list(Entry.Series.values),
+                description="Only the players of this series (open, s1, s2, s3, promotion), "
+                "ranked 1..n among themselves. Any other value is ignored: the overall "
+                "standings.",
+            )
+        ],
         responses={
             200: TournamentStandingSerializer(many=True),
             304: OpenApiResponse(description=NOT_MODIFIED),
@@ -483,10 +497,11 @@ class StandingsView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
-        etag = results_etag(club=tournament.club, parts=["api-standings", tournament.pk])
+        series = selectors.series_or_overall(request.query_params.get("series"))
+        etag = results_etag(club=tournament.club, parts=["api-standings", tournament.pk, series])
         if etag_matches(request.headers, etag):
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
-        rows = selectors.standings_for(tournament=tournament)
+        rows = selectors.standings_for(tournament=tournament, series=series)
         return with_etag(
             Response(
                 [

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -323,6 +323,21 @@ def entry_check_in(request: HtmxHttpRequest, tournament_id: int, entry_id: int) 
     tournament = managed(request, tournament_id)
     entry = _entry_or_404(tournament, entry_id)
     services.entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+    return _entry_changed(request, tournament, entry)
+
+
+@require_POST
+def entry_series(request: HtmxHttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    """The series the player is ranked in (``series``: a series' value, or empty for none)."""
+    if not request.user.is_authenticated:
+        return login_first(request, reverse("tournaments:registration", args=[tournament_id]))
+    tournament = managed(request, tournament_id)
+    entry = _entry_or_404(tournament, entry_id)
+    series = request.POST.get("series", "")
+    if series and series not in Entry.Series.values:
+        return HttpResponseBadRequest(_("Choose a series from the list."))
+    if series != entry.series:
+        services.entry_series_set(entry=entry, series=series)
     return _entry_changed(request, tournament, entry)
 
 

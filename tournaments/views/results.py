@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -30,17 +30,19 @@ from tarot_scores.core.results import (
     with_etag,
 )
 from tournaments import exports, pdf, selectors
-from tournaments.models import Round, Tournament
+from tournaments.models import Entry, Round, Tournament
 from tournaments.views.access import Countdown, countdown, is_knockout, readable, round_name
 
 TEMPLATES = "tournaments/"
 PROJECTOR_SECONDS = 10
 
 
-def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
-    rows = selectors.standings_for(tournament=tournament)
+def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict[str, Any]:
+    """What the results show; with a ``series``, that series' players ranked among themselves
+    (and no team standings: a team's total counts every member)."""
+    rows = selectors.standings_for(tournament=tournament, series=series)
     numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
-    has_teams = any(r.team for r in rows)
+    has_teams = not series and any(r.team for r in rows)
     has_penalties = any(r.penalties for r in rows)
     return {
         "tournament": tournament,
@@ -62,6 +64,8 @@ def _results(tournament: Tournament, user: Any = None) -> dict[str, Any]:
         "is_organiser": permissions.is_organiser(user, tournament.club),
         "confirming": tournament.require_confirmation,
         "waiting": selectors.deals_waiting_count(tournament=tournament),
+        "series": series,
+        "series_label": Entry.Series(series).label if series else "",
     }
 
 
@@ -91,23 +95,47 @@ def _positive(request: HttpRequest, name: str) -> int | None:
     return int(asked) if asked.isdigit() and 0 < int(asked) < 2**31 else None
 
 
+def _series(request: HttpRequest) -> str:
+    return selectors.series_or_overall(request.GET.get("series"))
+
+
+def _series_links(tournament: Tournament, series: str) -> list[tuple[str, str, bool]]:
+    """ "All", then each series the standings rank: (label, link, shown now); none when no
+    player has a series."""
+    present = selectors.series_present(tournament=tournament)
+    if not present:
+        return []
+    url = reverse("tournaments:standings", args=[tournament.pk])
+    links = [(pgettext("series", "All"), url, not series)]
+    for value, label in present:
+        links.append((label, f"{url}?{urlencode({'series': value})}", value == series))
+    return links
+
+
 def _standings_block(
-    tournament: Tournament, *, number: int | None, query: str, player: int | None
+    tournament: Tournament, *, number: int | None, query: str, player: int | None, series: str
 ) -> str:
-    context = _results(tournament)
+    context = _results(tournament, series=series)
     page = selectors.standings_page(
         context["rows"], size=STANDINGS_ROWS, number=number, query=query, player=player
     )
     url = reverse("tournaments:standings", args=[tournament.pk])
+    within = {"series": series} if series else {}
     context.update(
         page=page,
         rows=page.rows,
         found=[
-            (row, f"{url}?{urlencode({'q': page.query, 'player': str(row.player.pk)})}")
+            (
+                row,
+                f"{url}?{urlencode({**within, 'q': page.query, 'player': str(row.player.pk)})}",
+            )
             for row in page.found
         ],
         page_numbers=range(1, page.pages + 1),
         standings_url=url,
+        # The page links keep the series: "?series=s1&page=2".
+        page_query=f"{urlencode(within)}&" if within else "",
+        series_links=_series_links(tournament, series),
     )
     return render_to_string(TEMPLATES + "_standings_block.html", context)
 
@@ -120,23 +148,27 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = readable(request, tournament_id)
     number, player = _positive(request, "page"), _positive(request, "player")
     query = request.GET.get("q", "")[:SEARCH_LENGTH].strip()
+    series = _series(request)
     htmx = bool(request.htmx)
     etag = results_etag(
         club=tournament.club,
         parts=["standings", tournament.pk, get_language(), htmx, request.user.pk]
-        + [number, player, query],
+        + [number, player, query, series],
     )
     if etag_matches(request.headers, etag):
         return not_modified(etag)
     # The pages everyone reads are cached; a search is rendered for its reader.
     searched = bool(query) or player is not None
     # Keyed on the page shown (a page beyond the last shows the last): one entry per page.
-    pages = max(1, -(-selectors.standings_count(tournament=tournament) // STANDINGS_ROWS))
+    count = selectors.standings_count(tournament=tournament, series=series)
+    pages = max(1, -(-count // STANDINGS_ROWS))
     number = min(number or 1, pages)
-    key = _results_key(request, tournament, f"standings-{number}")
+    key = _results_key(request, tournament, f"standings-{series}-{number}")
     html = None if searched else cache.get(key)
     if html is None:
-        html = _standings_block(tournament, number=number, query=query, player=player)
+        html = _standings_block(
+            tournament, number=number, query=query, player=player, series=series
+        )
         if not searched:
             cache.set(key, html, RESULTS_SECONDS)
     if htmx:
@@ -145,6 +177,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "standings_html": mark_safe(html),
         "query": query,
+        "series": series,
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "is_organiser": permissions.is_organiser(request, tournament.club),
@@ -154,24 +187,30 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_GET
 def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings (``?series=``: of one series) as CSV."""
     tournament = readable(request, tournament_id)
-    results = _results(tournament)
+    series = _series(request)
+    results = _results(tournament, series=series)
     return exports.StandingsCsv(
-        tournament, results["rows"], results["round_names"], results["teams"]
+        tournament, results["rows"], results["round_names"], results["teams"], series=series
     ).response()
 
 
 @require_GET
 def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
+    """The standings (``?series=``: of one series) as PDF."""
     tournament = readable(request, tournament_id)
-    results = _results(tournament)
+    series = _series(request)
+    results = _results(tournament, series=series)
     data = pdf.render_standings(
         tournament=tournament,
         rows=results["rows"],
         round_names=results["round_names"],
         teams=results["teams"],
+        series_label=results["series_label"],
     )
-    return pdf_response(data, f"tournament-{tournament.pk}-standings.pdf")
+    suffix = f"-{series}" if series else ""
+    return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
 
 
 # Two columns of eight rows: what a 1920x1080 screen shows whole, in type read from the back
