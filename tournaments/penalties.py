@@ -29,16 +29,12 @@ MAX_PENALTY_POINTS = 10_000
 MAX_REASON = 500
 
 
-def _reason_refusal(reason: str, field: str = "reason") -> Refusal | None:
+def _reason_refusal(reason: str, *, required: bool = True) -> Refusal | None:
     text = reason.strip()
-    if not text:
-        return Refusal.on(field, "required", _("Write the reason for the penalty."))
+    if required and not text:
+        return Refusal.on("reason", "required", _("Write the reason for the penalty."))
     if len(text) > MAX_REASON:
-        return Refusal.on(
-            field,
-            "too_long",
-            _("At most %(n)s characters.") % {"n": MAX_REASON},
-        )
+        return Refusal.on("reason", "too_long", _("At most %(n)s characters.") % {"n": MAX_REASON})
     return None
 
 
@@ -164,8 +160,9 @@ def penalty_remove(*, penalty: Penalty, by: Any, reason: str = "") -> Penalty:
     )
     if locked.removed_at is not None:
         raise Refusal.on(WHOLE, "already_removed", _("This penalty was removed already."))
-    if len(reason.strip()) > MAX_REASON:
-        raise Refusal.on("reason", "too_long", _("At most %(n)s characters.") % {"n": MAX_REASON})
+    refusal = _reason_refusal(reason, required=False)
+    if refusal is not None:
+        raise refusal
     locked.removed_at = timezone.now()
     locked.removed_by = by if getattr(by, "is_authenticated", False) else None
     locked.removal_reason = reason.strip()

@@ -104,14 +104,6 @@ def _created(
     return Standing.objects.bulk_create(rows)
 
 
-def _penalties(tournament: Tournament, player_ids: Collection[int]) -> dict[int, dict[int, int]]:
-    """player id -> round number -> the points their live penalties take off (one query; the
-    whole tournament's rounds, so that the row's penalty column stays their sum)."""
-    from tournaments.selectors import round_penalties
-
-    return round_penalties(tournament, player_ids)
-
-
 def standings_refresh(
     *, round_: Round, player_ids: Sequence[int], seated: Collection[int] | None = None
 ) -> None:
@@ -127,8 +119,11 @@ def standings_refresh(
                 game__tournament_table__round=round_, player_id__in=ids
             ).values_list("player_id", flat=True)
         )
+    from tournaments.selectors import round_penalties
+
     points = _round_points(round_, ids)
-    taken = _penalties(tournament, ids)
+    # Every round's penalties of these players: the row's penalty column stays their sum.
+    taken = round_penalties(tournament, ids)
     # Locked in id order: two tables writing at once never wait on each other in a cycle.
     rows = {
         s.player_id: s

@@ -294,6 +294,15 @@ def test_referees_give_and_remove_penalties_on_the_page() -> None:
     assert "Wrong player" in history and "Cards shown" in history
 
 
+@pytest.mark.parametrize("asked", ["abc", "", "-1", "1e3", "99999999999999999999"])
+def test_removing_an_impossible_penalty_is_a_404_not_a_500(asked: str) -> None:
+    e = evening()
+    url = reverse("tournaments:penalties", args=[e.tournament.pk])
+    page = factories.signed_in_client(e.organiser)
+    answer = page.post(url, {"action": "remove", "penalty": asked})
+    assert answer.status_code == 404
+
+
 def test_bad_input_on_the_page_shows_each_error_beside_its_field() -> None:
     e = evening()
     url = reverse("tournaments:penalties", args=[e.tournament.pk])

@@ -58,8 +58,9 @@ def penalties_page(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse
     form = _form(tournament)
     if request.method == "POST":
         if request.POST.get("action") == "remove":
+            asked = request.POST.get("penalty", "")
             penalty = get_object_or_404(
-                Penalty, pk=request.POST.get("penalty") or 0, tournament=tournament
+                Penalty, pk=int(asked) if asked.isdigit() else 0, tournament=tournament
             )
             try:
                 penalties.penalty_remove(
