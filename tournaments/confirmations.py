@@ -37,7 +37,7 @@ from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
-from tarot_scores.games.models import Deal, DealRevision, Game
+from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.permissions import can_referee
 from tournaments.services import close_if_complete
@@ -81,8 +81,8 @@ def _account_player(user: Actor, seated: Sequence[int]) -> int | None:
     account = signed_in(user)
     if account is None:
         return None
-    # An account may play for several clubs: the one of its players seated here, if any.
-    return Player.objects.filter(user=account, pk__in=seated).values_list("pk", flat=True).first()
+    pk = Player.objects.filter(user=account).values_list("pk", flat=True).first()
+    return pk if pk in seated else None
 
 
 def referee_for(user: Actor, table: Table, seated: Sequence[int]) -> bool:
@@ -101,7 +101,7 @@ def may_act(user: Actor, deal: Deal, *, settle: bool = False) -> bool:
     table = Table.objects.select_related("round__tournament").filter(game_id=deal.game_id).first()
     if table is None:
         return False
-    seated = list(Game.objects.get(pk=deal.game_id).seats.values_list("player_id", flat=True))
+    seated = list(Seat.objects.filter(game_id=deal.game_id).values_list("player_id", flat=True))
     if referee_for(user, table, seated):
         return True
     return not settle and _account_player(user, seated) is not None
