@@ -35,6 +35,14 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         ROUNDS = "rounds", _("rounds (total of all rounds)")
         KNOCKOUT = "knockout", _("knockout (best of each table go through)")
+        DUPLICATE = "duplicate", _("duplicate (the same boards at every table, compared)")
+
+    class DuplicateMethod(models.TextChoices):
+        """How a duplicate tournament compares the scores made on a board at one direction
+        (tournaments.duplicate.ranking, docs/duplicate.md)."""
+
+        MATCHPOINTS = "matchpoints", _("matchpoints (2 for each player beaten, 1 for a tie)")
+        AVERAGE = "average", _("difference from the board's average")
 
     class Seating(models.TextChoices):
         RANDOM = "random", _("random")
@@ -74,6 +82,14 @@ class Tournament(models.Model):
     allow_threes = models.BooleanField(_("tables of 3 allowed"), default=False)
     team_size = models.PositiveSmallIntegerField(
         _("team size"), default=0, help_text=_("0 for an individual event, 2 or 4 for teams.")
+    )
+    # Duplicate: the comparison of the scores on a board; the boards a round are
+    # ``deals_per_round`` and the movement has ``rounds`` rounds.
+    duplicate_method = models.CharField(
+        _("comparison (duplicate)"),
+        max_length=12,
+        choices=DuplicateMethod.choices,
+        default=DuplicateMethod.MATCHPOINTS,
     )
     qualifiers_per_table = models.PositiveSmallIntegerField(
         _("qualifiers per table (knockout)"), default=2
@@ -157,6 +173,9 @@ class Entry(models.Model):
     series = models.CharField(
         _("series"), max_length=10, choices=Series.choices, blank=True, default=""
     )
+    # Duplicate: the player's number in the movement (1 to 4 x tables), drawn when the first
+    # round is seated; the movement then says his table and direction in every round.
+    movement_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["player__name"]

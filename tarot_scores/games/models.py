@@ -108,6 +108,9 @@ class Deal(models.Model):
     # Made by the phone that entered the deal (a UUID), so that the same request sent again (a
     # lost answer, a queue sent after the network came back) finds this deal instead of storing
     # a second one. Unique across games: a UUID names one deal, whatever game it is sent to.
+    # A duplicate tournament's board (étui) this deal was played from; none elsewhere. A game
+    # (a table of a round) has one live deal a board.
+    board = models.PositiveSmallIntegerField(_("board"), null=True, blank=True)
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     class Meta:
@@ -115,6 +118,11 @@ class Deal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_deal_per_number"),
             models.UniqueConstraint(fields=["client_id"], name="one_deal_per_client_id"),
+            models.UniqueConstraint(
+                fields=["game", "board"],
+                condition=models.Q(board__isnull=False, deleted_at__isnull=True),
+                name="one_live_deal_per_board",
+            ),
         ]
         verbose_name = _("deal")
         verbose_name_plural = _("deals")
