@@ -44,10 +44,13 @@ def live_rows(sheet: GameSheet) -> list[tuple[DealRow, DealWords]]:
 
 
 class GameCsv(CsvExport):
-    """A game's deals, one line each, with every player's score, then the totals."""
+    """A game's deals, one line each, with every player's score, then the totals. With a
+    table's live ``penalties``: a line per penalty (its points in the player's column, so that
+    a column adds up to his total after penalties), then the totals before and after them."""
 
-    def __init__(self, sheet: GameSheet) -> None:
+    def __init__(self, sheet: GameSheet, penalties: SheetPenalties | None = None) -> None:
         self.sheet = sheet
+        self.penalties = penalties or SheetPenalties()
         self.filename = sheet_filename(sheet, "csv")
 
     def header(self) -> list[str]:
@@ -81,7 +84,18 @@ class GameCsv(CsvExport):
                     *("" if s is None else s for s in row.scores),
                 ]
             )
-        writer.writerow([_("Total"), "", "", "", "", "", "", *self.sheet.totals])
+        penalties = self.penalties
+        if not penalties:
+            writer.writerow([_("Total"), "", "", "", "", "", "", *self.sheet.totals])
+            return
+        writer.writerow([_("Total before penalties"), "", "", "", "", "", "", *self.sheet.totals])
+        players = [p.pk for p in self.sheet.players]
+        for _name, mark in penalties.listed:
+            points = [-mark.points if pk == mark.player_id else "" for pk in players]
+            where = mark.deal_number if mark.deal_number is not None else ""
+            said = _("Penalty: %(reason)s") % {"reason": mark.reason}
+            writer.writerow([where, "", "", said, "", "", "", *points])
+        writer.writerow([_("Total after penalties"), "", "", "", "", "", "", *penalties.after])
 
 
 def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None) -> bytes:

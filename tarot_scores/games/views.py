@@ -409,7 +409,7 @@ def status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def sheet_csv(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
-    return exports.GameCsv(sheet).response()
+    return exports.GameCsv(sheet, sheet_penalties(sheet)).response()
 
 
 @require_GET

@@ -5,6 +5,7 @@ query, whatever the number of deals, and a club's own game reads none."""
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 from dataclasses import dataclass
@@ -264,6 +265,32 @@ def test_a_club_games_pdf_has_no_penalty_lines() -> None:
     )
     text = pdf_text(b"".join(response.streaming_content))  # type: ignore[attr-defined]
     assert "Total" in text and "penalties" not in text.lower()
+
+
+def test_the_sheet_csv_has_a_line_per_penalty_and_both_totals() -> None:
+    s = sitting()
+    before = sheet_totals(s)
+    s.give(1, 20, "Cards shown", deal=2)
+    s.give(3, 10, "Late")
+    removed = s.give(0, 70, "Mistaken", deal=1)
+    penalties.penalty_remove(penalty=removed, by=s.referee)
+
+    response = factories.signed_in_client(None).get(
+        reverse("games:csv", args=[s.table.game.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    tail = [line[:1] + line[3:4] + line[7:] for line in lines[-4:]]
+    assert tail == [
+        ["Total before penalties", "", *map(str, before)],
+        ["2", "Penalty: Cards shown", "", "-20", "", ""],
+        ["", "Penalty: Late", "", "", "", "-10"],
+        [
+            "Total after penalties",
+            "",
+            *map(str, [before[0], before[1] - 20, before[2], before[3] - 10]),
+        ],
+    ]
+    assert "Mistaken" not in response.content.decode()
 
 
 # --- a deal's history and the penalties page ----------------------------------------------------
