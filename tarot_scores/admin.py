@@ -7,13 +7,16 @@ version. Corrections go through the game pages or the API, which keep all of the
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from tarot_scores.api.models import ApiToken
 from tarot_scores.api.tokens import token_digest, token_issue
+from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
+from tarot_scores.core.errors import Refusal
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
 
@@ -63,12 +66,43 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ("role", "club")
 
 
+class PlayerAdminForm(forms.ModelForm):
+    """A player as staff edit him: the name and nickname by the site's rule
+    (``clubs.services.player_names_check``), its refusal beside the field."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "nickname", "licence", "club", "clubs", "user"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if "name" in cleaned and "nickname" in cleaned:
+            # A new player's own club is the one chosen in this form.
+            player = self.instance if self.instance.pk else Player(club=cleaned.get("club"))
+            try:
+                cleaned["name"], cleaned["nickname"] = club_services.player_names_check(
+                    player=player, name=cleaned["name"], nickname=cleaned["nickname"]
+                )
+            except Refusal as refusal:
+                for field, said in refusal.messages().items():
+                    self.add_error(field if field in self.fields else None, said)
+        return cleaned
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerAdminForm
     list_display = ("name", "nickname", "licence", "club", "user")
     list_filter = ("club",)
     search_fields = ("name", "nickname", "licence")
     filter_horizontal = ("clubs",)
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        # A new name shows on every results page: the rename moves their version (the admin
+        # saves in one transaction, so with the player).
+        if change and {"name", "nickname"} & set(form.changed_data):
+            club_services.player_rename(player=obj, name=obj.name, nickname=obj.nickname)
 
 
 @admin.register(Invitation)

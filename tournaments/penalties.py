@@ -9,6 +9,9 @@ penalty keeps it, marked removed with who, when and why: nothing is lost, and th
 shows both. Each write recomputes the player's stored standing (``standings_refresh``) and
 bumps the club's results version, in the same transaction. Who may give and remove them is
 ``permissions.can_referee``: the views and the API ask it before calling here.
+
+A table's score sheet and a deal's history show them too: ``table_penalties`` is the source
+(``games.penalties``) that reads a table's penalties for the game pages, registered at start-up.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
-from tarot_scores.games.models import Deal, Seat
+from tarot_scores.games.models import Deal, Game, Seat
+from tarot_scores.games.penalties import PenaltyMark
 from tournaments.models import Entry, Penalty, Round, Tournament
 from tournaments.standings import standings_refresh
 
@@ -170,3 +174,35 @@ def penalty_remove(*, penalty: Penalty, by: Any, reason: str = "") -> Penalty:
     standings_refresh(round_=locked.round, player_ids=[locked.entry.player_id])
     results_changed(club_id=locked.round.tournament.club_id)
     return locked
+
+
+def _mark(penalty: Penalty) -> PenaltyMark:
+    return PenaltyMark(
+        key=penalty.pk,
+        player_id=penalty.entry.player_id,
+        points=penalty.points,
+        reason=penalty.reason,
+        deal_id=penalty.deal_id,
+        deal_number=penalty.deal.number if penalty.deal else None,
+        given_by=penalty.given_by.get_username() if penalty.given_by else "",
+        given_at=penalty.given_at,
+        removed_by=penalty.removed_by.get_username() if penalty.removed_by else "",
+        removed_at=penalty.removed_at,
+        removal_reason=penalty.removal_reason,
+    )
+
+
+def table_penalties(*, game: Game, deal_id: int | None = None) -> list[PenaltyMark] | None:
+    """A tournament table's penalties, removed ones included, in the order given: those of its
+    players in its round, or those on one of its deals (one query). None for a club's own game
+    (no query: a table always has a set number of deals)."""
+    if game.max_deals is None:
+        return None
+    rows = Penalty.objects.select_related("entry", "deal", "given_by", "removed_by")
+    if deal_id is not None:
+        rows = rows.filter(deal_id=deal_id, deal__game_id=game.pk)
+    else:
+        # The round this game is a table of, and the players seated at it (not the round's
+        # other tables).
+        rows = rows.filter(round__tables__game_id=game.pk, entry__player__seats__game_id=game.pk)
+    return [_mark(p) for p in rows.order_by("given_at", "pk")]

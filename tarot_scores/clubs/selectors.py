@@ -66,9 +66,13 @@ def club_name_taken(*, name: str) -> bool:
     return _taken(Club.objects.values_list("name", flat=True).iterator(), name)
 
 
-def player_label_taken(*, club: Club, label: str) -> bool:
-    """Whether one of the club's players is already shown as ``label`` (nickname, or name)."""
-    shown = (nickname or name for name, nickname in club.players.values_list("name", "nickname"))
+def player_label_taken(*, club: Club, label: str, other_than: int | None = None) -> bool:
+    """Whether one of the club's players (but ``other_than``) is already shown as ``label``
+    (nickname, or name)."""
+    players = club.players.all()
+    if other_than is not None:
+        players = players.exclude(pk=other_than)
+    shown = (nickname or name for name, nickname in players.values_list("name", "nickname"))
     return _taken(shown, label)
 
 

@@ -105,6 +105,43 @@ def player_create(
     return player
 
 
+def player_names_check(*, player: Player, name: str, nickname: str) -> tuple[str, str]:
+    """The name and nickname as they would be stored (stripped), by ``player_create``'s rule:
+    no control character, and no other player of his own club under the same label.
+    ``Refusal`` on ``name`` or ``nickname`` otherwise."""
+    name, nickname = check_name(name), check_name(nickname, field="nickname")
+    label = nickname or name
+    club = player.club
+    if (
+        club is not None
+        and label
+        and selectors.player_label_taken(club=club, label=label, other_than=player.pk)
+    ):
+        raise Refusal.on(
+            "nickname" if nickname else "name",
+            "player_label_taken",
+            _("A player of this club is already called “%(label)s”: add a nickname.")
+            % {"label": label},
+        )
+    return name, nickname
+
+
+@transaction.atomic
+def player_rename(*, player: Player, name: str, nickname: str) -> Player:
+    """Change a player's name and nickname (``player_names_check``'s rule). Every results page
+    shows his label, so the results version of every club he plays in moves in the same
+    transaction: the cached standings, projector and leaderboards show the new name at once."""
+    name, nickname = player_names_check(player=player, name=name, nickname=nickname)
+    Player.objects.filter(pk=player.pk).update(name=name, nickname=nickname)
+    player.name, player.nickname = name, nickname
+    clubs = set(player.clubs.values_list("pk", flat=True))
+    if player.club_id is not None:
+        clubs.add(player.club_id)
+    for club_id in sorted(clubs):
+        results_changed(club_id=club_id)
+    return player
+
+
 @transaction.atomic
 def membership_set(*, club: Club, user: Any, role: str) -> Membership:
     """Give ``user`` this role in the club. ``Refusal`` on ``role`` when that would leave the

@@ -23,6 +23,7 @@ from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.games import services
 from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
+from tarot_scores.games.penalties import SheetPenalties
 from tarot_scores.games.seats import TableSeats
 from tarot_scores.games.selectors import DealRow, GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed
@@ -31,13 +32,18 @@ from tarot_scores.scoring import Result, ScoringError
 
 
 class SheetRow:
-    """One deal on the sheet: (score, running total) per seat and who dealt. Its words are
-    worked out only if the page shows them (the entry screen's totals don't)."""
+    """One deal on the sheet: (score, running total) per seat and who dealt; with the sheet's
+    penalties, ``marked`` adds each seat's penalties on this deal. Its words are worked out only
+    if the page shows them (the entry screen's totals don't)."""
 
-    def __init__(self, sheet: GameSheet, row: DealRow) -> None:
+    def __init__(
+        self, sheet: GameSheet, row: DealRow, penalties: SheetPenalties | None = None
+    ) -> None:
         self._sheet = sheet
         self.deal = row.deal
         self.cells = list(zip(row.scores, row.totals, strict=True))
+        marks = [penalties.on(row.deal.pk, p.pk) if penalties else [] for p in sheet.players]
+        self.marked = [(s, t, m) for (s, t), m in zip(self.cells, marks, strict=True)]
         dealer_id = row.deal.dealer_id
         self.dealer = sheet.table.labels.get(dealer_id, "") if dealer_id else ""
 
@@ -47,8 +53,8 @@ class SheetRow:
         return deal_words(sheet.game, sheet.table, deal.payload, deal.number, outcome(deal))
 
 
-def sheet_rows(sheet: GameSheet) -> list[SheetRow]:
-    return [SheetRow(sheet, row) for row in sheet.rows]
+def sheet_rows(sheet: GameSheet, penalties: SheetPenalties | None = None) -> list[SheetRow]:
+    return [SheetRow(sheet, row, penalties) for row in sheet.rows]
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""A game's score sheet as CSV and as a printable PDF (reportlab platypus)."""
+"""A game's score sheet as CSV and as a printable PDF (reportlab platypus). The PDF shows a
+tournament table's live penalties as its page does: marked on their deal's cell, listed below
+the grid with their reasons, and the totals before and after them."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from tarot_scores.core.pdf import (
     para,
     styles,
 )
+from tarot_scores.games.penalties import SheetPenalties
 from tarot_scores.games.selectors import DealRow, GameSheet
 from tarot_scores.games.words import DealWords, deal_words, outcome, rules_label
 
@@ -41,10 +44,13 @@ def live_rows(sheet: GameSheet) -> list[tuple[DealRow, DealWords]]:
 
 
 class GameCsv(CsvExport):
-    """A game's deals, one line each, with every player's score, then the totals."""
+    """A game's deals, one line each, with every player's score, then the totals. With a
+    table's live ``penalties``: a line per penalty (its points in the player's column, so that
+    a column adds up to his total after penalties), then the totals before and after them."""
 
-    def __init__(self, sheet: GameSheet) -> None:
+    def __init__(self, sheet: GameSheet, penalties: SheetPenalties | None = None) -> None:
         self.sheet = sheet
+        self.penalties = penalties or SheetPenalties()
         self.filename = sheet_filename(sheet, "csv")
 
     def header(self) -> list[str]:
@@ -78,11 +84,27 @@ class GameCsv(CsvExport):
                     *("" if s is None else s for s in row.scores),
                 ]
             )
-        writer.writerow([_("Total"), "", "", "", "", "", "", *self.sheet.totals])
+        penalties = self.penalties
+        if not penalties:
+            writer.writerow([_("Total"), "", "", "", "", "", "", *self.sheet.totals])
+            return
+        writer.writerow([_("Total before penalties"), "", "", "", "", "", "", *self.sheet.totals])
+        players = [p.pk for p in self.sheet.players]
+        for _name, mark in penalties.listed:
+            points = [-mark.points if pk == mark.player_id else "" for pk in players]
+            where = mark.deal_number if mark.deal_number is not None else ""
+            said = _("Penalty: %(reason)s") % {"reason": mark.reason}
+            writer.writerow([where, "", "", said, "", "", "", *points])
+        writer.writerow([_("Total after penalties"), "", "", "", "", "", "", *penalties.after])
 
 
-def render_score_sheet(sheet: GameSheet) -> bytes:
-    """The feuille de marque of one game, A4 portrait, the table header on every page."""
+def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None) -> bytes:
+    """The feuille de marque of one game, A4 portrait, the table header on every page; with
+    ``penalties`` (a table's live ones), each deal's marked "[n]" on its cell and listed under
+    the grid, and the totals before and after them."""
+    penalties = penalties or SheetPenalties()
+    # Each penalty's note number, in the order they are listed under the grid.
+    note = {mark.key: i for i, (_name, mark) in enumerate(penalties.listed, start=1)}
     game = sheet.game
     st = styles(text_size=8)
     names = [sheet.table.labels[p.pk] for p in sheet.players]
@@ -110,7 +132,9 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
     sub_head = [pgettext("score sheet column", "Score"), pgettext("running total", "Total")]
     numbers = [str(row.deal.number) for row in sheet.rows] or ["1"]
     deal_w = fitting_width(_("Deal"), *numbers, size=size, least=0.9 * cm)
-    score_w = fitting_width(*sub_head, "+1234", size=size, padding=3, least=0.9 * cm)
+    # A marked score is one unbroken string in its cell: measured whole.
+    marked = [f"+1234-[{n}]" for n in note.values()]
+    score_w = fitting_width(*sub_head, "+1234", *marked, size=size, padding=3, least=0.9 * cm)
     fixed = [deal_w, 0.0, 2.4 * cm, 2.6 * cm] if tarot else [deal_w, 0.0]
     scores_w = 2 * score_w * len(names)
     pagesize = A4
@@ -126,7 +150,13 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
         [""] * first_score + [para(h, st["head"]) for _n in names for h in sub_head],
     ]
     for row, words in live_rows(sheet):
-        scores = ["" if s is None else f"{s:+d}" if s else "0" for s in row.scores]
+        scores = [
+            " ".join(
+                ["" if s is None else f"{s:+d}" if s else "0"]
+                + [f"[{note[m.key]}]" for m in penalties.on(row.deal.pk, p.pk)]
+            )
+            for s, p in zip(row.scores, sheet.players, strict=True)
+        ]
         if tarot:
             taker = f"{words.taker} + {words.partner}" if words.partner else words.taker
             result = words.result
@@ -142,22 +172,33 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
             cells = [str(row.deal.number), para(words.text, st["cell"])]
         running = [x for s, t in zip(scores, row.totals, strict=True) for x in (s, str(t))]
         data.append([*cells, *running])
-    data.append(
-        [para(_("Total"), st["head"]), *[""] * (first_score - 1)]
-        + [x for t in sheet.totals for x in (str(t), "")]
-    )
+    if penalties:
+        foot = [
+            (_("Total before penalties"), [str(t) for t in sheet.totals]),
+            (_("Penalties"), [f"-{off}" if off else "" for off in penalties.taken]),
+            (_("Total after penalties"), [str(t) for t in penalties.after]),
+        ]
+    else:
+        foot = [(_("Total"), [str(t) for t in sheet.totals])]
+    for label, values in foot:
+        data.append(
+            [para(label, st["head"]), *[""] * (first_score - 1)]
+            + [x for v in values for x in (v, "")]
+        )
+    last_deal = -len(foot) - 1  # the last deal's row, counted from the end
+    first_foot = -len(foot)
 
     per_column: list[tuple[Any, ...]] = [("SPAN", (i, 0), (i, 1)) for i in range(first_score)]
     for i in range(len(names)):
         column = first_score + 2 * i
         per_column += [
             ("SPAN", (column, 0), (column + 1, 0)),
-            ("SPAN", (column, -1), (column + 1, -1)),
+            *[("SPAN", (column, r), (column + 1, r)) for r in range(first_foot, 0)],
             # Each player's two columns read together: a heavier rule before them, the deal's
             # score in grey, the running total in bold.
             ("LINEBEFORE", (column, 0), (column, -1), 1, colors.black),
-            ("TEXTCOLOR", (column, 2), (column, -2), colors.HexColor("#444444")),
-            ("FONT", (column + 1, 2), (column + 1, -2), "Helvetica-Bold", size),
+            ("TEXTCOLOR", (column, 2), (column, last_deal), colors.HexColor("#444444")),
+            ("FONT", (column + 1, 2), (column + 1, last_deal), "Helvetica-Bold", size),
         ]
     grid = Table(data, colWidths=widths, repeatRows=2)
     grid.setStyle(
@@ -169,9 +210,9 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
             ("ALIGN", (0, 1), (0, -1), "RIGHT"),
             ("LEFTPADDING", (first_score, 0), (-1, -1), 3),
             ("RIGHTPADDING", (first_score, 0), (-1, -1), 3),
-            ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 9),
-            ("SPAN", (0, -1), (first_score - 1, -1)),
-            ("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black),
+            ("FONT", (0, first_foot), (-1, -1), "Helvetica-Bold", 9),
+            *[("SPAN", (0, r), (first_score - 1, r)) for r in range(first_foot, 0)],
+            ("LINEABOVE", (0, first_foot), (-1, first_foot), 1.2, colors.black),
             *per_column,
             size=size,
             rule=0,
@@ -179,10 +220,38 @@ def render_score_sheet(sheet: GameSheet) -> bytes:
     )
     story.append(grid)
 
+    if penalties:
+        story.append(Spacer(1, 0.5 * cm))
+        story.append(para(_("Penalties"), st["h2"]))
+        story.append(
+            para(
+                _("Given by the referee: taken off the player's total, not off the deal's scores."),
+                st["meta"],
+            )
+        )
+        for name, mark in penalties.listed:
+            if mark.deal_number is not None:
+                line = _("%(name)s: −%(points)s on deal %(deal)s") % {
+                    "name": name,
+                    "points": mark.points,
+                    "deal": mark.deal_number,
+                }
+            else:
+                line = _("%(name)s: −%(points)s on the round") % {
+                    "name": name,
+                    "points": mark.points,
+                }
+            # Helvetica's encoding has no minus sign (U+2212): a hyphen prints instead.
+            line = line.replace("−", "-")
+            story.append(para(f"[{note[mark.key]}] {line} — {mark.reason}", st["meta"]))
+
     story.append(Spacer(1, 0.5 * cm))
     finished = game.status == game.Status.FINISHED
     story.append(para(_("Final ranking") if finished else _("Ranking so far"), st["h2"]))
-    ranking = [[f"{r.rank}.", sheet.table.labels[r.player.pk], str(r.total)] for r in sheet.ranking]
+    if penalties:
+        story.append(para(_("Ranked by the totals after penalties."), st["meta"]))
+    ranked_by = penalties.ranking if penalties else sheet.ranking
+    ranking = [[f"{r.rank}.", sheet.table.labels[r.player.pk], str(r.total)] for r in ranked_by]
     if sheet.winners:
         winners = ", ".join(sheet.table.labels[p.pk] for p in sheet.winners)
         story.append(para(_("Game over: %(names)s won.") % {"names": winners}, st["meta"]))

@@ -8,6 +8,7 @@ JavaScript the same URLs answer whole pages and redirect after a successful POST
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -46,6 +47,7 @@ from tarot_scores.games.entry import (
 from tarot_scores.games.forms import DealForm, GameForm, deal_form_for
 from tarot_scores.games.guards import reason_needed
 from tarot_scores.games.models import Deal, DealRevision, Game
+from tarot_scores.games.penalties import PenaltyMark, penalties_of, sheet_penalties
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict
@@ -80,11 +82,15 @@ def _may_correct(who: Any, game: Game) -> bool:
 def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]:
     game = sheet.game
     may_enter = permissions.can_enter_deals(request, game)
+    # A tournament table's live penalties (one query; none for a club's own game).
+    penalties = sheet_penalties(sheet)
+    ranking = penalties.ranking if penalties else sheet.ranking
     return {
         "sheet": sheet,
         "game": game,
         "names": [sheet.table.labels[p.pk] for p in sheet.players],
-        "rows": sheet_rows(sheet),
+        "rows": sheet_rows(sheet, penalties),
+        "penalties": penalties,
         "rules_label": rules_label(game),
         "is_open": game.status == Game.Status.OPEN,
         # A game of a set length (a tournament table) takes no deal beyond it.
@@ -94,7 +100,7 @@ def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]
         "may_correct": _may_correct(request, game),
         "next_dealer": sheet.table.labels[sheet.next_dealer.pk],
         "winners": [sheet.table.labels[p.pk] for p in sheet.winners],
-        "ranking": [(r.rank, sheet.table.labels[r.player.pk], r.total) for r in sheet.ranking],
+        "ranking": [(r.rank, sheet.table.labels[r.player.pk], r.total) for r in ranking],
     }
 
 
@@ -316,9 +322,43 @@ class RevisionRow:
     scores: list[tuple[str, int | None]]
 
 
+@dataclass(frozen=True)
+class PenaltyEvent:
+    """A penalty given on the deal, or taken back, as a line of its history."""
+
+    mark: PenaltyMark
+    name: str  # the player's label at this table
+    removal: bool  # the penalty taken back (else: given)
+
+    @property
+    def at(self) -> datetime | None:
+        return self.mark.removed_at if self.removal else self.mark.given_at
+
+
+def _history(
+    rows: list[RevisionRow], marks: list[PenaltyMark], table: TableSeats
+) -> list[RevisionRow | PenaltyEvent]:
+    """The deal's versions and its penalties' givings and removals, oldest first (a version
+    before a penalty of the same instant)."""
+    events: list[RevisionRow | PenaltyEvent] = list(rows)
+    for mark in marks:
+        name = table.labels.get(mark.player_id, "")
+        events.append(PenaltyEvent(mark, name, removal=False))
+        if not mark.live:
+            events.append(PenaltyEvent(mark, name, removal=True))
+
+    def when(event: RevisionRow | PenaltyEvent) -> tuple[Any, int]:
+        if isinstance(event, RevisionRow):
+            return (event.revision.at, 0)
+        return (event.at, 1 if not event.removal else 2)
+
+    return sorted(events, key=when)
+
+
 @require_GET
 def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
-    """Every version of a deal: who entered, corrected, deleted or restored it, and when."""
+    """Every version of a deal: who entered, corrected, deleted or restored it, and when; and
+    the penalties given on it (a tournament table's), and their removal, in time order."""
     deal = _deal_or_404(deal_id)
     game = deal.game
     club_readable(request, game.club)
@@ -338,6 +378,7 @@ def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
         "game": game,
         "deal": deal,
         "rows": rows,
+        "events": _history(rows, penalties_of(game=game, deal_id=deal.pk), table),
         "names": [table.labels[p.pk] for p in table.players],
         "may_correct": permissions.can_correct_deal(request, deal),
     }
@@ -368,14 +409,14 @@ def status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def sheet_csv(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
-    return exports.GameCsv(sheet).response()
+    return exports.GameCsv(sheet, sheet_penalties(sheet)).response()
 
 
 @require_GET
 def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
-    pdf = exports.render_score_sheet(sheet)
+    pdf = exports.render_score_sheet(sheet, sheet_penalties(sheet))
     return pdf_response(pdf, exports.sheet_filename(sheet, "pdf"))
 
 

@@ -45,6 +45,7 @@ from tarot_scores.games.entry import (
 )
 from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
+from tarot_scores.games.penalties import SheetPenalties, sheet_penalties
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed
@@ -180,11 +181,13 @@ def _entry_context(
     context.update(_confirmation_context(request, table, sheet.table))
     game = sheet.game
     goal = context["goal"]
+    penalties = sheet_penalties(sheet)  # the table's live penalties: one query
     context.update(
         sheet=sheet,
         game=game,
         names=[sheet.table.labels[p.pk] for p in sheet.players],
-        live_rows=_live_rows(table, sheet, confirming=context["confirming"]),
+        live_rows=_live_rows(table, sheet, penalties, confirming=context["confirming"]),
+        penalties=penalties,
         entered=sheet.live_deals,
         is_full=sheet.live_deals >= goal,
         is_open=game.status == Game.Status.OPEN,
@@ -209,9 +212,12 @@ def _round_closed(table: Table) -> bool:
     return Round.objects.filter(pk=table.round_id, status=Round.Status.CLOSED).exists()
 
 
-def _live_rows(table: Table, sheet: GameSheet, *, confirming: bool) -> list[SheetRow]:
-    """The sheet's live deals; each with its confirmation when the tournament asks for them."""
-    rows = [r for r in sheet_rows(sheet) if not r.deal.is_deleted]
+def _live_rows(
+    table: Table, sheet: GameSheet, penalties: SheetPenalties, *, confirming: bool
+) -> list[SheetRow]:
+    """The sheet's live deals, with their penalties; each with its confirmation when the
+    tournament asks for them."""
+    rows = [r for r in sheet_rows(sheet, penalties) if not r.deal.is_deleted]
     states = selectors.deal_states(game_id=table.game_id) if confirming else {}
     for row in rows:
         row.confirmation = states.get(row.deal.pk)  # type: ignore[attr-defined]
