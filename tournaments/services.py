@@ -326,6 +326,8 @@ def _players_for(tournament: Tournament, number: int) -> list[int]:
     entries = tournament.entries.filter(checked_in=True, first_round__lte=number).filter(
         Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=number)
     )
+    # A championship's cut leaves its players out of the rounds after it (tournaments.cuts).
+    entries = entries.filter(Q(cut_after__isnull=True) | Q(cut_after__gte=number))
     return list(entries.order_by("player_id").values_list("player_id", flat=True))
 
 
