@@ -513,6 +513,8 @@ class StandingsView(TournamentAPIView):
                         "total": row.total,
                         "rounds": row.rounds,
                         "penalties": row.penalties,
+                        "eliminated_after": row.eliminated_after,
+                        "counted_from": row.counted_from,
                     }
                     for row in rows
                 ]
