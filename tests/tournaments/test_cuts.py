@@ -333,6 +333,16 @@ def test_the_next_round_seats_only_the_qualified() -> None:
     assert all(e.cut_after == 1 for e in entries if e.player_id not in qualified)
 
 
+def test_a_player_registered_after_a_cut_is_not_seated() -> None:
+    tournament, organiser = championship(8)
+    play_round(tournament, 1)
+    made = cuts.cut_confirm(tournament=tournament, after_round=1, keep=4, by=organiser)
+    late = services.entry_add(tournament=tournament, name="Retardataire", checked_in=True)
+    round_ = services.round_seat_next(tournament=tournament, by=organiser)
+    seated = {p.pk for s in selectors.round_tables(round_=round_) for p in s.players}
+    assert len(seated) == made.keep and late.player_id not in seated
+
+
 # --- refusals ----------------------------------------------------------------------------------
 
 
