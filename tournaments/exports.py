@@ -2,7 +2,8 @@
 
 Built on the club's ``CsvExport`` base: a header line, then one line per player in rank order
 with the per-round scores (empty where the player was not seated; penalties taken off), the
-points the penalties took off (a column only when someone has one) and the total.
+points the penalties took off (a column only when someone has one), the total and, after a
+championship's cuts, the round after which each player cut was eliminated.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class StandingsCsv(CsvExport):
         self.round_names = list(round_names)
         self.has_teams = bool(teams)
         self.has_penalties = any(r.penalties for r in rows)
+        # A championship's cuts: a column saying after which round each player was cut.
+        self.has_cuts = any(r.eliminated_after is not None for r in rows)
         slug = slugify(tournament.name) or "tournament"
         suffix = f"-{series}" if series else ""
         self.filename = f"{slug}-{tournament.date.isoformat()}-standings{suffix}.csv"
@@ -38,11 +41,15 @@ class StandingsCsv(CsvExport):
     def header(self) -> list[str]:
         team = [_("Team")] if self.has_teams else []
         penalties = [_("Penalties")] if self.has_penalties else []
-        return [_("Rank"), _("Player"), *team, *self.round_names, *penalties, _("Total")]
+        cut = [_("Eliminated after round")] if self.has_cuts else []
+        return [_("Rank"), _("Player"), *team, *self.round_names, *penalties, _("Total"), *cut]
 
     def write_rows(self, writer: RowWriter) -> None:
         for row in self.rows:
             team = [row.team] if self.has_teams else []
             rounds = ["" if r is None else r for r in row.rounds]
             penalties = [-row.penalties if row.penalties else ""] if self.has_penalties else []
-            writer.writerow([row.rank, row.player.label, *team, *rounds, *penalties, row.total])
+            cut = [row.eliminated_after or ""] if self.has_cuts else []
+            writer.writerow(
+                [row.rank, row.player.label, *team, *rounds, *penalties, row.total, *cut]
+            )

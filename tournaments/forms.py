@@ -314,3 +314,36 @@ class PenaltyForm(forms.Form):
         self.fields["round"].choices = [  # type: ignore[attr-defined]
             (str(n), name) for n, name in rounds
         ]
+
+
+class CutForm(forms.Form):
+    """A championship's cut as an organiser asks it (``tournaments.cuts``): how many players go
+    through, as a number or as a share of the field, and whether their scores are carried over.
+    The ranges are the service's to refuse, beside the field they are about."""
+
+    keep = forms.IntegerField(
+        label=gettext_lazy("Players who go through"),
+        required=False,
+        max_value=2**31 - 1,
+        min_value=-(2**31),
+        help_text=gettext_lazy("Leave empty to give a share of the field instead."),
+    )
+    share = forms.IntegerField(
+        label=gettext_lazy("Or a share of the field (%)"),
+        required=False,
+        max_value=2**31 - 1,
+        min_value=-(2**31),
+        help_text=gettext_lazy("From 1 to 99; the places are rounded up (50 % of 25 is 13)."),
+    )
+    carry = forms.BooleanField(
+        label=gettext_lazy("Scores carried over"),
+        required=False,
+        initial=True,
+        help_text=gettext_lazy(
+            "Unticked, the players who go through restart from zero after this round."
+        ),
+    )
+
+    def asked(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"keep": data["keep"], "share": data["share"], "carry": bool(data["carry"])}

@@ -176,6 +176,9 @@ class Entry(models.Model):
     # Duplicate: the player's number in the movement (1 to 4 x tables), drawn when the first
     # round is seated; the movement then says his table and direction in every round.
     movement_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A championship's cut (``Cut``) left the player out after this round: he is seated no more
+    # and ranked below the players still in (``tournaments.cuts``).
+    cut_after = models.PositiveSmallIntegerField(_("eliminated after round"), null=True, blank=True)
 
     class Meta:
         ordering = ["player__name"]
@@ -193,6 +196,7 @@ class Entry(models.Model):
             self.checked_in
             and self.first_round <= round_number
             and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
+            and (self.cut_after is None or round_number <= self.cut_after)
         )
 
 
@@ -365,3 +369,57 @@ class Penalty(models.Model):
     @property
     def live(self) -> bool:
         return self.removed_at is None
+
+
+# --- cuts ---
+
+
+class Cut(models.Model):
+    """A championship's cut: after a closed round (séance), only the best ``keep`` players go on
+    to the next (``tournaments.cuts``). It was asked as a count (``asked_count``) or as a share
+    of the field in percent (``asked_share``); ``keep`` is what it came to, ties at the line
+    included. ``carry``: the qualified keep their points, or restart from zero. Undoing it
+    (allowed while the next round is not seated) keeps the row, marked undone, as history."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="cuts")
+    after_round = models.PositiveSmallIntegerField(_("after round"))
+    field_size = models.PositiveIntegerField(_("players in the field"))
+    asked_count = models.PositiveIntegerField(_("players asked"), null=True, blank=True)
+    asked_share = models.PositiveSmallIntegerField(_("share asked (%)"), null=True, blank=True)
+    keep = models.PositiveIntegerField(_("players going through"))
+    carry = models.BooleanField(_("scores carried over"), default=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(default=timezone.now)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "after_round", "confirmed_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "after_round"],
+                condition=models.Q(undone_at__isnull=True),
+                name="one_live_cut_per_round",
+            )
+        ]
+        verbose_name = _("cut")
+        verbose_name_plural = _("cuts")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} R{self.after_round}: {self.keep}"
+
+    @property
+    def live(self) -> bool:
+        return self.undone_at is None

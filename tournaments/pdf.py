@@ -34,7 +34,7 @@ from reportlab.platypus import (
 
 from tarot_scores.core.pdf import GRID, HEAD_FILL, build, fitting_width, grid_style, para, styles
 from tournaments.models import Tournament
-from tournaments.selectors import Bracket, StandingRow, TeamRow
+from tournaments.selectors import Bracket, StandingRow, TeamRow, cut_summary
 
 _MARGIN = 1.2 * cm
 
@@ -246,6 +246,31 @@ def _tie_breaks(st: dict[str, ParagraphStyle]) -> Paragraph:
     )
 
 
+def _cut_paragraphs(rows: Sequence[StandingRow], st: dict[str, ParagraphStyle]) -> list[Any]:
+    """What the ranking says about a championship's cuts (nothing without one)."""
+    summary = cut_summary(list(rows))
+    if not summary:
+        return []
+    lines = [
+        _(
+            "Stage %(stage)s of the championship (cuts after round %(rounds)s): the players still "
+            "in are ranked first; those cut are ranked below them, in their order at their cut."
+        )
+        % {"stage": summary.stage, "rounds": ", ".join(str(n) for n in summary.cut_after)}
+    ]
+    if summary.counted_from > 1:
+        lines.append(
+            _(
+                "Scores restarted from zero: the totals of the players still in count from "
+                "round %(n)s."
+            )
+            % {"n": summary.counted_from}
+        )
+    else:
+        lines.append(_("Scores carried over: the totals count every round."))
+    return [para(line, st["meta"]) for line in lines]
+
+
 def render_standings(
     *,
     tournament: Tournament,
@@ -271,6 +296,7 @@ def render_standings(
             st["h2"],
         ),
     ]
+    story += _cut_paragraphs(rows, st)
     # Penalties are already out of their rounds' points; their own column says how many.
     has_penalties = any(r.penalties for r in rows)
     numbers = [*round_names, *([_("Penalties")] if has_penalties else [])]
@@ -281,9 +307,11 @@ def render_standings(
         if has_penalties:
             rounds.append(f"−{row.penalties}" if row.penalties else "")
         team = [para(row.team, st["cell"])] if has_teams else []
-        data.append(
-            [f"{row.rank}.", para(row.player.label, st["cell"]), *team, *rounds, str(row.total)]
-        )
+        name: Any = para(row.player.label, st["cell"])
+        if row.eliminated_after is not None:
+            out = _("eliminated after round %(n)s") % {"n": row.eliminated_after}
+            name = [name, para(out, st["small"])]
+        data.append([f"{row.rank}.", name, *team, *rounds, str(row.total)])
     fixed = [fitting_width(_("Rank"), size=9, least=1.2 * cm), 5.0 * cm]
     fixed += [3.5 * cm] if has_teams else []
     number_w = min(2.2 * cm, (usable - sum(fixed)) / max(1, len(numbers) + 1))

@@ -4,17 +4,19 @@ standings read the rows ``tournaments.standings`` keeps in step."""
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum, Value
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum, Value
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import ScoreLine, Seat
 from tournaments.models import (
+    Cut,
     DealConfirmation,
     Entry,
     Penalty,
@@ -44,10 +46,41 @@ def counted(tournament: Tournament, prefix: str = "") -> Q:
 class StandingRow:
     rank: int
     player: Player
-    total: int
+    total: int  # of the rounds counted (all of them, unless a cut restarted the scores)
     rounds: list[int | None]  # per round, None where the player did not sit; penalties off
     team: str = ""
     penalties: int = 0  # the points the live penalties took off (already out of the rounds)
+    # A championship's cuts: the round after which the player was cut (None: still in), and
+    # the first round his total counts (after a cut that did not carry the scores over).
+    eliminated_after: int | None = None
+    counted_from: int = 1
+
+
+@dataclass(frozen=True)
+class CutLine:
+    """A confirmed cut as the standings read it (``models.Cut``, ``tournaments.cuts``)."""
+
+    after_round: int
+    keep: int
+    carry: bool
+
+
+def counted_from(cuts: Collection[CutLine], eliminated_after: int | None) -> int:
+    """The first round a player's total counts: the round after the last cut that did not carry
+    the scores over, among the cuts he went through (all of them while he is still in, those
+    before his own cut otherwise)."""
+    restarts = [
+        c.after_round
+        for c in cuts
+        if not c.carry and (eliminated_after is None or c.after_round < eliminated_after)
+    ]
+    return max(restarts, default=0) + 1
+
+
+def _stage_cells(per_round: dict[str, int], numbers: list[int], first: int) -> tuple[int, int, int]:
+    """The total, best and last round of the cells counted from round ``first``."""
+    played = [per_round[str(n)] for n in numbers if n >= first and str(n) in per_round]
+    return sum(played), max(played, default=0), played[-1] if played else 0
 
 
 def round_totals(
@@ -109,20 +142,55 @@ def tie_break_key(total: int, rounds: list[int | None], name: str) -> tuple[obje
     return (-total, -best, -last, name.casefold())
 
 
+# The group of the players still in: before every group of players cut.
+_STILL_IN = -(2**31)
+
+
+def _group(eliminated_after: int | None) -> int:
+    """Players still in first; then those cut after the latest round, and so on back."""
+    return _STILL_IN if eliminated_after is None else -eliminated_after
+
+
 def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[StandingRow]:
-    """Sorted by their keys; equal on the total and both tie-break rounds: the same rank."""
+    """Sorted by their keys (the cut group, then the tie-breaks); equal on the group, the total
+    and both tie-break rounds: the same rank. A cut group's ranks follow the group above it."""
     rows.sort(key=lambda kr: kr[0])
     ranked: list[StandingRow] = []
     previous: tuple[object, ...] | None = None
     for i, (key, row) in enumerate(rows):
-        rank = ranked[-1].rank if previous is not None and key[:3] == previous[:3] else i + 1
-        ranked.append(StandingRow(rank, row.player, row.total, row.rounds, row.team, row.penalties))
+        rank = ranked[-1].rank if previous is not None and key[:4] == previous[:4] else i + 1
+        ranked.append(dataclasses.replace(row, rank=rank))
         previous = key
     return ranked
 
 
-def _round_numbers(tournament: Tournament) -> list[int]:
-    return list(tournament.round_set.order_by("number").values_list("number", flat=True))
+def _rounds_and_cuts(tournament: Tournament) -> tuple[list[int], list[CutLine]]:
+    """The round numbers, and the live cuts made after them (one query)."""
+    live = Cut.objects.filter(
+        tournament_id=OuterRef("tournament_id"),
+        after_round=OuterRef("number"),
+        undone_at__isnull=True,
+    )
+    rows = (
+        tournament.round_set.order_by("number")
+        .annotate(
+            cut_keep=Subquery(live.values("keep")[:1]),
+            cut_carry=Subquery(live.values("carry")[:1]),
+        )
+        .values_list("number", "cut_keep", "cut_carry")
+    )
+    numbers: list[int] = []
+    cuts: list[CutLine] = []
+    for number, keep, carry in rows:
+        numbers.append(number)
+        if keep is not None:
+            cuts.append(CutLine(number, keep, bool(carry)))
+    return numbers, cuts
+
+
+def cut_lines(*, tournament: Tournament) -> list[CutLine]:
+    """The tournament's live cuts, in round order (one query)."""
+    return _rounds_and_cuts(tournament)[1]
 
 
 def series_or_overall(asked: str | None) -> str:
@@ -151,9 +219,13 @@ def _stored(tournament: Tournament, series: str) -> QuerySet[Standing]:
 def standings_for(*, tournament: Tournament, series: str = "") -> list[StandingRow]:
     """Every registered player who has been seated, ranked; equal keys share a rank. With a
     ``series`` (a valid one: ``series_or_overall``), only that series' players, ranked among
-    themselves (1..n, ties as overall). Read from the stored standings
-    (``tournaments.standings``): two queries, whatever the number of deals."""
-    rounds = [str(n) for n in _round_numbers(tournament)]
+    themselves (1..n, ties as overall). After a championship's cuts (``tournaments.cuts``) the
+    players still in come first, then those cut after the latest round, and so on back, each
+    group in its order at its cut; a cut that did not carry the scores over leaves the rounds
+    before it out of its qualified players' totals (and tie-breaks). Read from the stored
+    standings (``tournaments.standings``): two queries, whatever the number of deals."""
+    numbers, cuts = _rounds_and_cuts(tournament)
+    rounds = [str(n) for n in numbers]
     # Plain values, one Player (its id and names only) a row: building the standing, entry and
     # team instances too cost most of a 1,000-player page (docs/performance.md).
     stored = _stored(tournament, series).values_list(
@@ -166,17 +238,44 @@ def standings_for(*, tournament: Tournament, series: str = "") -> list[StandingR
         "player__name",
         "player__nickname",
         "entry__team__name",
+        "entry__cut_after",
     )
     rows: list[tuple[tuple[object, ...], StandingRow]] = []
-    for total, best, last, per_round, penalties, pid, name, nickname, team in stored:
+    for total, best, last, per_round, penalties, pid, name, nickname, team, out in stored:
         player = Player.from_db("default", _PLAYER_FIELDS, (pid, name, nickname))
-        key = (-total, -best, -last, (nickname or name).casefold())
+        first = counted_from(cuts, out) if cuts else 1
+        if first > 1:  # a cut restarted the scores: the stage's rounds only
+            total, best, last = _stage_cells(per_round, numbers, first)
+        key = (_group(out), -total, -best, -last, (nickname or name).casefold())
         cells = [per_round.get(n) for n in rounds]
-        rows.append((key, StandingRow(0, player, total, cells, team or "", penalties)))
+        row = StandingRow(0, player, total, cells, team or "", penalties, out, first)
+        rows.append((key, row))
     return _ranked(rows)
 
 
 _PLAYER_FIELDS = ["id", "name", "nickname"]
+
+
+@dataclass(frozen=True)
+class CutSummary:
+    """What a standings page says about a championship's cuts, read from its rows (no query)."""
+
+    cut_after: list[int]  # the rounds after which players were cut, in order
+    counted_from: int  # the first round the totals of the players still in count (1: all)
+
+    def __bool__(self) -> bool:
+        return bool(self.cut_after) or self.counted_from > 1
+
+    @property
+    def stage(self) -> int:
+        """The stage (session) the players still in are at: 1 before the first cut."""
+        return len(self.cut_after) + 1
+
+
+def cut_summary(rows: list[StandingRow]) -> CutSummary:
+    cut_after = sorted({r.eliminated_after for r in rows if r.eliminated_after is not None})
+    still_in = [r.counted_from for r in rows if r.eliminated_after is None]
+    return CutSummary(cut_after, max(still_in, default=1))
 
 
 def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
@@ -186,7 +285,7 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     totals = round_totals(tournament)
     seated = seated_rounds(tournament)
     taken = round_penalties(tournament)
-    rounds = _round_numbers(tournament)
+    rounds, cuts = _rounds_and_cuts(tournament)
     entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
     rows: list[tuple[tuple[object, ...], StandingRow]] = []
     for entry in entries:
@@ -197,11 +296,15 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
         per_round = [
             totals[pid].get(n, 0) - mine.get(n, 0) if n in seated[pid] else None for n in rounds
         ]
-        total = sum(v for v in per_round if v is not None)
-        key = tie_break_key(total, per_round, entry.player.label)
+        out = entry.cut_after
+        first = counted_from(cuts, out)
+        stage = [v if n >= first else None for n, v in zip(rounds, per_round, strict=True)]
+        total = sum(v for v in stage if v is not None)
+        key = (_group(out), *tie_break_key(total, stage, entry.player.label))
         team = entry.team.name if entry.team else ""
         penalties = sum(mine.get(n, 0) for n in seated[pid])
-        rows.append((key, StandingRow(0, entry.player, total, per_round, team, penalties)))
+        row = StandingRow(0, entry.player, total, per_round, team, penalties, out, first)
+        rows.append((key, row))
     return _ranked(rows)
 
 

@@ -32,7 +32,7 @@ from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
 from tournaments import seating
-from tournaments.models import DealConfirmation, Entry, Round, Table, Team, Tournament
+from tournaments.models import Cut, DealConfirmation, Entry, Round, Table, Team, Tournament
 from tournaments.standings import standings_refresh
 
 SEATING_SECONDS = 3.0  # search budget for one round's seating
@@ -326,6 +326,18 @@ def _players_for(tournament: Tournament, number: int) -> list[int]:
     entries = tournament.entries.filter(checked_in=True, first_round__lte=number).filter(
         Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=number)
     )
+    # A championship's cut leaves its players out of the rounds after it, and a player
+    # registered after a cut was never in its field: only the qualified play on
+    # (tournaments.cuts).
+    entries = entries.filter(Q(cut_after__isnull=True) | Q(cut_after__gte=number))
+    last_cut = (
+        Cut.objects.filter(tournament=tournament, undone_at__isnull=True, after_round__lt=number)
+        .order_by("-after_round")
+        .values_list("after_round", flat=True)
+        .first()
+    )
+    if last_cut is not None:
+        entries = entries.filter(first_round__lte=last_cut)
     return list(entries.order_by("player_id").values_list("player_id", flat=True))
 
 

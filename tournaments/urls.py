@@ -4,6 +4,7 @@ printed sheets, a table's private entry link, standings, projector and bracket."
 from django.urls import URLPattern, URLResolver, path
 
 from tournaments.views import (
+    cuts,
     events,
     penalties,
     referee,
@@ -43,6 +44,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:tournament_id>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
     path("<int:tournament_id>/rounds/<int:number>/start/", rounds.round_start, name="round_start"),
     path("<int:tournament_id>/rounds/<int:number>/close/", rounds.round_close, name="round_close"),
+    # A championship's cut after a closed round: preview, confirm, undo.
+    path("<int:tournament_id>/rounds/<int:number>/cut/", cuts.cut, name="cut"),
     path(
         "<int:tournament_id>/rounds/<int:number>/tables.pdf",
         rounds.table_sheets_pdf,

@@ -141,6 +141,9 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments_api:round-start": {"POST": A_ORGANISERS},
     "tournaments_api:round-close": {"POST": A_ORGANISERS},
     "tournaments_api:round-swap": {"POST": A_ORGANISERS},
+    # A championship's cut after a round: its organisers and referees preview, make and undo
+    # it (round 2 is open: the answer is 409 for them).
+    "tournaments_api:round-cut": {"GET": A_REFEREES, "POST": A_REFEREES, "DELETE": A_REFEREES},
     "tournaments_api:standings": {"GET": EVERYONE},
     "tournaments_api:team-standings": {"GET": EVERYONE},
     # A tournament in rounds has no bracket: 404 for all.
@@ -253,6 +256,8 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:round_swap": {"POST": A_ORGANISERS},
     "tournaments:round_start": {"POST": A_ORGANISERS},
     "tournaments:round_close": {"POST": A_ORGANISERS},
+    # The "Cut after round k" page: the tournament's organisers and referees.
+    "tournaments:cut": {"GET": A_REFEREES, "POST": A_REFEREES},
     "tournaments:table_sheets_pdf": {"GET": A_ORGANISERS},
     "tournaments:seating_pdf": {"GET": EVERYONE},
     "tournaments:standings": {"GET": EVERYONE},

@@ -413,7 +413,8 @@ class TournamentStandingSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     team = serializers.CharField(allow_null=True)
     total = serializers.IntegerField(
-        help_text="The sum of the player's score lines, less his penalties."
+        help_text="The sum of the player's score lines, less his penalties, from round "
+        "`counted_from` on."
     )
     rounds = serializers.ListField(
         child=serializers.IntegerField(allow_null=True),
@@ -422,6 +423,15 @@ class TournamentStandingSerializer(serializers.Serializer[Any]):
     )
     penalties = serializers.IntegerField(
         help_text="The points his penalties took off (already out of `rounds` and `total`)."
+    )
+    eliminated_after = serializers.IntegerField(
+        allow_null=True,
+        help_text="A championship's cut left the player out after this round (ranked below "
+        "the players still in, in his order at the cut); null: still in.",
+    )
+    counted_from = serializers.IntegerField(
+        help_text="The first round `total` counts: 1, or the round after a cut that did not "
+        "carry the scores over."
     )
 
 

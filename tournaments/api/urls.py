@@ -9,6 +9,7 @@ from tournaments.api.confirmations import (
     DealDisputeView,
     DealSettleView,
 )
+from tournaments.api.cuts import RoundCutView
 from tournaments.api.penalties import PenaltyDetailView, PenaltyListView
 from tournaments.api.views import (
     BracketView,
@@ -54,6 +55,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<id:pk>/rounds/<id:number>/swap/",
         RoundSwapView.as_view(),
         name="round-swap",
+    ),
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/cut/",
+        RoundCutView.as_view(),
+        name="round-cut",
     ),
     path("tournaments/<id:pk>/standings/", StandingsView.as_view(), name="standings"),
     path(

@@ -476,7 +476,9 @@ class StandingsView(TournamentAPIView):
         "results version: send it back in `If-None-Match` and the answer is `304 Not Modified` "
         "(no body) until a deal, a confirmation or a round changes the results. Team events: "
         "see `.../teams/standings/`. `?series=s1`: only that series' players, ranked among "
-        "themselves.",
+        "themselves. After a championship's cuts (`.../rounds/{number}/cut/`), the players still "
+        "in come first, then each group cut, latest cut first, in its order at its cut "
+        "(`eliminated_after`); `total` counts from round `counted_from`.",
         tags=TAGS,
         parameters=[
             OpenApiParameter(
@@ -513,6 +515,8 @@ class StandingsView(TournamentAPIView):
                         "total": row.total,
                         "rounds": row.rounds,
                         "penalties": row.penalties,
+                        "eliminated_after": row.eliminated_after,
+                        "counted_from": row.counted_from,
                     }
                     for row in rows
                 ]

@@ -55,6 +55,7 @@ def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict
         else [],
         "has_teams": has_teams,
         "has_penalties": has_penalties,
+        "cuts": selectors.cut_summary(rows),
         # Their reasons, read only when someone has one (no query otherwise).
         "penalties": selectors.penalties_for(tournament=tournament, live_only=True)
         if has_penalties
