@@ -148,7 +148,7 @@ class DuplicateRow:
     def shown(self) -> str:
         """The result as one text: "66.67 %" or "+12" (what the CSV's result column holds)."""
         if self.method is Method.AVERAGE:
-            return f"{self.shown_total:+d}"
+            return f"{self.shown_total:+d}" if self.shown_total else "0"
         shown = self.shown_percentage
         return "" if shown is None else f"{shown} %"
 
