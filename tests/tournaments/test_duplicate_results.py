@@ -663,3 +663,18 @@ def test_a_private_clubs_duplicate_pages_are_for_its_members(club: Club) -> None
         assert reader.get(url).status_code == 200, url
         assert stranger.get(url).status_code == 404, url
         assert Client().get(url).status_code == 404, url
+
+
+def test_the_duplicate_pages_speak_french(example: Session) -> None:
+    french = Client(headers={"Accept-Language": "fr"})
+    tournament = example.tournament
+    board = french.get(reverse("tournaments:board", args=[tournament.pk, BOARD])).content
+    assert "Étui 5 — donneur Nord" in board.decode()
+    assert "Points de match : 2 par score battu à la même orientation" in board.decode()
+    empty = french.get(reverse("tournaments:board", args=[tournament.pk, 1])).content.decode()
+    assert "Pas encore joué." in empty
+    standings = french.get(reverse("tournaments:standings", args=[tournament.pk])).content
+    assert "2 points de match par score battu, 1 par égalité" in standings.decode()
+    movement_page = french.get(reverse("tournaments:movement", args=[tournament.pk])).content
+    assert "Feuille de mouvement (PDF)" in movement_page.decode()
+    assert "Chaque joueur garde son orientation" in movement_page.decode()
