@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -234,6 +236,42 @@ AVERAGE_RANKING = [
     ((4, E), 15, -90, 0),
     ((4, S), 16, -102, 0),
 ]
+
+
+DIRECTION_NAMES = {"North": N, "East": E, "South": S, "West": W}
+
+
+def _doc_table(marker: str) -> list[list[str]]:
+    """The rows of the table under ``<!-- example:marker -->`` in docs/tournaments.md."""
+    text = (Path(settings.BASE_DIR) / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    block = text.split(f"<!-- example:{marker} -->\n", 1)[1].split("\n\n", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in block.splitlines()]
+    return rows[2:]  # past the heading and the rule
+
+
+def _seats(text: str) -> list[tuple[int, int]]:
+    """ "North and West of tables 1 and 3" -> (1, N), (1, W), (3, N), (3, W)."""
+    seats = []
+    for part in text.split(", "):
+        directions, _of, tables = part.partition(" of table")
+        for table in re.findall(r"\d+", tables):
+            seats += [(int(table), DIRECTION_NAMES[d]) for d in directions.split(" and ")]
+    return seats
+
+
+def test_the_docs_worked_example_is_the_one_tested() -> None:
+    documented = [
+        (seat, int(rank), int(mp.split(" / ")[0]), percentage, int(tops))
+        for rank, seats, mp, percentage, tops in _doc_table("duplicate-matchpoints")
+        for seat in _seats(seats)
+    ]
+    assert sorted(documented) == sorted(MATCHPOINT_RANKING)
+    averages = [
+        (seat, int(rank), int(re.match(r"[+-]?\d+", total).group(0)), int(tops))  # type: ignore[union-attr]
+        for rank, seats, total, tops in _doc_table("duplicate-average")
+        for seat in _seats(seats)
+    ]
+    assert sorted(averages) == sorted(AVERAGE_RANKING)
 
 
 def test_the_matchpoint_ranking_of_the_worked_example(example: Session) -> None:
