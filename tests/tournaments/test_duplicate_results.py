@@ -535,6 +535,18 @@ def test_the_projector_shows_the_percentages(example: Session) -> None:
     assert text.count('class="board-name"') == 16
 
 
+def test_the_projector_reads_few_queries_and_answers_304(
+    example: Session, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
+    url = reverse("tournaments:projector", args=[example.tournament.pk])
+    client = english()
+    with django_assert_max_num_queries(12):
+        first = client.get(url)
+    assert first.status_code == 200
+    again = client.get(url, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 304
+
+
 # --- travellers --------------------------------------------------------------------------------
 
 
@@ -643,6 +655,10 @@ def test_the_movement_sheet_and_the_board_labels(example: Session) -> None:
     pages, texts = read_pdf(streamed(sheet))
     assert pages == 4  # a page per round
     assert "Round 2" in texts[1]
+    # Round 2, table 1: boards 3-4 from table 2, then each direction's number and name.
+    station = movement(4, 4, 2).station(2, 1)
+    seats = " ".join(f"{n}. {example.players[n].label}" for n in station.players)
+    assert f"1 3-4 2 {seats}" in texts[1]
     labels = client.get(reverse("tournaments:board_labels_pdf", args=[tournament.pk]))
     pages, texts = read_pdf(streamed(labels))
     assert pages == 1  # 8 boards, twelve labels a page

@@ -50,9 +50,18 @@ def _directions() -> list[str]:
     return [direction_name(d) for d in Direction]
 
 
-def render_movement_sheet(plan: Movement, *, title: str, author: str = "") -> bytes:
-    """One page per round: each table's boards, where they come from and who sits where; the
-    rule of the movement printed on each page."""
+def render_movement_sheet(
+    plan: Movement, *, title: str, author: str = "", names: Mapping[int, str] | None = None
+) -> bytes:
+    """One page per round: each table's boards, where they come from and who sits where (the
+    players' numbers, with their names from ``names`` once drawn); the rule of the movement
+    printed on each page."""
+    names = names or {}
+
+    def player(number: int) -> str:
+        name = names.get(number)
+        return f"{number}. {name}" if name else str(number)
+
     st = styles(text_size=11, title_left=True)
     _north, east, south, west = plan.strides
     rule = _(
@@ -71,10 +80,10 @@ def render_movement_sheet(plan: Movement, *, title: str, author: str = "") -> by
                 str(row.table),
                 row.boards,
                 "" if row.boards_from is None else str(row.boards_from),
-                str(row.north),
-                str(row.east),
-                str(row.south),
-                str(row.west),
+                player(row.north),
+                player(row.east),
+                player(row.south),
+                player(row.west),
             ]
             for row in rows
             if row.round == round_number

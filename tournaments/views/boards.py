@@ -192,11 +192,15 @@ def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_GET
 def movement_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
-    """The movement sheet: one page per round."""
+    """The movement sheet: one page per round, the players named once drawn."""
     tournament = _duplicate(request, tournament_id)
     plan = _movement_or_404(tournament)
+    names = duplicate_selectors.movement_names(tournament=tournament)
     data = duplicate_pdf.render_movement_sheet(
-        plan, title=_title(tournament), author=tournament.club.name
+        plan,
+        title=_title(tournament),
+        author=tournament.club.name,
+        names={number: player.label for number, player in names.items()},
     )
     return pdf_response(data, f"tournament-{tournament.pk}-movement.pdf")
 
