@@ -127,6 +127,11 @@ def build_permission_world() -> PermissionWorld:
     users["other_referee"] = UserFactory.create(username="remi", email="remi@example.org")
     tournament_services.referee_add(tournament=other_tournament, user=users["other_referee"])
 
+    # A duplicate tournament of A (two tables, not seated yet): its boards and movement pages.
+    duplicate = make_tournament(
+        club, 8, name="Duplicate A", format=Tournament.Format.DUPLICATE, rounds=2
+    )
+
     house_rules = club_services.house_rules_save(
         club=club, name="du jeudi", based_on="fft", rules=scoring.FFT
     )
@@ -158,5 +163,5 @@ def build_permission_world() -> PermissionWorld:
         deals=deals,  # type: ignore[arg-type]
         tables={"open": open_table, "other": other_table, "closed": closed_table},
         invitation=invitation,
-        extra={"penalty": penalty},
+        extra={"penalty": penalty, "duplicate": duplicate},
     )

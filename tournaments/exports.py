@@ -3,7 +3,8 @@
 Built on the club's ``CsvExport`` base: a header line, then one line per player in rank order
 with the per-round scores (empty where the player was not seated; penalties taken off), the
 points the penalties took off (a column only when someone has one), the total and, after a
-championship's cuts, the round after which each player cut was eliminated.
+championship's cuts, the round after which each player cut was eliminated. A duplicate
+tournament's ranking has its own columns (``DuplicateStandingsCsv``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.exports import CsvExport, RowWriter
+from tournaments.duplicate_selectors import DuplicateRow, duplicate_columns
 from tournaments.models import Tournament
 from tournaments.selectors import StandingRow, TeamRow
 
@@ -53,3 +55,28 @@ class StandingsCsv(CsvExport):
             writer.writerow(
                 [row.rank, row.player.label, *team, *rounds, *penalties, row.total, *cut]
             )
+
+
+class DuplicateStandingsCsv(CsvExport):
+    """A duplicate tournament's ranking: rank, player, boards, then matchpoints, maximum,
+    percentage and tops (or the total difference from the boards' averages and tops), and the
+    penalties when someone has one (``duplicate_columns``)."""
+
+    def __init__(
+        self, tournament: Tournament, rows: Sequence[DuplicateRow], series: str = ""
+    ) -> None:
+        self.rows = rows
+        average = tournament.duplicate_method == Tournament.DuplicateMethod.AVERAGE
+        self.head, self.cells = duplicate_columns(
+            average=average, penalties=any(r.penalties for r in rows)
+        )
+        slug = slugify(tournament.name) or "tournament"
+        suffix = f"-{series}" if series else ""
+        self.filename = f"{slug}-{tournament.date.isoformat()}-standings{suffix}.csv"
+
+    def header(self) -> list[str]:
+        return self.head
+
+    def write_rows(self, writer: RowWriter) -> None:
+        for row in self.rows:
+            writer.writerow([row.rank, row.player.label, *self.cells(row)])

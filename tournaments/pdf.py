@@ -33,6 +33,7 @@ from reportlab.platypus import (
 )
 
 from tarot_scores.core.pdf import GRID, HEAD_FILL, build, fitting_width, grid_style, para, styles
+from tournaments.duplicate_selectors import DuplicateRow, duplicate_columns
 from tournaments.models import Tournament
 from tournaments.selectors import Bracket, StandingRow, TeamRow, cut_summary
 
@@ -359,6 +360,66 @@ def render_standings(
         title=f"{tournament.name} · {_('Standings')}",
         author=tournament.club.name,
         pagesize=pagesize,
+    )
+
+
+def render_duplicate_standings(
+    *, tournament: Tournament, rows: Sequence[DuplicateRow], series_label: str = ""
+) -> bytes:
+    """A duplicate tournament's ranking: each player's boards, matchpoints out of the maximum
+    and percentage (or total difference from the boards' averages), tops and penalties."""
+    st = styles(title_left=True)
+    has_penalties = any(r.penalties for r in rows)
+    average = tournament.duplicate_method == Tournament.DuplicateMethod.AVERAGE
+    head, cells = duplicate_columns(average=average, penalties=has_penalties)
+    story: list[Any] = [
+        para(tournament.name, st["title"]),
+        para(_heading(tournament), st["meta"]),
+        para(
+            _("Standings: %(series)s") % {"series": series_label}
+            if series_label
+            else _("Standings"),
+            st["h2"],
+        ),
+        para(str(tournament.get_duplicate_method_display()), st["meta"]),
+    ]
+    data: list[list[Any]] = [[para(h, st["head"]) for h in head]]
+    for row in rows:
+        data.append(
+            [f"{row.rank}.", para(row.player.label, st["cell"]), *[str(c) for c in cells(row)]]
+        )
+    usable = A4[0] - 2 * _MARGIN
+    fixed = [fitting_width(_("Rank"), size=9, least=1.2 * cm), 5.5 * cm]
+    number_w = (usable - sum(fixed)) / max(1, len(head) - 2)
+    grid = Table(data, colWidths=[*fixed, *[number_w] * (len(head) - 2)], repeatRows=1)
+    grid.hAlign = "LEFT"
+    grid.setStyle(
+        grid_style(
+            ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            size=9,
+        )
+    )
+    story += [grid, Spacer(1, 0.3 * cm), para(_duplicate_rule(average), st["small"])]
+    return build(
+        story,
+        title=f"{tournament.name} · {_('Standings')}",
+        author=tournament.club.name,
+    )
+
+
+def _duplicate_rule(average: bool) -> str:
+    if average:
+        return _(
+            "On each board a score is compared with the scores made at the same direction: "
+            "its difference from their average. The total is the sum over the boards, rounded "
+            "once; ties are broken by the number of tops. Penalties are taken off the total."
+        )
+    return _(
+        "On each board a score is compared with the scores made at the same direction: 2 "
+        "matchpoints for each one beaten, 1 for a tie. The percentage is of the maximum the "
+        "player could have had; ties are broken by the number of tops. Penalties are "
+        "matchpoints taken off."
     )
 
 

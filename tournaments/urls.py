@@ -4,6 +4,7 @@ printed sheets, a table's private entry link, standings, projector and bracket."
 from django.urls import URLPattern, URLResolver, path
 
 from tournaments.views import (
+    boards,
     cuts,
     events,
     penalties,
@@ -62,6 +63,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:tournament_id>/projector/", results.projector, name="projector"),
     path("<int:tournament_id>/bracket/", results.bracket, name="bracket"),
     path("<int:tournament_id>/bracket.pdf", results.bracket_pdf, name="bracket_pdf"),
+    # Duplicate: the boards' travellers, the movement and the boards' labels.
+    path("<int:tournament_id>/boards/<int:board>/", boards.board, name="board"),
+    path(
+        "<int:tournament_id>/boards/<int:board>/traveller.pdf",
+        boards.board_pdf,
+        name="board_pdf",
+    ),
+    path("<int:tournament_id>/travellers.pdf", boards.travellers_pdf, name="travellers_pdf"),
+    path("<int:tournament_id>/movement/", boards.movement, name="movement"),
+    path("<int:tournament_id>/movement.pdf", boards.movement_pdf, name="movement_pdf"),
+    path("<int:tournament_id>/board-labels.pdf", boards.board_labels_pdf, name="board_labels_pdf"),
     path("<int:tournament_id>/referee/", referee.referee_deals, name="referee"),
     path(
         "<int:tournament_id>/referee/deals/<int:deal_id>/confirm/",

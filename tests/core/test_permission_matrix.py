@@ -267,6 +267,14 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     # A tournament in rounds has no bracket: 404 for all.
     "tournaments:bracket": {"GET": NOBODY},
     "tournaments:bracket_pdf": {"GET": NOBODY},
+    # A duplicate tournament's boards (travellers) and movement, asked of the world's duplicate
+    # tournament: read as the standings are (a tournament in rounds has none: 404).
+    "tournaments:board": {"GET": EVERYONE},
+    "tournaments:board_pdf": {"GET": EVERYONE},
+    "tournaments:travellers_pdf": {"GET": EVERYONE},
+    "tournaments:movement": {"GET": EVERYONE},
+    "tournaments:movement_pdf": {"GET": EVERYONE},
+    "tournaments:board_labels_pdf": {"GET": EVERYONE},
     # Table links: only the link's own table (another table's link opens its own table, never
     # this one's deals); a closed round's link takes nothing; accounts hold no link.
     "tournaments:table_entry": {"GET": LINK_HOLDERS, "POST": LINK_HOLDERS},
@@ -295,6 +303,15 @@ BODIES: dict[str, Callable[[PermissionWorld], dict[str, Any]]] = {
 }
 
 GAME_VARIANTS = ("club", "open", "closed")
+# Routes of duplicate tournaments only: asked of the world's duplicate tournament.
+DUPLICATE_ROUTES = {
+    "tournaments:board",
+    "tournaments:board_pdf",
+    "tournaments:travellers_pdf",
+    "tournaments:movement",
+    "tournaments:movement_pdf",
+    "tournaments:board_labels_pdf",
+}
 
 
 def _routes() -> list[tuple[str, list[str]]]:
@@ -339,6 +356,7 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         "tournament_id": w.tournament.pk,
         "entry_id": w.entry.pk,
         "number": 2,
+        "board": 1,
         "user_id": w.users["referee"].pk,  # type: ignore[union-attr]
         "penalty_id": w.extra["penalty"].pk,
         "uidb64": "MQ",
@@ -358,6 +376,8 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         values["token"] = w.invitation.token
     else:
         values["token"] = "no-such-token"
+    if name in DUPLICATE_ROUTES:
+        values["tournament_id"] = w.extra["duplicate"].pk
     if "pk" in params:
         if name in ("api:club", "api:club-ratings"):
             values["pk"] = w.club.pk

@@ -301,7 +301,21 @@ STANDINGS_EXAMPLES = [
         ],
         response_only=True,
         status_codes=["200"],
-    )
+    ),
+    OpenApiExample(
+        "duplicate_matchpoints",
+        summary="A duplicate tournament ranked by matchpoints (docs/tournaments.md's example)",
+        value=[
+            {"rank": 1, "player": 31, "name": "Fanny", "method": "matchpoints", "boards": 1,
+             "matchpoints": 6, "maximum": 6, "percentage": "100.00", "total": None, "tops": 1,
+             "penalties": 0},
+            {"rank": 6, "player": 29, "name": "Denis", "method": "matchpoints", "boards": 1,
+             "matchpoints": 4, "maximum": 6, "percentage": "66.67", "total": None, "tops": 0,
+             "penalties": 0},
+        ],
+        response_only=True,
+        status_codes=["200"],
+    ),
 ]  # fmt: skip
 TEAM_STANDINGS_EXAMPLES = [
     OpenApiExample(

@@ -435,6 +435,37 @@ class TournamentStandingSerializer(serializers.Serializer[Any]):
     )
 
 
+class DuplicateStandingSerializer(serializers.Serializer[Any]):
+    """A line of a duplicate tournament's ranking (docs/duplicate.md, docs/tournaments.md)."""
+
+    rank = serializers.IntegerField(help_text="Equal result and tops: the same rank.")
+    player = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+    method = serializers.ChoiceField(
+        choices=["matchpoints", "average"], help_text="The tournament's comparison."
+    )
+    boards = serializers.IntegerField(help_text="Boards played (counted deals).")
+    matchpoints = serializers.IntegerField(
+        help_text="2 for each score beaten at the same direction on a board, 1 for a tie; less "
+        "the penalties (matchpoints method)."
+    )
+    maximum = serializers.IntegerField(help_text="The matchpoints the player could have had.")
+    percentage = serializers.CharField(
+        allow_null=True,
+        help_text='Matchpoints as a percentage of the maximum, two decimals ("66.67"); null '
+        "before any comparison.",
+    )
+    total = serializers.IntegerField(
+        allow_null=True,
+        help_text="The sum of the differences from each board's average, rounded once, less "
+        "the penalties (average method); null for the matchpoints method.",
+    )
+    tops = serializers.IntegerField(help_text="Boards where he beat everyone at his direction.")
+    penalties = serializers.IntegerField(
+        help_text="The points his penalties took off (matchpoints, or points of the total)."
+    )
+
+
 class TournamentTeamStandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     name = serializers.CharField()

@@ -18,7 +18,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.request import Request
@@ -54,6 +59,7 @@ from tournaments.api.examples import (
     TEAM_STANDINGS_EXAMPLES,
 )
 from tournaments.api.serializers import (
+    DuplicateStandingSerializer,
     KnockoutBracketSerializer,
     RoundSwapSerializer,
     TournamentCreateSerializer,
@@ -67,6 +73,7 @@ from tournaments.api.serializers import (
     VisibleClubField,
     entry_json,
 )
+from tournaments.duplicate_selectors import DuplicateRow, duplicate_standings, is_duplicate
 from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import can_referee
 from tournaments.selectors import Bracket, TableState
@@ -460,6 +467,24 @@ NOT_MODIFIED = (
 )
 
 
+def duplicate_json(row: DuplicateRow) -> dict[str, Any]:
+    average = row.method == "average"
+    shown = row.shown_percentage
+    return {
+        "rank": row.rank,
+        "player": row.player.pk,
+        "name": row.player.label,
+        "method": str(row.method),
+        "boards": row.boards,
+        "matchpoints": row.matchpoints,
+        "maximum": row.maximum,
+        "percentage": None if shown is None else str(shown),
+        "total": row.shown_total if average else None,
+        "tops": row.tops,
+        "penalties": row.penalties,
+    }
+
+
 class StandingsView(TournamentAPIView):
     serializer_class = TournamentStandingSerializer
     pagination_class = None
@@ -478,7 +503,10 @@ class StandingsView(TournamentAPIView):
         "see `.../teams/standings/`. `?series=s1`: only that series' players, ranked among "
         "themselves. After a championship's cuts (`.../rounds/{number}/cut/`), the players still "
         "in come first, then each group cut, latest cut first, in its order at its cut "
-        "(`eliminated_after`); `total` counts from round `counted_from`.",
+        "(`eliminated_after`); `total` counts from round `counted_from`. "
+        "A duplicate tournament answers its own lines (`DuplicateStanding`): "
+        "boards played, matchpoints out of the maximum and percentage, or the total difference "
+        "from the boards' averages, tops and penalties, ranked by the result then the tops.",
         tags=TAGS,
         parameters=[
             OpenApiParameter(
@@ -491,7 +519,12 @@ class StandingsView(TournamentAPIView):
             )
         ],
         responses={
-            200: TournamentStandingSerializer(many=True),
+            200: PolymorphicProxySerializer(
+                component_name="TournamentStandingOrDuplicate",
+                serializers=[TournamentStandingSerializer, DuplicateStandingSerializer],
+                resource_type_field_name=None,
+                many=True,
+            ),
             304: OpenApiResponse(description=NOT_MODIFIED),
             **READ_ERRORS,
         },
@@ -503,6 +536,9 @@ class StandingsView(TournamentAPIView):
         etag = results_etag(club=tournament.club, parts=["api-standings", tournament.pk, series])
         if etag_matches(request.headers, etag):
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
+        if is_duplicate(tournament):
+            ranked = duplicate_standings(tournament=tournament, series=series)
+            return with_etag(Response([duplicate_json(row) for row in ranked]), etag)
         rows = selectors.standings_for(tournament=tournament, series=series)
         return with_etag(
             Response(

@@ -8,7 +8,7 @@ values and returns the PDF's bytes. Django is imported for the translations only
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -50,9 +50,18 @@ def _directions() -> list[str]:
     return [direction_name(d) for d in Direction]
 
 
-def render_movement_sheet(plan: Movement, *, title: str, author: str = "") -> bytes:
-    """One page per round: each table's boards, where they come from and who sits where; the
-    rule of the movement printed on each page."""
+def render_movement_sheet(
+    plan: Movement, *, title: str, author: str = "", names: Mapping[int, str] | None = None
+) -> bytes:
+    """One page per round: each table's boards, where they come from and who sits where (the
+    players' numbers, with their names from ``names`` once drawn); the rule of the movement
+    printed on each page."""
+    names = names or {}
+
+    def player(number: int) -> str:
+        name = names.get(number)
+        return f"{number}. {name}" if name else str(number)
+
     st = styles(text_size=11, title_left=True)
     _north, east, south, west = plan.strides
     rule = _(
@@ -71,10 +80,10 @@ def render_movement_sheet(plan: Movement, *, title: str, author: str = "") -> by
                 str(row.table),
                 row.boards,
                 "" if row.boards_from is None else str(row.boards_from),
-                str(row.north),
-                str(row.east),
-                str(row.south),
-                str(row.west),
+                player(row.north),
+                player(row.east),
+                player(row.south),
+                player(row.west),
             ]
             for row in rows
             if row.round == round_number
@@ -145,17 +154,26 @@ def _points(value: Decimal | None) -> str:
     return "" if value is None else formats.number_format(value)
 
 
-def render_travellers(travellers: Sequence[Traveller], *, title: str, author: str = "") -> bytes:
+def render_travellers(
+    travellers: Sequence[Traveller],
+    *,
+    title: str,
+    author: str = "",
+    differences: Mapping[tuple[int, int], Sequence[int]] | None = None,
+) -> bytes:
     """One page per board: each table's contract, taker, card points, the four scores and the
-    four seats' matchpoints."""
+    four seats' matchpoints; or, given ``differences`` ((board, table) -> the four seats'
+    differences from the average, rounded), those instead (a tournament ranked by the
+    average)."""
     st = styles(text_size=9, title_left=True)
+    compared = _("Matchpoints") if differences is None else _("Difference from the average")
     story: list[Any] = []
     for sheet in travellers:
         if story:
             story.append(PageBreak())
         names = _directions()
         data: list[list[Any]] = [
-            ["", "", "", "", _("Scores"), "", "", "", _("Matchpoints"), "", "", ""],
+            ["", "", "", "", _("Scores"), "", "", "", compared, "", "", ""],
             [_("Table"), _("Contract"), _("Taker"), _("Points"), *names, *names],
         ]
         for line in sheet.lines:
@@ -167,7 +185,13 @@ def render_travellers(travellers: Sequence[Traveller], *, title: str, author: st
                     "" if line.taker is None else direction_name(line.taker),
                     _points(line.points),
                     *[str(score) for score in line.scores],
-                    *[str(mp) for mp in line.matchpoints],
+                    *(
+                        [str(mp) for mp in line.matchpoints]
+                        if differences is None
+                        else [
+                            f"{d:+d}" if d else "0" for d in differences[(sheet.board, line.table)]
+                        ]
+                    ),
                 ]
             )
         grid = Table(data, repeatRows=2, hAlign="LEFT")
@@ -184,17 +208,19 @@ def render_travellers(travellers: Sequence[Traveller], *, title: str, author: st
             )
         )
         maximum = sheet.lines[0].maximum if sheet.lines else 0
+        rule = (
+            _("Matchpoints: 2 for each score beaten at the same seat, 1 for a tie, out of %(max)s.")
+            % {"max": maximum}
+            if differences is None
+            else _(
+                "Each score against the average of the scores made at the same direction on "
+                "this board."
+            )
+        )
         story += [
             para(title, st["title"]),
             para(board_label_text(sheet.board, sheet.dealer), st["big"]),
-            para(
-                _(
-                    "Matchpoints: 2 for each score beaten at the same seat, 1 for a tie, out of "
-                    "%(max)s."
-                )
-                % {"max": maximum},
-                st["meta"],
-            ),
+            para(rule, st["meta"]),
             Spacer(1, 0.3 * cm),
             grid,
         ]

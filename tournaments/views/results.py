@@ -29,7 +29,8 @@ from tarot_scores.core.results import (
     tournament_results_key,
     with_etag,
 )
-from tournaments import exports, pdf, selectors
+from tournaments import duplicate_selectors, exports, pdf, selectors
+from tournaments.duplicate_selectors import is_duplicate
 from tournaments.models import Entry, Round, Tournament
 from tournaments.views.access import Countdown, countdown, is_knockout, readable, round_name
 
@@ -40,9 +41,16 @@ PROJECTOR_SECONDS = 10
 def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict[str, Any]:
     """What the results show; with a ``series``, that series' players ranked among themselves
     (and no team standings: a team's total counts every member)."""
-    rows = selectors.standings_for(tournament=tournament, series=series)
+    duplicate = is_duplicate(tournament)
+    # A duplicate tournament is ranked by comparing each board's scores; it has no team
+    # standings (a team's duplicate result is not a sum of its players' percentages).
+    rows: list[Any] = (
+        list(duplicate_selectors.duplicate_standings(tournament=tournament, series=series))
+        if duplicate
+        else list(selectors.standings_for(tournament=tournament, series=series))
+    )
     numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
-    has_teams = not series and any(r.team for r in rows)
+    has_teams = not series and not duplicate and any(r.team for r in rows)
     has_penalties = any(r.penalties for r in rows)
     return {
         "tournament": tournament,
@@ -67,6 +75,8 @@ def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict
         "waiting": selectors.deals_waiting_count(tournament=tournament),
         "series": series,
         "series_label": Entry.Series(series).label if series else "",
+        "duplicate": duplicate,
+        "average": duplicate and tournament.duplicate_method == Tournament.DuplicateMethod.AVERAGE,
     }
 
 
@@ -89,6 +99,13 @@ def _results_key(request: HttpRequest, tournament: Tournament, page: str, slot: 
 # Rows per page of the standings: a phone scrolls one page, a festival's field is many pages.
 STANDINGS_ROWS = 50
 SEARCH_LENGTH = 80
+
+
+def _ranked_count(tournament: Tournament, series: str = "") -> int:
+    """How many players the standings rank (one query)."""
+    if is_duplicate(tournament):
+        return duplicate_selectors.duplicate_count(tournament=tournament, series=series)
+    return selectors.standings_count(tournament=tournament, series=series)
 
 
 def _positive(request: HttpRequest, name: str) -> int | None:
@@ -161,7 +178,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     # The pages everyone reads are cached; a search is rendered for its reader.
     searched = bool(query) or player is not None
     # Keyed on the page shown (a page beyond the last shows the last): one entry per page.
-    count = selectors.standings_count(tournament=tournament, series=series)
+    count = _ranked_count(tournament, series)
     pages = max(1, -(-count // STANDINGS_ROWS))
     number = min(number or 1, pages)
     key = _results_key(request, tournament, f"standings-{series}-{number}")
@@ -192,6 +209,8 @@ def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = readable(request, tournament_id)
     series = _series(request)
     results = _results(tournament, series=series)
+    if results["duplicate"]:
+        return exports.DuplicateStandingsCsv(tournament, results["rows"], series=series).response()
     return exports.StandingsCsv(
         tournament, results["rows"], results["round_names"], results["teams"], series=series
     ).response()
@@ -203,6 +222,12 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     tournament = readable(request, tournament_id)
     series = _series(request)
     results = _results(tournament, series=series)
+    suffix = f"-{series}" if series else ""
+    if results["duplicate"]:
+        data = pdf.render_duplicate_standings(
+            tournament=tournament, rows=results["rows"], series_label=results["series_label"]
+        )
+        return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
     data = pdf.render_standings(
         tournament=tournament,
         rows=results["rows"],
@@ -210,7 +235,6 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         teams=results["teams"],
         series_label=results["series_label"],
     )
-    suffix = f"-{series}" if series else ""
     return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
 
 
@@ -241,7 +265,7 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     current = Round.objects.filter(tournament=tournament).order_by("-number").first()
     if current is not None:
         current.tournament = tournament
-    pages = max(1, -(-selectors.standings_count(tournament=tournament) // PROJECTOR_ROWS))
+    pages = max(1, -(-_ranked_count(tournament) // PROJECTOR_ROWS))
     if pages == 1:
         pinned = None  # nothing to pin when the whole ranking fits one screen
     # The refresh that brings new scores also turns the page: the same 10-second slot on every
