@@ -119,6 +119,9 @@ class DuplicateRow:
     boards: int
     penalties: int = 0
     team: str = ""
+    # A duplicate tournament has no cuts; the standings page reads these of any row.
+    eliminated_after: int | None = None
+    counted_from: int = 1
 
     @property
     def percentage(self) -> Fraction | None:
