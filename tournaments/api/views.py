@@ -153,6 +153,7 @@ class TournamentListView(TournamentAPIView):
             seed=data.get("seed"),
             date=data.get("date"),
             require_confirmation=data["require_confirmation"],
+            duplicate_method=data["duplicate_method"],
         )
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
