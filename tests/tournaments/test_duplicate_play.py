@@ -567,7 +567,7 @@ def test_the_link_page_reads_a_bounded_number_of_queries(
     taker = seated(table)[0]
     Client(HTTP_ACCEPT_LANGUAGE="en").post(link(table), deal_post(taker, 1, board=1))
     Client(HTTP_ACCEPT_LANGUAGE="en").post(link(table), deal_post(taker, 2, board=2))
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(6):
         assert Client(HTTP_ACCEPT_LANGUAGE="en").get(link(table)).status_code == 200
 
 
@@ -627,3 +627,22 @@ def test_a_deleted_board_deal_cannot_come_back_once_the_board_is_entered_again(
         game_services.deal_restore(deal=first, by=None)
     assert refused.value.codes() == {"non_field_errors": ["board_entered"]}
     assert table.game.deals.filter(board=1, deleted_at__isnull=True).count() == 1
+
+
+def test_an_htmx_save_answers_the_boards_and_the_next_board(
+    seated_event: tuple[Tournament, Round],
+) -> None:
+    _tournament, round_ = seated_event
+    table = tables_of(round_)[0]
+    taker = seated(table)[0]
+    response = Client(HTTP_ACCEPT_LANGUAGE="en").post(
+        link(table), deal_post(taker, 1, board=1), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<html" not in html
+    assert 'id="table-boards"' in html and 'data-board="1" data-entered="1"' in html
+    assert '<option value="1"' not in html and '<option value="2" selected>' in html
+    # Board 2 is dealt by East, the second seat.
+    east = Player.objects.get(pk=seated(table)[1]).label
+    assert f"East ({east}) deals." in text_of(response.content)
