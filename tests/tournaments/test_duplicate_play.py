@@ -646,3 +646,32 @@ def test_an_htmx_save_answers_the_boards_and_the_next_board(
     # Board 2 is dealt by East, the second seat.
     east = Player.objects.get(pk=seated(table)[1]).label
     assert f"East ({east}) deals." in text_of(response.content)
+
+
+def test_the_pages_and_the_api_refuse_changing_the_field_once_drawn_without_a_500() -> None:
+    tournament = duplicate_event(8)
+    services.round_seat_next(tournament=tournament, by=None)
+    entry = Entry.objects.filter(tournament=tournament).first()
+    assert entry is not None
+    organiser = organiser_of(tournament.club)
+    browser = browser_of(organiser)
+    registration = reverse("tournaments:registration", args=[tournament.pk])
+    check_in = reverse("tournaments:entry_check_in", args=[tournament.pk, entry.pk])
+    withdraw = reverse("tournaments:entry_withdraw", args=[tournament.pk, entry.pk])
+    response = browser.post(check_in, {"checked_in": "0"})
+    assert response.status_code == 302 and response["Location"] == registration
+    page = browser.get(registration)
+    assert "movement of this duplicate tournament is drawn" in text_of(page.content)
+    response = browser.post(withdraw, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and response["HX-Redirect"] == registration
+    entry.refresh_from_db()
+    assert entry.checked_in and entry.withdrawn_after is None
+
+    api = token_client(organiser, lang="en")
+    url = f"/api/v1/tournaments/{tournament.pk}/entries/{entry.pk}/"
+    assert set(assert_field_errors(api.patch(url, {"checked_in": False}, "json"))) == {"checked_in"}
+    assert set(assert_field_errors(api.patch(url, {"withdrawn": True}, "json"))) == {"withdrawn"}
+    added = api.post(f"/api/v1/tournaments/{tournament.pk}/entries/", {"name": "Zoé"}, "json")
+    assert set(assert_field_errors(added)) == {"name"}
+    entry.refresh_from_db()
+    assert entry.checked_in and entry.withdrawn_after is None
