@@ -675,3 +675,19 @@ def test_the_pages_and_the_api_refuse_changing_the_field_once_drawn_without_a_50
     assert set(assert_field_errors(added)) == {"name"}
     entry.refresh_from_db()
     assert entry.checked_in and entry.withdrawn_after is None
+
+
+def test_undoing_a_deal_gives_its_board_back_to_the_select(
+    seated_event: tuple[Tournament, Round],
+) -> None:
+    _tournament, round_ = seated_event
+    table = tables_of(round_)[0]
+    taker = seated(table)[0]
+    phone = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert phone.post(link(table), deal_post(taker, 1, board=2)).status_code == 302
+    deal = Deal.objects.get(game=table.game)
+    undo = reverse("tournaments:table_deal_undo", args=[table.token, deal.pk])
+    response = phone.post(undo, {"version": "1"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<option value="2" selected>' in html and 'data-board="2" data-entered="0"' in html

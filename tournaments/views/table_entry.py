@@ -203,7 +203,9 @@ def _entry_context(
     )
     context.update(extra)
     if duplicate_play.is_duplicate_table(table):
-        context.update(_board_context(table, sheet, form, context["slots"]))
+        context.update(
+            _board_context(table, sheet, form, context["slots"], undone=context.get("undone"))
+        )
     if context.get("undo_url") and _round_closed(table):
         context["undo_url"] = ""  # the deal closed the round: the link takes no more changes
     return context
@@ -221,14 +223,22 @@ def _board_states(table: Table, sheet: GameSheet) -> list[duplicate_play.BoardSt
 
 
 def _board_context(
-    table: Table, sheet: GameSheet, form: DealForm, slots: dict[str, list[str]]
+    table: Table,
+    sheet: GameSheet,
+    form: DealForm,
+    slots: dict[str, list[str]],
+    *,
+    undone: int | None = None,
 ) -> dict[str, Any]:
     """The table's boards this round, which are entered, and the board select (the boards
-    not entered yet, the posted one chosen again, else the lowest), with the seats by
-    direction and the dealer of the chosen board."""
+    not entered yet: the posted one chosen again, or the board of the deal just undone, else
+    the lowest), with the seats by direction and the dealer of the chosen board."""
     boards = _board_states(table, sheet)
     open_boards = [b for b in boards if not b.entered]
     posted = str(form.data.get("board", "")) if form.is_bound else ""
+    if undone is not None:
+        deal = next((r.deal for r in sheet.rows if r.deal.number == undone), None)
+        posted = str(deal.board) if deal is not None and deal.board else posted
     chosen = next((b for b in open_boards if str(b.board) == posted), None)
     chosen = chosen or (open_boards[0] if open_boards else None)
     context: dict[str, Any] = {
