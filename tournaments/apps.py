@@ -14,8 +14,9 @@ class TournamentsConfig(AppConfig):
         from tarot_scores.games.guards import on_game_access, on_reason_needed
         from tarot_scores.games.penalties import on_penalties
         from tarot_scores.games.selectors import on_grouped_elsewhere
-        from tarot_scores.games.services import on_deal_change
+        from tarot_scores.games.services import on_deal_boards, on_deal_change
         from tournaments.confirmations import confirmation_after_deal
+        from tournaments.duplicate_play import deal_boards
         from tournaments.penalties import table_penalties
         from tournaments.permissions import table_access, table_needs_reason
         from tournaments.sections import club_tournaments, home_tournaments_today
@@ -28,6 +29,8 @@ class TournamentsConfig(AppConfig):
         on_deal_change(confirmation_after_deal)
         on_deal_change(standings_after_deal)
         on_deal_change(round_after_deal)
+        # A duplicate table's deal names one of the table's boards (docs/duplicate.md).
+        on_deal_boards(deal_boards)
         # A table's deals follow the tournament's rules, on the pages and in the API alike.
         on_game_access(table_access)
         on_reason_needed(table_needs_reason)

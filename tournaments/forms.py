@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.names import has_control_character, validate_name
 from tarot_scores.games.setup import rule_set_for
-from tournaments import services
+from tournaments import duplicate_play, services
 from tournaments.models import (
     MAX_DEALS_PER_ROUND,
     MAX_ROUND_MINUTES,
@@ -61,7 +61,19 @@ class TournamentForm(forms.Form):
         help_text=gettext_lazy("Rounds format only: a knockout goes on until its final table."),
     )
     deals_per_round = forms.IntegerField(
-        label=gettext_lazy("Deals per round"), min_value=1, max_value=MAX_DEALS_PER_ROUND
+        label=gettext_lazy("Deals per round"),
+        min_value=1,
+        max_value=MAX_DEALS_PER_ROUND,
+        help_text=gettext_lazy("Duplicate: the boards each table plays in a round."),
+    )
+    duplicate_method = forms.ChoiceField(
+        label=gettext_lazy("Comparison (duplicate)"),
+        choices=Tournament.DuplicateMethod.choices,
+        widget=forms.RadioSelect,
+        required=False,  # only read for a duplicate tournament: matchpoints when not sent
+        help_text=gettext_lazy(
+            "Duplicate only: how the scores made on a board at one direction are compared."
+        ),
     )
     round_minutes = forms.IntegerField(
         label=gettext_lazy("Minutes per round"),
@@ -120,6 +132,7 @@ class TournamentForm(forms.Form):
                 "five_mode": Tournament.FiveMode.SITTING_OUT,
                 "team_size": 0,
                 "qualifiers_per_table": 2,
+                "duplicate_method": Tournament.DuplicateMethod.MATCHPOINTS,
                 "seed": new_seed(),
             },
         )
@@ -145,9 +158,22 @@ class TournamentForm(forms.Form):
                 house_rules=house_rules,
             )
             refusal = services.five_mode_refusal(rules=rules, five_mode=data["five_mode"])
-            if refusal:
+            if refusal and data.get("format") != Tournament.Format.DUPLICATE:
                 self.add_error("five_mode", refusal)
+        if "format" in data:
+            refusals = duplicate_play.creation_refusals(
+                format=data["format"],
+                team_size=data.get("team_size") or 0,
+                allow_threes=bool(data.get("allow_threes")),
+            )
+            for field, message in refusals.items():
+                self.add_error(field, message)
         return data
+
+    def clean_duplicate_method(self) -> str:
+        return str(
+            self.cleaned_data.get("duplicate_method") or Tournament.DuplicateMethod.MATCHPOINTS
+        )
 
     def service_arguments(self) -> dict[str, Any]:
         """``services.tournament_create``'s keyword arguments (call after is_valid)."""
@@ -169,6 +195,7 @@ class TournamentForm(forms.Form):
             "qualifiers_per_table": data["qualifiers_per_table"],
             "seed": data["seed"],
             "require_confirmation": data["require_confirmation"],
+            "duplicate_method": data["duplicate_method"],
         }
 
 

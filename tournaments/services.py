@@ -23,7 +23,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import signed_in
-from tarot_scores.core.errors import Refusal
+from tarot_scores.core.errors import Reason, Refusal
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
@@ -31,7 +31,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
-from tournaments import seating
+from tournaments import duplicate_play, seating
 from tournaments.models import Cut, DealConfirmation, Entry, Round, Table, Team, Tournament
 from tournaments.standings import standings_refresh
 
@@ -79,9 +79,22 @@ def tournament_create(
     seed: int | None = None,
     date: Any = None,
     require_confirmation: bool = False,
+    duplicate_method: str = Tournament.DuplicateMethod.MATCHPOINTS,
 ) -> Tournament:
+    """A new tournament. A duplicate one (``format="duplicate"``) is individual, at tables of
+    4: ``Refusal`` by field otherwise (``duplicate_play.creation_refusals``); its
+    ``deals_per_round`` are the boards a round and ``duplicate_method`` compares them."""
+    refusals = duplicate_play.creation_refusals(
+        format=format, team_size=team_size, allow_threes=allow_threes
+    )
+    if refusals:
+        raise Refusal(
+            {field: [Reason("duplicate_" + field, text)] for field, text in refusals.items()}
+        )
+    duplicate = format == Tournament.Format.DUPLICATE
     rule_set = rule_set_for(variant=variant, house_rules=house_rules)
-    refusal = five_mode_refusal(rules=rule_set, five_mode=five_mode)
+    # Tables of 5 never sit in a duplicate session: their mode is not its business.
+    refusal = None if duplicate else five_mode_refusal(rules=rule_set, five_mode=five_mode)
     if refusal:
         raise TournamentError(refusal)
     rules = rule_set.to_mapping() if rule_set is not None else {}
@@ -105,6 +118,7 @@ def tournament_create(
         seed=seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000,
         date=date or timezone.localdate(),
         require_confirmation=require_confirmation,
+        duplicate_method=duplicate_method,
         created_by=signed_in(by),
     )
 
@@ -131,6 +145,7 @@ def entry_add(
     club's own players. Another club's player is a guest: he plays at this club (listed in
     ``Player.clubs``) but stays his own club's player, and this club gets no say over him or
     his account."""
+    _refuse_if_drawn(tournament)
     if player is None:
         if not name.strip():
             raise TournamentError(_("Choose a player or type a name."))
@@ -217,8 +232,17 @@ def entries_register(
     return Registration(entries, already)
 
 
+def _refuse_if_drawn(tournament: Tournament) -> None:
+    """A duplicate tournament's players are fixed once its movement is drawn (round 1)."""
+    refusal = duplicate_play.seated_refusal(tournament)
+    if refusal:
+        raise TournamentError(refusal)
+
+
 @transaction.atomic
 def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
+    if entry.checked_in != checked_in:
+        _refuse_if_drawn(entry.tournament)
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
     results_changed(club_id=entry.tournament.club_id)
@@ -239,6 +263,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     """The player leaves after the last round seated; they keep the points they scored."""
     if entry.withdrawn_after is not None:
         raise TournamentError(_("This player has already withdrawn."))
+    _refuse_if_drawn(entry.tournament)
     entry.withdrawn_after = next_round_number(entry.tournament) - 1
     entry.save(update_fields=["withdrawn_after"])
     results_changed(club_id=entry.tournament.club_id)
@@ -350,7 +375,7 @@ def next_round_refusal(tournament: Tournament) -> str | None:
         previous.tournament = tournament
         if not round_complete(previous):
             return _("Round %(n)s is still being played.") % {"n": previous.number}
-    if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
+    if tournament.format != Tournament.Format.KNOCKOUT and number > tournament.rounds:
         return ngettext(
             "The %(n)s round has been played.",
             "All %(n)s rounds have been played.",
@@ -374,6 +399,17 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
     previous = tournament.round_set.filter(number=number - 1).first()
     if previous is not None and previous.status != Round.Status.CLOSED:
         round_close(round_=previous)
+    if tournament.format == Tournament.Format.DUPLICATE:
+        try:
+            seated = duplicate_play.seat_round(
+                tournament=tournament,
+                number=number,
+                by=by,
+                apart=frozenset(),  # the pairs kept apart come with their model (not built yet)
+            )
+        except duplicate_play.DuplicateError as error:
+            raise TournamentError(str(error)) from None
+        return seated.round
     if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
         from tournaments.selectors import bracket  # a read, kept with the other reads
 
@@ -548,7 +584,7 @@ def round_close(*, round_: Round) -> Round:
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
     tournament = round_.tournament
-    if tournament.format == Tournament.Format.ROUNDS:
+    if tournament.format != Tournament.Format.KNOCKOUT:
         over = round_.number >= tournament.rounds
     else:  # a knockout ends with its final table
         over = round_.tables.count() == 1

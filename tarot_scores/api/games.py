@@ -127,6 +127,15 @@ NEW_DEAL_SCHEMA = _site_deal_schema(
             "answers 200 with the deal stored under it, as it is now (201 when it is new). A "
             "UUID of another game's deal is refused (400 on `client_id`).",
         },
+        "board": {
+            "type": "integer",
+            "minimum": 1,
+            "nullable": True,
+            "description": "A duplicate tournament's table only, and required there: the board "
+            "(étui) the deal was played from, one of the table's boards of its round not "
+            "entered yet (400 on `board` otherwise; another game: 400 on `board` if sent). "
+            "The board says who dealt. There `number` is not checked: the board names the deal.",
+        },
     },
     required=[],
 )
@@ -496,6 +505,7 @@ class DealCreateView(ClubAPIView):
                     number=own.get("number"),
                     client_id=own.get("client_id"),
                     reason=own["reason"],
+                    board=own.get("board"),
                 )
             )
         except ScoringError as error:

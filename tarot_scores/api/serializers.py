@@ -318,6 +318,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "id",
             "game",
             "number",
+            "board",
             "dealer",
             "payload",
             "scores",
@@ -580,9 +581,11 @@ class ClientIdField(serializers.UUIDField):
 
 
 class NewDealSerializer(DealNumberSerializer):
-    """A new deal's own fields: the expected number, and the client's name for the deal."""
+    """A new deal's own fields: the expected number, the client's name for the deal, and the
+    board it was played from (a duplicate tournament's table only)."""
 
     client_id = ClientIdField(required=False, allow_null=True)
+    board = PositiveNumberField(required=False, allow_null=True)
 
 
 class DealVersionSerializer(serializers.Serializer[Any]):

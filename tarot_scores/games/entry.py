@@ -101,6 +101,17 @@ class EntryScreen:
     after_save: Callable[[HtmxHttpRequest], None] | None = None
     undo: Callable[[Deal], str] | None = None  # where the "saved" notice's Undo posts
     url: str = ""  # the entry screen itself, where an Undo without JavaScript comes back
+    # A table that plays boards (duplicate): reads the posted board, ``Refusal`` on "board"
+    # when it is not one the table may enter now. None elsewhere: the deal has no board.
+    board: Callable[[Mapping[str, Any]], int] | None = None
+
+
+def refused_beside(form: DealForm, refusal: Refusal, *, boards: bool = False) -> None:
+    """A service's refusal beside its question; one about the board beside the board's
+    select where the screen has one (``boards``: slot "board"), else at the top."""
+    for name, texts in refusal.messages().items():
+        slot = "board" if boards and name == "board" else form.slot_of(name)
+        form.section_errors.setdefault(slot, []).extend(texts)
 
 
 def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -> HttpResponse:
@@ -108,6 +119,14 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
     game = sheet.game
     form = deal_form_for(game)(request.POST, game=game, table=sheet.table, number=sheet.next_number)
     page = screen.template + "#entry-response" if request.htmx else screen.template
+    board: int | None = None
+    if screen.board is not None:
+        try:
+            board = screen.board(request.POST)
+        except Refusal as refusal:
+            form.is_valid()  # the other questions' errors too, in one answer
+            refused_beside(form, refusal, boards=True)
+            return render(request, page, screen.context(sheet, form), status=400)
     if not form.is_valid():
         return render(request, page, screen.context(sheet, form), status=400)
     try:
@@ -120,6 +139,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
             table=sheet.table,
             client_id=form.cleaned_data.get("client_id"),
             reason=request.POST.get("reason", ""),
+            board=board,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -138,7 +158,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
         context = screen.context(sheet, form, status_note=str(closed))
         return render(request, page, context, status=409)
     except Refusal as refusal:
-        form.refused(refusal)
+        refused_beside(form, refusal, boards=screen.board is not None)
         return render(request, page, screen.context(sheet, form), status=400)
     deal = recorded.deal
     if screen.after_save is not None:

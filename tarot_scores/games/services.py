@@ -8,7 +8,7 @@ enforced once."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -258,6 +258,62 @@ class AfterDealChange(Protocol):
 _after_deal_change: list[AfterDealChange] = []
 
 
+class DealBoards(Protocol):
+    """The boards a game plays (a duplicate tournament's table: the boards of its round), or
+    None for a game that plays no boards. Registered by the app that knows (tournaments)."""
+
+    def __call__(self, *, game: Game) -> Collection[int] | None: ...
+
+
+_deal_boards: list[DealBoards] = []
+
+
+def on_deal_boards(rule: DealBoards) -> DealBoards:
+    """Have ``rule`` say which boards a game plays (from an AppConfig's ``ready``)."""
+    if rule not in _deal_boards:
+        _deal_boards.append(rule)
+    return rule
+
+
+def game_boards(game: Game) -> Collection[int] | None:
+    """The boards this game plays, or None when its deals have no board."""
+    for rule in _deal_boards:
+        boards = rule(game=game)
+        if boards is not None:
+            return boards
+    return None
+
+
+def board_taken(board: int) -> Refusal:
+    return Refusal.on(
+        "board",
+        "board_entered",
+        _("Board %(board)s has already been entered.") % {"board": board},
+    )
+
+
+def _check_board(game: Game, board: int | None) -> None:
+    """A duplicate table's deal names one of the table's boards not entered yet; any other
+    game's deal names none. ``Refusal`` on ``board`` otherwise."""
+    boards = game_boards(game)
+    if boards is None:
+        if board is not None:
+            raise Refusal.on("board", "board_not_played", _("This game is not played with boards."))
+        return
+    if board is None:
+        raise Refusal.on(
+            "board", "board_required", _("Choose the board this deal was played from.")
+        )
+    if board not in boards:
+        raise Refusal.on(
+            "board",
+            "board_not_here",
+            _("Board %(board)s is not played at this table in this round.") % {"board": board},
+        )
+    if game.deals.filter(board=board, deleted_at__isnull=True).exists():
+        raise board_taken(board)
+
+
 def on_deal_change(hook: AfterDealChange) -> AfterDealChange:
     """Have ``hook`` called after every deal change, in its transaction (from an AppConfig's
     ``ready``: tournaments closes a round this way without the games importing it)."""
@@ -310,6 +366,7 @@ def deal_record(
     table: TableSeats | None = None,
     client_id: uuid.UUID | None = None,
     reason: str = "",
+    board: int | None = None,
 ) -> RecordedDeal:
     """Enter the next deal of a game; returns it with the scores its score lines hold.
 
@@ -322,8 +379,15 @@ def deal_record(
     ``client_id`` is the phone's name for this deal: sent again (a lost answer, a queue sent
     when the network is back), it answers the deal stored under it, as it is now, with
     ``replayed`` set and nothing written, whatever the body, the number or the game's state.
+
+    ``board``: a duplicate tournament's table plays boards (``game_boards``); its deal names
+    the board it was played from, one of the table's not entered yet (``Refusal`` on
+    ``board`` otherwise, also when two phones enter the same board at once), and the board
+    says who dealt: the seat at the board's direction (board 1 North, 2 East...: seats are in
+    North, East, South, West order, so it is the seat ``(board - 1) % 4``). There the board,
+    not the number, names the deal: two phones entering two boards at once both get in.
     """
-    expected = number
+    expected = number if board is None else None
     try:
         with transaction.atomic():
             locked = (
@@ -344,6 +408,7 @@ def deal_record(
             ) or 0
             _check_open(locked)
             reason = _checked_reason(locked, reason)
+            _check_board(locked, board)
             if expected is not None and expected != last + 1:
                 existing = locked.deals.filter(number=expected).first()
                 if existing is not None:
@@ -361,8 +426,11 @@ def deal_record(
                 game=locked,
                 number=number,
                 payload=dict(payload),
-                dealer=table.dealer(number),
+                # A board's dealer is the seat at its direction (tournaments.duplicate's
+                # board_dealer): seat (board - 1) % 4 at a table seated North to West.
+                dealer=table.dealer(board if board is not None else number),
                 client_id=client_id,
+                board=board,
             )
             _stat_columns(deal, locked, payload, result)
             deal.save()
@@ -380,6 +448,13 @@ def deal_record(
             replay = _client_id_replay(game, client_id)
             if replay is not None:
                 return replay
+        # Two phones entered the same board at once and the second slipped past the check
+        # (the one live deal a board constraint stopped it): refused by name, not a 500.
+        if (
+            board is not None
+            and Deal.objects.filter(game=game, board=board, deleted_at__isnull=True).exists()
+        ):
+            raise board_taken(board) from None
         # Only a number the client named can have been taken: the next free one is read
         # under the game's lock.
         existing = Deal.objects.filter(game=game, number=expected).first() if expected else None
@@ -482,6 +557,15 @@ def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
         return current
     reason = _checked_reason(game, reason)
     _check_room(game)
+    if (
+        current.board is not None
+        and game.deals.filter(board=current.board, deleted_at__isnull=True).exists()
+    ):
+        raise GameClosed(
+            "board_entered",
+            _("Board %(board)s has been entered again since: this deal cannot come back.")
+            % {"board": current.board},
+        )
     result, table = deal_score(game=game, payload=current.payload, number=current.number)
     scores = table.scores_by_id(result)
     current.deleted_at = None

@@ -71,6 +71,7 @@ def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: 
         "id": deal.pk,
         "game": table.game.pk,
         "number": 1,
+        "board": None,  # a duplicate tournament's board; a club game plays none
         "dealer": table.ids[0],
         "payload": garde(chloe),
         "scores": scores(table, -66, -66, 198, -66),

@@ -23,7 +23,7 @@ from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.names import validate_name
 from tarot_scores.games.setup import rule_set_for
 from tarot_scores.scoring.messages import Msg
-from tournaments import services
+from tournaments import duplicate_play, services
 from tournaments.api.base import MAX_ID
 from tournaments.models import (
     MAX_DEALS_PER_ROUND,
@@ -137,7 +137,15 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         choices=Tournament.Format.choices,
         default=Tournament.Format.ROUNDS,
         help_text="`rounds`: a total over all rounds; `knockout`: the best of each table go "
-        "through to the next stage, down to a final table.",
+        "through to the next stage, down to a final table; `duplicate`: the same boards at "
+        "every table, each score compared with those made on the board at the same direction "
+        "(individual, tables of 4: `team_size` 0 and `allow_threes` false, else 400 on them).",
+    )
+    duplicate_method = serializers.ChoiceField(
+        choices=Tournament.DuplicateMethod.choices,
+        default=Tournament.DuplicateMethod.MATCHPOINTS,
+        help_text="Duplicate: `matchpoints` or `average` (difference from the board's "
+        "average). Default `matchpoints`.",
     )
     rounds = serializers.IntegerField(
         min_value=1, max_value=MAX_ROUNDS, default=3, help_text="Rounds (séances) to play."
@@ -146,7 +154,8 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         min_value=1,
         max_value=MAX_DEALS_PER_ROUND,
         default=8,
-        help_text="Deals each table plays per round; a table takes no more.",
+        help_text="Deals each table plays per round (duplicate: boards per round); a table "
+        "takes no more.",
     )
     seating = serializers.ChoiceField(
         choices=Tournament.Seating.choices,
@@ -204,8 +213,13 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
                 raise serializers.ValidationError({"variant": [does_not_exist(variant)]})
             variant = "house"
         rules = rule_set_for(variant=variant, house_rules=house_rules)
+        refusals = duplicate_play.creation_refusals(
+            format=attrs["format"], team_size=attrs["team_size"], allow_threes=attrs["allow_threes"]
+        )
+        if refusals:
+            raise serializers.ValidationError({f: [text] for f, text in refusals.items()})
         refusal = services.five_mode_refusal(rules=rules, five_mode=attrs["five_mode"])
-        if refusal:
+        if refusal and attrs["format"] != Tournament.Format.DUPLICATE:
             raise serializers.ValidationError({"five_mode": [refusal]})
         return {**attrs, "variant": variant, "house_rules": house_rules}
 
@@ -243,6 +257,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "allow_threes",
             "team_size",
             "qualifiers_per_table",
+            "duplicate_method",
             "require_confirmation",
             "status",
             "created_at",

@@ -160,6 +160,7 @@ class TournamentListView(TournamentAPIView):
             seed=data.get("seed"),
             date=data.get("date"),
             require_confirmation=data["require_confirmation"],
+            duplicate_method=data["duplicate_method"],
         )
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
@@ -286,13 +287,18 @@ class EntryDetailView(TournamentAPIView):
                 {"withdrawn": [_("A withdrawal cannot be undone.")]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        with transaction.atomic():
-            if "checked_in" in data and data["checked_in"] != entry.checked_in:
-                services.entry_check_in(entry=entry, checked_in=data["checked_in"])
-            if withdrawn and entry.withdrawn_after is None:
-                services.entry_withdraw(entry=entry)
-            if "series" in data and data["series"] != entry.series:
-                services.entry_series_set(entry=entry, series=data["series"])
+        field = "checked_in"
+        try:
+            with transaction.atomic():
+                if "checked_in" in data and data["checked_in"] != entry.checked_in:
+                    services.entry_check_in(entry=entry, checked_in=data["checked_in"])
+                field = "withdrawn"
+                if withdrawn and entry.withdrawn_after is None:
+                    services.entry_withdraw(entry=entry)
+                if "series" in data and data["series"] != entry.series:
+                    services.entry_series_set(entry=entry, series=data["series"])
+        except TournamentError as error:  # a duplicate's movement is drawn: the field is fixed
+            return Response({field: [str(error)]}, status=status.HTTP_400_BAD_REQUEST)
         return Response(entry_json(entry))
 
 

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import HouseRules, Player
@@ -322,8 +323,23 @@ def entry_check_in(request: HtmxHttpRequest, tournament_id: int, entry_id: int) 
         return login_first(request, reverse("tournaments:registration", args=[tournament_id]))
     tournament = managed(request, tournament_id)
     entry = _entry_or_404(tournament, entry_id)
-    services.entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+    try:
+        services.entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
+    except services.TournamentError as error:  # a duplicate's movement is drawn
+        return _entry_refused(request, tournament, error)
     return _entry_changed(request, tournament, entry)
+
+
+def _entry_refused(
+    request: HtmxHttpRequest, tournament: Tournament, error: services.TournamentError
+) -> HttpResponse:
+    """The change is refused: the registration page again, with the reason (a full page load
+    under htmx too, so the row shows what is stored)."""
+    messages.error(request, str(error))
+    url = reverse("tournaments:registration", args=[tournament.pk])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 @require_POST
@@ -349,7 +365,10 @@ def entry_withdraw(request: HtmxHttpRequest, tournament_id: int, entry_id: int) 
     tournament = managed(request, tournament_id)
     entry = _entry_or_404(tournament, entry_id)
     if entry.withdrawn_after is None:
-        services.entry_withdraw(entry=entry)
+        try:
+            services.entry_withdraw(entry=entry)
+        except services.TournamentError as error:  # a duplicate's movement is drawn
+            return _entry_refused(request, tournament, error)
         if not request.htmx:
             messages.success(request, _("%(name)s withdrew.") % {"name": entry.player.label})
     return _entry_changed(request, tournament, entry)

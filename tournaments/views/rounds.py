@@ -22,7 +22,7 @@ from tarot_scores.clubs.models import Player
 from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
-from tournaments import pdf, selectors, services
+from tournaments import duplicate_play, pdf, selectors, services
 from tournaments.forms import SwapForm
 from tournaments.models import Penalty, Round, Tournament
 from tournaments.selectors import TableState
@@ -118,6 +118,10 @@ def _round_context(
         "name": round_name(tournament, round_.number),
         "cards": cards,
         "repeats": selectors.round_repeats(round_=round_),
+        # Duplicate: pairs kept apart that the draw of the movement could not separate.
+        "clashes": duplicate_play.round_clashes(round_=round_, apart=frozenset())
+        if tournament.format == Tournament.Format.DUPLICATE
+        else [],
         "is_organiser": organiser,
         "countdown": countdown(tournament, round_),
         "complete": complete,

@@ -15,6 +15,7 @@ disagrees and enters his side's version for the referee.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,9 +49,10 @@ from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.penalties import SheetPenalties, sheet_penalties
 from tarot_scores.games.seats import TableSeats, table_seats
 from tarot_scores.games.selectors import GameSheet
-from tarot_scores.games.services import DealConflict, GameClosed
+from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
-from tournaments import confirmations, selectors
+from tournaments import confirmations, duplicate_play, selectors
+from tournaments.duplicate import DIRECTIONS
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.views.access import round_name
 
@@ -203,9 +205,92 @@ def _entry_context(
         preview=entry.waiting_preview(form),
     )
     context.update(extra)
+    if duplicate_play.is_duplicate_table(table):
+        context.update(
+            _board_context(table, sheet, form, context["slots"], undone=context.get("undone"))
+        )
     if context.get("undo_url") and _round_closed(table):
         context["undo_url"] = ""  # the deal closed the round: the link takes no more changes
     return context
+
+
+# --- duplicate: the boards of this table -----------------------------------------------------
+
+
+def _entered_boards(sheet: GameSheet) -> set[int]:
+    return {row.deal.board for row in sheet.rows if not row.deal.is_deleted and row.deal.board}
+
+
+def _board_states(table: Table, sheet: GameSheet) -> list[duplicate_play.BoardState]:
+    return duplicate_play.table_boards(table, list(sheet.table.players), _entered_boards(sheet))
+
+
+def _board_context(
+    table: Table,
+    sheet: GameSheet,
+    form: DealForm,
+    slots: dict[str, list[str]],
+    *,
+    undone: int | None = None,
+) -> dict[str, Any]:
+    """The table's boards this round, which are entered, and the board select (the boards
+    not entered yet: the posted one chosen again, or the board of the deal just undone, else
+    the lowest), with the seats by direction and the dealer of the chosen board."""
+    boards = _board_states(table, sheet)
+    open_boards = [b for b in boards if not b.entered]
+    posted = str(form.data.get("board", "")) if form.is_bound else ""
+    if undone is not None:
+        deal = next((r.deal for r in sheet.rows if r.deal.number == undone), None)
+        posted = str(deal.board) if deal is not None and deal.board else posted
+    chosen = next((b for b in open_boards if str(b.board) == posted), None)
+    chosen = chosen or (open_boards[0] if open_boards else None)
+    context: dict[str, Any] = {
+        "duplicate": True,
+        "boards": boards,
+        "open_boards": open_boards,
+        "chosen_board": chosen.board if chosen else None,
+        "board_errors": slots.get("board", []),
+        "board_field_template": TEMPLATES + "_board_select.html",
+        "seats_by_direction": [
+            (duplicate_play.direction_label(d), sheet.table.labels[p.pk])
+            for d, p in zip(DIRECTIONS, sheet.table.players, strict=False)
+        ],
+    }
+    if chosen is not None:
+        context["dealer_label"] = chosen.dealer_label
+    return context
+
+
+def _board_reader(
+    table: Table, read: GameSheet | None
+) -> Callable[[Mapping[str, Any]], int] | None:
+    """Reads the posted board of a duplicate table: one of its boards not entered yet
+    (``Refusal`` on "board" beside the select otherwise); None for other tables. ``read``:
+    the sheet as the caller read it (the service checks again under the game's lock)."""
+    if not duplicate_play.is_duplicate_table(table):
+        return None
+
+    def board(data: Mapping[str, Any]) -> int:
+        sheet = read or _sheet(table)
+        states = {b.board: b for b in _board_states(table, sheet)}
+        raw = str(data.get("board", "")).strip()
+        number = int(raw) if raw.isdigit() else None
+        if number is None:
+            raise Refusal.on(
+                "board", "board_required", _("Choose the board this deal was played from.")
+            )
+        state = states.get(number)
+        if state is None:
+            raise Refusal.on(
+                "board",
+                "board_not_here",
+                _("Board %(board)s is not played at this table in this round.") % {"board": number},
+            )
+        if state.entered:
+            raise board_taken(number)
+        return number
+
+    return board
 
 
 def _round_closed(table: Table) -> bool:
@@ -244,7 +329,10 @@ def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _entry_screen(
-    request: HtmxHttpRequest, table: Table, holder: Player | None = None
+    request: HtmxHttpRequest,
+    table: Table,
+    holder: Player | None = None,
+    sheet: GameSheet | None = None,
 ) -> EntryScreen:
     here = reverse("tournaments:table_entry", args=[table.token])
 
@@ -263,6 +351,7 @@ def _entry_screen(
         after_save=round_may_close,
         undo=lambda deal: reverse("tournaments:table_deal_undo", args=[table.token, deal.pk]),
         url=here,
+        board=_board_reader(table, sheet),
     )
 
 
@@ -271,7 +360,7 @@ def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> Http
     if unknown:
         return _say_who(request, table)
     with confirmations.acting_as(holder.pk if holder else None):
-        return deal_save(request, sheet, _entry_screen(request, table, holder))
+        return deal_save(request, sheet, _entry_screen(request, table, holder, sheet))
 
 
 def _phone_holder(

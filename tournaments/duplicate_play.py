@@ -1,0 +1,284 @@
+"""Running a duplicate tournament: what it refuses at creation, seating its rounds by the
+movement, and which boards (étuis) each table enters.
+
+The movement itself is the pure ``tournaments.duplicate`` package (docs/duplicate.md); the draw
+of the players' movement numbers is ``tournaments.seating.duplicate``. Here they meet the
+models: round 1 draws a number for each player checked in (``Entry.movement_number``) and every
+round seats each table's players at North, East, South and West (seat positions 0 to 3) as the
+movement's station says; a table's game takes its ``deals_per_round`` boards, each deal naming
+its board (``Deal.board``), and ``games.services`` asks ``deal_boards`` which boards a game may
+enter.
+
+Nobody joins or leaves a duplicate session once its numbers are drawn: the movement needs every
+number at every round. Registering, checking in or out and withdrawing are refused then
+(``seated_refusal``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tarot_scores.clubs.models import Player
+from tarot_scores.core.results import results_changed
+from tarot_scores.games import services as game_services
+from tarot_scores.games.models import Game, Seat
+from tournaments.duplicate import DIRECTIONS, Direction, Movement, board_dealer, movement
+from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.seating.duplicate import ApartClash, draw_clashes, draw_movement_numbers
+from tournaments.standings import standings_refresh
+
+MIN_TABLES = 2
+
+
+def direction_label(direction: Direction) -> str:
+    """A direction as the table reads it: Nord, Est, Sud, Ouest."""
+    return {
+        Direction.NORTH: _("North"),
+        Direction.EAST: _("East"),
+        Direction.SOUTH: _("South"),
+        Direction.WEST: _("West"),
+    }[direction]
+
+
+# --- creation ---------------------------------------------------------------------------------
+
+
+def creation_refusals(*, format: str, team_size: int, allow_threes: bool) -> dict[str, str]:
+    """What a duplicate tournament cannot be, field by field (empty for another format, or when
+    nothing is wrong). Tables of 5 do not arise (the count must be a multiple of 4), so their
+    mode is not looked at; whether there are too many rounds for the tables is known only when
+    the first round is seated."""
+    if format != Tournament.Format.DUPLICATE:
+        return {}
+    refusals: dict[str, str] = {}
+    if team_size:
+        refusals["team_size"] = _(
+            "A duplicate tournament is individual: each player is compared at his direction."
+        )
+    if allow_threes:
+        refusals["allow_threes"] = _(
+            "A duplicate tournament plays tables of 4 only: the boards hold four hands."
+        )
+    return refusals
+
+
+# --- seating ----------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def session_movement(tables: int, rounds: int, boards_per_round: int) -> Movement:
+    """The movement, made once per shape (a large even table count searches its strides)."""
+    return movement(tables, rounds, boards_per_round)
+
+
+def seating_refusal(tournament: Tournament, players: int) -> str | None:
+    """Why round 1 of a duplicate tournament cannot be seated with this many players."""
+    if players % 4 or players < 4 * MIN_TABLES:
+        return ngettext(
+            "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
+            "%(count)d is checked in.",
+            "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
+            "%(count)d are checked in.",
+            players,
+        ) % {"count": players}
+    tables = players // 4
+    if tournament.rounds > tables:
+        return ngettext(
+            "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
+            "would play a board again): this tournament has %(rounds)d. Check in more "
+            "players or play fewer rounds.",
+            "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
+            "would play a board again): this tournament has %(rounds)d. Check in more "
+            "players or play fewer rounds.",
+            tables,
+        ) % {"tables": tables, "rounds": tournament.rounds}
+    return None
+
+
+def seated_refusal(tournament: Tournament) -> str | None:
+    """Why a duplicate tournament's players can no longer change (None before its first round,
+    and for any other format)."""
+    if tournament.format != Tournament.Format.DUPLICATE:
+        return None
+    if not tournament.round_set.exists():
+        return None
+    return _(
+        "The movement of this duplicate tournament is drawn: nobody can join, leave or change "
+        "presence until it is over."
+    )
+
+
+def team_pairs(tournament: Tournament) -> set[frozenset[int]]:
+    """Team-mates, two by two: they never share a table."""
+    teams: dict[int, list[int]] = {}
+    for player_id, team_id in tournament.entries.filter(team__isnull=False).values_list(
+        "player_id", "team_id"
+    ):
+        teams.setdefault(team_id, []).append(player_id)
+    return {
+        frozenset((a, b)) for members in teams.values() for a in members for b in members if a < b
+    }
+
+
+@dataclass(frozen=True)
+class DuplicateSeating:
+    round: Round
+    clashes: tuple[ApartClash[int], ...]  # pairs kept apart the draw could not separate
+
+
+class DuplicateError(Exception):
+    """A duplicate round that cannot be seated; the message says why."""
+
+
+def seat_round(
+    *,
+    tournament: Tournament,
+    number: int,
+    by: Any,
+    apart: Collection[frozenset[int]],
+) -> DuplicateSeating:
+    """Seat round ``number`` of a duplicate tournament (the caller holds the tournament's lock
+    and has closed the round before). Round 1 draws the movement numbers of the players
+    checked in; later rounds seat the same numbers where the movement sends them. ``apart``:
+    pairs of players that must never share a table (team-mates are added)."""
+    if number == 1:
+        entries = [e for e in tournament.entries.filter(checked_in=True) if e.plays_in(1)]
+        refusal = seating_refusal(tournament, len(entries))
+        if refusal:
+            raise DuplicateError(refusal)
+        plan = session_movement(len(entries) // 4, tournament.rounds, tournament.deals_per_round)
+        draw = draw_movement_numbers(
+            [e.player_id for e in entries],
+            plan,
+            seed=tournament.seed,
+            apart={*apart, *team_pairs(tournament)},
+        )
+        for entry in entries:
+            entry.movement_number = draw.numbers[entry.player_id]
+        Entry.objects.bulk_update(entries, ["movement_number"])
+        clashes = draw.clashes
+    else:
+        entries = list(tournament.entries.filter(movement_number__isnull=False))
+        plan = session_movement(len(entries) // 4, tournament.rounds, tournament.deals_per_round)
+        numbers = {e.player_id: e.movement_number for e in entries if e.movement_number}
+        clashes = draw_clashes(numbers, plan, {*apart, *team_pairs(tournament)})
+    player_of = {e.movement_number: e.player_id for e in entries}
+    repeats = sum(1 for m in plan.repeated_meetings() if m.round == number)
+    round_ = Round.objects.create(tournament=tournament, number=number, repeats=repeats)
+    by_id = Player.objects.in_bulk([e.player_id for e in entries])
+    from tournaments.services import table_label  # the round's services import this module
+
+    for station in plan.round_stations(number):
+        game = game_services.game_create(
+            club=tournament.club,
+            players=[by_id[player_of[n]] for n in station.players],  # North, East, South, West
+            variant=tournament.variant if tournament.variant != "house" else "fft",
+            house_rules=tournament.house_rules,
+            by=by,
+            date=tournament.date,
+            label=table_label(tournament.name, number, station.table),
+            max_deals=tournament.deals_per_round,
+            imposed=True,
+        )
+        Table.objects.create(round=round_, number=station.table, game=game)
+    round_.tournament = tournament
+    standings_refresh(round_=round_, player_ids=list(by_id))
+    if tournament.status != Tournament.Status.RUNNING:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    results_changed(club_id=tournament.club_id)
+    return DuplicateSeating(round_, tuple(c for c in clashes if c.round == number))
+
+
+def round_clashes(
+    *, round_: Round, apart: Collection[frozenset[int]] = ()
+) -> list[ApartClash[Player]]:
+    """The pairs kept apart (``apart`` and team-mates) seated together in this round: what the
+    round's page reports (two queries)."""
+    pairs = {*apart, *team_pairs(round_.tournament)}
+    if not pairs:
+        return []
+    seats = Seat.objects.filter(game__tournament_table__round=round_).select_related("player")
+    table_of: dict[int, int] = {}
+    players: dict[int, Player] = {}
+    for seat, table in (
+        (s, s.game.tournament_table.number) for s in seats.select_related("game__tournament_table")
+    ):
+        table_of[seat.player_id] = table
+        players[seat.player_id] = seat.player
+    out: list[ApartClash[Player]] = []
+    for pair in pairs:
+        a, b = sorted(pair)
+        if a in table_of and table_of.get(b) == table_of[a]:
+            out.append(ApartClash(round_.number, table_of[a], (players[a], players[b])))
+    return sorted(out, key=lambda c: (c.table, c.players[0].label.casefold()))
+
+
+# --- boards at a table ------------------------------------------------------------------------
+
+
+def _duplicate_table(game: Game) -> Table | None:
+    if game.max_deals is None:
+        return None  # a tournament table always has a set length: no query for a club game
+    table = (
+        Table.objects.filter(game_id=game.pk)
+        .select_related("round__tournament")
+        .annotate(round_tables=Count("round__tables", distinct=True))
+        .first()
+    )
+    if table is None or table.round.tournament.format != Tournament.Format.DUPLICATE:
+        return None
+    return table
+
+
+def table_station_boards(table: Table, tables: int) -> tuple[int, ...]:
+    tournament = table.round.tournament
+    plan = session_movement(tables, tournament.rounds, tournament.deals_per_round)
+    return plan.station(table.round.number, table.number).boards
+
+
+def deal_boards(*, game: Game) -> Collection[int] | None:
+    """The boards a duplicate table plays in its round (``games.services`` asks, under the
+    game's lock); None for any other game."""
+    table = _duplicate_table(game)
+    if table is None:
+        return None
+    return table_station_boards(table, table.round_tables)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class BoardState:
+    board: int
+    dealer: Direction
+    dealer_label: str  # the direction and the player there: "North (Alice)"
+    entered: bool
+
+
+def table_boards(table: Table, seated: list[Player], entered: Collection[int]) -> list[BoardState]:
+    """The boards this table plays this round, in order, each with its dealer (the seat at the
+    board's direction; ``seated`` in seat order, North first) and whether it is ``entered``
+    (the live deals' boards, which the caller has read)."""
+    tables = Table.objects.filter(round_id=table.round_id).count()
+    boards = table_station_boards(table, tables)
+    out = []
+    for board in boards:
+        dealer = board_dealer(board)
+        seat = DIRECTIONS.index(dealer)
+        name = seated[seat].label if seat < len(seated) else ""
+        label = _("%(direction)s (%(name)s)") % {
+            "direction": direction_label(dealer),
+            "name": name,
+        }
+        out.append(BoardState(board, dealer, label, board in entered))
+    return out
+
+
+def is_duplicate_table(table: Table) -> bool:
+    return table.round.tournament.format == Tournament.Format.DUPLICATE
