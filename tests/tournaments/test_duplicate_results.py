@@ -4,8 +4,8 @@ travellers and the movement (pages and PDFs).
 
 The sessions are built as the data contract says a duplicate tournament is stored: entries
 with their movement number, rounds of tables whose four seats (North, East, South, West) hold
-the players the movement puts there, and deals entered through the games service, each then
-given its board. The numbers are those of the worked example of docs/duplicate.md and
+the players the movement puts there, and deals entered through the games service, each
+naming its board. The numbers are those of the worked example of docs/duplicate.md and
 docs/tournaments.md: board 5 played at four tables.
 """
 
@@ -83,9 +83,7 @@ class Session:
             "oudlers": oudlers,
             **kw,
         }
-        deal = game_services.deal_record(game=game, payload=payload, by=None).deal
-        Deal.objects.filter(pk=deal.pk).update(board=board)
-        return deal
+        return game_services.deal_record(game=game, payload=payload, by=None, board=board).deal
 
 
 def make_session(
@@ -441,9 +439,8 @@ def test_the_standings_pages_search_and_series_work_for_duplicate(example: Sessi
         found
     )
     chosen = [_seat_of(example, 1, N), _seat_of(example, 2, S)]
-    Entry.objects.filter(tournament=tournament, player__in=chosen).update(series="s1")
-    # Any write bumps the results version in real life; here the series were set directly.
-    tournament_services.entry_add(tournament=tournament, name="Zoé")
+    for entry in Entry.objects.filter(tournament=tournament, player__in=chosen):
+        tournament_services.entry_series_set(entry=entry, series="s1")
     series = client.get(url, {"series": "s1"}).content.decode()
     assert _standing_cells(series, chosen[1]).startswith(f"1 {chosen[1].label} 1 2 / 6")
     assert _standing_cells(series, chosen[0]).startswith(f"2 {chosen[0].label} 1 1 / 6")
