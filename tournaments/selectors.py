@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum, Value
@@ -48,6 +48,12 @@ class StandingRow:
     rounds: list[int | None]  # per round, None where the player did not sit; penalties off
     team: str = ""
     penalties: int = 0  # the points the live penalties took off (already out of the rounds)
+    byes: tuple[int, ...] = ()  # the places in ``rounds`` that are a bye (its points)
+
+    @property
+    def cells(self) -> list[tuple[int | None, bool]]:
+        """Each round's points and whether they are a bye's."""
+        return [(points, i in self.byes) for i, points in enumerate(self.rounds)]
 
 
 def round_totals(
@@ -116,7 +122,7 @@ def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[Standing
     previous: tuple[object, ...] | None = None
     for i, (key, row) in enumerate(rows):
         rank = ranked[-1].rank if previous is not None and key[:3] == previous[:3] else i + 1
-        ranked.append(StandingRow(rank, row.player, row.total, row.rounds, row.team, row.penalties))
+        ranked.append(replace(row, rank=rank))
         previous = key
     return ranked
 
@@ -143,20 +149,42 @@ def series_present(*, tournament: Tournament) -> list[tuple[str, str]]:
     return [(value, str(label)) for value, label in Entry.Series.choices if value in present]
 
 
-def _stored(tournament: Tournament, series: str) -> QuerySet[Standing]:
-    stored = Standing.objects.filter(tournament=tournament)
+def _stored(tournament: Tournament, series: str, substitutes: bool = False) -> QuerySet[Standing]:
+    # Substitutes are ranked apart, never among the tournament's players.
+    stored = Standing.objects.filter(
+        tournament=tournament, entry__substitute_for__isnull=not substitutes
+    )
     return stored.filter(entry__series=series) if series else stored
 
 
-def standings_for(*, tournament: Tournament, series: str = "") -> list[StandingRow]:
+def _rounds_and_byes(tournament: Tournament) -> tuple[list[int], dict[int, tuple[int, ...]]]:
+    """The round numbers, and player id -> the places (in those rounds) of his byes: one query,
+    the byes joined to their rounds."""
+    numbers: list[int] = []
+    byes: dict[int, list[int]] = defaultdict(list)
+    for number, pid in tournament.round_set.order_by("number").values_list(
+        "number", "byes__entry__player_id"
+    ):
+        if not numbers or numbers[-1] != number:
+            numbers.append(number)
+        if pid is not None:
+            byes[pid].append(len(numbers) - 1)
+    return numbers, {pid: tuple(places) for pid, places in byes.items()}
+
+
+def standings_for(
+    *, tournament: Tournament, series: str = "", substitutes: bool = False
+) -> list[StandingRow]:
     """Every registered player who has been seated, ranked; equal keys share a rank. With a
     ``series`` (a valid one: ``series_or_overall``), only that series' players, ranked among
-    themselves (1..n, ties as overall). Read from the stored standings
+    themselves (1..n, ties as overall). ``substitutes``: the substitutes instead, ranked among
+    themselves (they are never in the main ranking). Read from the stored standings
     (``tournaments.standings``): two queries, whatever the number of deals."""
-    rounds = [str(n) for n in _round_numbers(tournament)]
+    numbers, byes = _rounds_and_byes(tournament)
+    rounds = [str(n) for n in numbers]
     # Plain values, one Player (its id and names only) a row: building the standing, entry and
     # team instances too cost most of a 1,000-player page (docs/performance.md).
-    stored = _stored(tournament, series).values_list(
+    stored = _stored(tournament, series, substitutes).values_list(
         "total",
         "best_round",
         "last_round",
@@ -172,7 +200,8 @@ def standings_for(*, tournament: Tournament, series: str = "") -> list[StandingR
         player = Player.from_db("default", _PLAYER_FIELDS, (pid, name, nickname))
         key = (-total, -best, -last, (nickname or name).casefold())
         cells = [per_round.get(n) for n in rounds]
-        rows.append((key, StandingRow(0, player, total, cells, team or "", penalties)))
+        row = StandingRow(0, player, total, cells, team or "", penalties, byes.get(pid, ()))
+        rows.append((key, row))
     return _ranked(rows)
 
 
@@ -183,25 +212,35 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     """The same standings computed from every score line of the tournament: what the stored
     standings must always equal (the rebuild and the tests read it; its cost grows with the
     deals)."""
+    from tournaments.people import bye_points, replaced_rounds
+
     totals = round_totals(tournament)
     seated = seated_rounds(tournament)
     taken = round_penalties(tournament)
-    rounds = _round_numbers(tournament)
-    entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
+    rounds, places = _rounds_and_byes(tournament)
+    byes = bye_points(tournament)
+    for pid, numbers in [*replaced_rounds(tournament).items(), *byes.items()]:
+        seated[pid] = seated.get(pid, set()) | set(numbers)
+    entries = Entry.objects.filter(
+        tournament=tournament, substitute_for__isnull=True
+    ).select_related("player", "team")
     rows: list[tuple[tuple[object, ...], StandingRow]] = []
     for entry in entries:
         pid = entry.player_id
         if pid not in seated:
             continue
         mine = taken.get(pid, {})
+        bye = byes.get(pid, {})
         per_round = [
-            totals[pid].get(n, 0) - mine.get(n, 0) if n in seated[pid] else None for n in rounds
+            totals[pid].get(n, 0) + bye.get(n, 0) - mine.get(n, 0) if n in seated[pid] else None
+            for n in rounds
         ]
         total = sum(v for v in per_round if v is not None)
         key = tie_break_key(total, per_round, entry.player.label)
         team = entry.team.name if entry.team else ""
         penalties = sum(mine.get(n, 0) for n in seated[pid])
-        rows.append((key, StandingRow(0, entry.player, total, per_round, team, penalties)))
+        row = StandingRow(0, entry.player, total, per_round, team, penalties, places.get(pid, ()))
+        rows.append((key, row))
     return _ranked(rows)
 
 

@@ -31,7 +31,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
-from tournaments import seating
+from tournaments import people, seating
 from tournaments.models import DealConfirmation, Entry, Round, Table, Team, Tournament
 from tournaments.standings import standings_refresh
 
@@ -352,8 +352,10 @@ def next_round_refusal(tournament: Tournament) -> str | None:
 
 
 @transaction.atomic
-def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
-    """Seat the next round (or knockout stage) and create its tables."""
+def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> Round:
+    """Seat the next round (or knockout stage) and create its tables. ``byes``: when the
+    checked-in count cannot be seated, the fewest players sit the round out instead of the
+    round being refused (a round of the rounds format: ``people.byes_draw``)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = next_round_refusal(tournament)
     if refusal is not None:
@@ -368,6 +370,14 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
         players = bracket(tournament=tournament).stages[-1].qualified
     else:
         players = _players_for(tournament, number)
+    sitting_out: list[int] = []
+    if byes and tournament.format == Tournament.Format.ROUNDS:
+        try:
+            players, sitting_out = people.byes_draw(
+                tournament=tournament, players=players, number=number
+            )
+        except seating.SeatingError as error:
+            raise TournamentError(error.message(engine_language())) from None
     teams = dict(tournament.entries.filter(team__isnull=False).values_list("player_id", "team_id"))
     standings: dict[int, float] = {}
     if tournament.seating == Tournament.Seating.SWISS:
@@ -385,6 +395,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
             history=_history(tournament),
             standings=standings,
             teams=teams or None,
+            apart=people.apart_pairs(tournament),
             allow_threes=tournament.allow_threes,
             time_budget=SEATING_SECONDS,
             total_rounds=tournament.rounds
@@ -410,7 +421,8 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
         )
         Table.objects.create(round=round_, number=index, game=game)
     round_.tournament = tournament
-    standings_refresh(round_=round_, player_ids=players)
+    people.byes_record(round_=round_, player_ids=sitting_out)
+    standings_refresh(round_=round_, player_ids=[*players, *sitting_out])
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
