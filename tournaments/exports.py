@@ -1,8 +1,9 @@
 """CSV export of a tournament's standings, for spreadsheets and federation returns.
 
 Built on the club's ``CsvExport`` base: a header line, then one line per player in rank order
-with the per-round scores (empty where the player was not seated; penalties taken off), the
-points the penalties took off (a column only when someone has one) and the total.
+with the per-round scores (empty where the player was not seated, "bye" for a bye; penalties
+taken off), the points the penalties took off (a column only when someone has one) and the
+total; then the substitutes, ranked apart, under a line "Substitutes".
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ class StandingsCsv(CsvExport):
         round_names: Sequence[str],
         teams: Sequence[TeamRow] = (),
         series: str = "",
+        substitutes: Sequence[StandingRow] = (),
     ) -> None:
         self.tournament = tournament
         self.rows = rows
+        self.substitutes = substitutes
         self.round_names = list(round_names)
         self.has_teams = bool(teams)
         self.has_penalties = any(r.penalties for r in rows)
@@ -43,6 +46,25 @@ class StandingsCsv(CsvExport):
     def write_rows(self, writer: RowWriter) -> None:
         for row in self.rows:
             team = [row.team] if self.has_teams else []
-            rounds = ["" if r is None else r for r in row.rounds]
+            rounds = [bye_cell(points, bye) for points, bye in row.cells]
             penalties = [-row.penalties if row.penalties else ""] if self.has_penalties else []
             writer.writerow([row.rank, row.player.label, *team, *rounds, *penalties, row.total])
+        if self.substitutes:
+            # Ranked apart: a line of their own, then the substitutes as the players above.
+            writer.writerow([])
+            writer.writerow([_("Substitutes")])
+            for row in self.substitutes:
+                team = [""] if self.has_teams else []
+                rounds = ["" if r is None else r for r in row.rounds]
+                penalties = [-row.penalties if row.penalties else ""] if self.has_penalties else []
+                writer.writerow([row.rank, row.player.label, *team, *rounds, *penalties, row.total])
+
+
+def bye_cell(points: int | None, bye: bool) -> str | int:
+    """A round's cell: empty where the player was not seated, "bye" (with its points when not
+    0) for a bye, else the points."""
+    if points is None:
+        return ""
+    if bye:
+        return _("bye") if points == 0 else f"{_('bye')} ({points})"
+    return points

@@ -6,6 +6,7 @@ from django.urls import URLPattern, URLResolver, path
 from tournaments.views import (
     events,
     penalties,
+    people,
     referee,
     referees,
     results,
@@ -36,6 +37,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="entry_series",
     ),
     path("<int:tournament_id>/teams/", events.team_new, name="team_new"),
+    path("<int:tournament_id>/apart/", people.apart_pair_new, name="apart_pair_new"),
+    path(
+        "<int:tournament_id>/apart/<int:pair_id>/remove/",
+        people.apart_pair_remove,
+        name="apart_pair_remove",
+    ),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/substitute/",
+        people.round_substitute,
+        name="round_substitute",
+    ),
     path("<int:tournament_id>/referees/", referees.referees, name="referees"),
     path("<int:tournament_id>/penalties/", penalties.penalties_page, name="penalties"),
     path("<int:tournament_id>/rounds/seat/", rounds.round_seat, name="round_seat"),

@@ -423,6 +423,10 @@ class TournamentStandingSerializer(serializers.Serializer[Any]):
     penalties = serializers.IntegerField(
         help_text="The points his penalties took off (already out of `rounds` and `total`)."
     )
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The rounds (numbers) he sat out with a bye; `rounds` holds the bye's points.",
+    )
 
 
 class TournamentTeamStandingSerializer(serializers.Serializer[Any]):

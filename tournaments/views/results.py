@@ -66,6 +66,10 @@ def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict
         "waiting": selectors.deals_waiting_count(tournament=tournament),
         "series": series,
         "series_label": Entry.Series(series).label if series else "",
+        # Ranked apart, never among the players (tournaments.people); not by series.
+        "substitutes": []
+        if series
+        else selectors.standings_for(tournament=tournament, substitutes=True),
     }
 
 
@@ -192,7 +196,12 @@ def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     series = _series(request)
     results = _results(tournament, series=series)
     return exports.StandingsCsv(
-        tournament, results["rows"], results["round_names"], results["teams"], series=series
+        tournament,
+        results["rows"],
+        results["round_names"],
+        results["teams"],
+        series=series,
+        substitutes=results["substitutes"],
     ).response()
 
 
@@ -208,6 +217,7 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         round_names=results["round_names"],
         teams=results["teams"],
         series_label=results["series_label"],
+        substitutes=results["substitutes"],
     )
     suffix = f"-{series}" if series else ""
     return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
