@@ -484,3 +484,25 @@ def test_a_late_arrival_is_seated_from_his_round_and_a_withdrawal_not_after() ->
     assert set(cells[gone.player_id]) == {"1"}
     third = e.seat()
     assert gone.player_id not in set().union(*tables_of(third))
+
+
+def test_a_knockout_stage_keeps_pairs_of_qualifiers_apart() -> None:
+    """Pairs made between players who went through stage 1: one of them kept apart from four
+    others, so stage 2 (two tables of the eight qualified) has one seating only, which a draw
+    would find one time in 35."""
+    e = event(16, format=Tournament.Format.KNOCKOUT, qualifiers_per_table=2)
+    first = e.seat()
+    factories.play(first, seed=4)
+    qualified = selectors.bracket(tournament=e.tournament).stages[-1].qualified
+    entries = {x.player_id: x for x in Entry.objects.filter(tournament=e.tournament)}
+    for other in qualified[1:5]:
+        people.apart_pair_add(
+            tournament=e.tournament,
+            first=entries[qualified[0]],
+            second=entries[other],
+            reason="Referee",
+        )
+    tables = tables_of(e.seat())
+    assert sorted(map(sorted, tables)) == sorted(
+        [sorted([qualified[0], *qualified[5:]]), sorted(qualified[1:5])]
+    )
