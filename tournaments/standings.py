@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Count, Sum
 
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tournaments.models import Entry, Round, Standing, Table, Tournament
@@ -188,10 +188,23 @@ def standings_after_deal(
     game is a tournament's table, recompute its players' points in its round."""
     if game.max_deals is None:
         return  # a tournament table always has a set length: no query for a club's own game
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    table = (
+        Table.objects.filter(game_id=game.pk)
+        .select_related("round__tournament")
+        .annotate(replaced=Count("substitutions"))
+        .first()
+    )
     if table is None:
         return
     standings_refresh(round_=table.round, player_ids=seated, seated=set(seated))
+    if table.replaced:
+        # A deal from before a substitution may hold the replaced player's score lines.
+        from tournaments.models import Substitution
+
+        gone = Substitution.objects.filter(table=table).values_list(
+            "replaced__player_id", flat=True
+        )
+        standings_refresh(round_=table.round, player_ids=list(gone))
 
 
 def standings_after_table_change(*, game_id: int) -> None:

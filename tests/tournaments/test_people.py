@@ -506,3 +506,22 @@ def test_a_knockout_stage_keeps_pairs_of_qualifiers_apart() -> None:
     assert sorted(map(sorted, tables)) == sorted(
         [sorted([qualified[0], *qualified[5:]]), sorted(qualified[1:5])]
     )
+
+
+def test_deleting_a_deal_from_before_a_substitution_updates_the_replaced_players_cell() -> None:
+    """The deal's score lines were the replaced player's: his cell of the round follows."""
+    from tarot_scores.games import services as game_services
+
+    e = event(8, rounds=2, deals_per_round=4)
+    round_ = e.seat()
+    factories.play(round_, seed=3, deals=2)
+    aurelie = e.entry("Aurélie")
+    done = people.substitute_seat(round_=round_, replaced=aurelie, name="Yann")
+    first = done.table.game.deals.get(number=1)
+    mine = ScoreLine.objects.get(deal=first, player=aurelie.player).points
+    before = Standing.objects.get(entry=aurelie).rounds["1"]
+    game_services.deal_delete(deal=first, version=first.version, by=e.organiser, reason="typo")
+    assert Standing.objects.get(entry=aurelie).rounds["1"] == before - mine
+    cells = standing_cells(e.tournament)
+    standings_rebuild(tournament=e.tournament)
+    assert standing_cells(e.tournament) == cells
