@@ -25,6 +25,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Player
@@ -336,10 +337,12 @@ def substitute_seat(
     if not player.clubs.filter(pk=tournament.club_id).exists():
         player.clubs.add(tournament.club)  # a guest, as at registration
     number = round_.number
+    # Not checked in: the seating never seats him (only this substitution does), and the
+    # head counts of the tournament's players leave him out.
     substitute = Entry.objects.create(
         tournament=tournament,
         player=player,
-        checked_in=True,
+        checked_in=False,
         first_round=number,
         withdrawn_after=number,
         substitute_for=replaced,
@@ -383,3 +386,22 @@ def substitute_labels(*, tournament: Tournament) -> dict[int, str]:
             "player_id", "substitute_for__player__name", "substitute_for__player__nickname"
         )
     }
+
+
+def seating_refusal(error: seating.SeatingError, tournament: Tournament, lang: str) -> str:
+    """Why a round cannot be seated, and, when a count that cannot make tables could be seated
+    with byes, how."""
+    message = error.message("en" if lang == "en" else "fr")
+    if isinstance(error, seating.ImpossibleTablePlan) and (
+        tournament.format == Tournament.Format.ROUNDS
+    ):
+        try:
+            byes = seating.fewest_byes(error.players, allow_threes=tournament.allow_threes)
+        except seating.SeatingError:
+            return message
+        message += " " + ngettext(
+            "Or seat the round with %(n)s player sitting out (a bye), from the registration page.",
+            "Or seat the round with %(n)s players sitting out (a bye), from the registration page.",
+            byes,
+        ) % {"n": byes}
+    return message

@@ -403,7 +403,9 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
             else None,
         )
     except seating.SeatingError as error:
-        raise TournamentError(error.message(engine_language())) from None
+        raise TournamentError(
+            people.seating_refusal(error, tournament, engine_language())
+        ) from None
     round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
     by_id = Player.objects.in_bulk(players)
     for index, table_players in enumerate(result.tables, start=1):

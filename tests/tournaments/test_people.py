@@ -235,8 +235,9 @@ def test_who_sits_out_draws_between_equals_reproducibly() -> None:
 
 def test_a_count_that_cannot_be_seated_is_refused_unless_byes_are_asked() -> None:
     e = event(7, rounds=3)
-    with pytest.raises(services.TournamentError):
+    with pytest.raises(services.TournamentError) as refused:
         e.seat()
+    assert "2 joueurs exempts" in str(refused.value)  # the way out, in the refusal
     round_ = e.seat(byes=True)
     byes = list(Bye.objects.filter(round=round_))
     assert len(byes) == 2 and all(b.points == people.BYE_POINTS == 0 for b in byes)
@@ -425,6 +426,8 @@ def test_the_round_page_records_the_substitution_and_the_standings_list_substitu
     html = page.content.decode()
     assert f'data-testid="substitution-{done.pk}"' in html
     assert "Victor a remplacé Chloé après 0 donnes" in html and "olga" in html
+    registration = client.get(reverse("tournaments:registration", args=[e.tournament.pk]))
+    assert "remplaçant de Chloé à la séance 1" in registration.content.decode()
     factories.play(round_)
     with django_assert_max_num_queries(12):
         standings = factories.signed_in_client(None).get(

@@ -199,7 +199,9 @@ def _can_seat(tournament: Tournament) -> bool:
 
 
 def _entries(tournament: Tournament) -> list[Entry]:
-    entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
+    entries = Entry.objects.filter(tournament=tournament).select_related(
+        "player", "team", "substitute_for__player"
+    )
     return sorted(entries, key=lambda e: (collation_key(e.player.label), e.pk))
 
 
