@@ -462,7 +462,11 @@ def _groups(apart: list[list[bool]]) -> list[int]:
 
 
 FIXED_REPAIR_TRIES = 1500
-"""Swaps of two stations of the ``fixed`` draw tried to mend the clashes the grouping left."""
+"""Swaps of two stations of the ``fixed`` draw tried to mend the clashes the grouping left;
+fewer for a big field over many rounds (``FIXED_REPAIR_WORK``). A count, not a time budget: every
+round recomputes the same draw, so it must not depend on the machine."""
+FIXED_REPAIR_WORK = 200_000
+"""Players moved through the rounds, in all, that the tries may cost."""
 
 
 def _fixed_start(field: _Field[P], rng: random.Random, horizon: int) -> Tables:
@@ -483,7 +487,8 @@ def _fixed_start(field: _Field[P], rng: random.Random, horizon: int) -> Tables:
     rounds = meetings()
     best = cost(rounds)
     stations = [(t, s) for t, table in enumerate(start) for s in range(len(table))]
-    for _ in range(FIXED_REPAIR_TRIES):
+    tries = min(FIXED_REPAIR_TRIES, FIXED_REPAIR_WORK // (horizon * len(field.players) or 1))
+    for _ in range(tries):
         if best == 0:
             break
         clashing = {
