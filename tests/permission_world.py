@@ -20,7 +20,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, 
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tests.factories import UserFactory, garde, make_tournament, play
-from tournaments import penalties
+from tournaments import penalties, people
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, Table, Tournament
 
@@ -149,6 +149,14 @@ def build_permission_world() -> PermissionWorld:
         by=organiser,
         round_number=1,
     )
+    # A pair kept apart, for the routes that remove one.
+    apart_pair = people.apart_pair_add(
+        tournament=tournament,
+        first=Entry.objects.filter(tournament=tournament).order_by("pk")[0],
+        second=Entry.objects.filter(tournament=tournament).order_by("pk")[1],
+        reason="Sisters",
+        by=organiser,
+    )
     return PermissionWorld(
         club=club,
         other=other,
@@ -163,5 +171,5 @@ def build_permission_world() -> PermissionWorld:
         deals=deals,  # type: ignore[arg-type]
         tables={"open": open_table, "other": other_table, "closed": closed_table},
         invitation=invitation,
-        extra={"penalty": penalty, "duplicate": duplicate},
+        extra={"penalty": penalty, "duplicate": duplicate, "apart_pair": apart_pair},
     )

@@ -28,7 +28,7 @@ from django.utils.translation import ngettext
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
-from tarot_scores.games.models import Game, Seat
+from tarot_scores.games.models import Game
 from tournaments.duplicate import DIRECTIONS, Direction, Movement, board_dealer, movement
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.seating.duplicate import ApartClash, draw_clashes, draw_movement_numbers
@@ -195,30 +195,6 @@ def seat_round(
         tournament.save(update_fields=["status"])
     results_changed(club_id=tournament.club_id)
     return DuplicateSeating(round_, tuple(c for c in clashes if c.round == number))
-
-
-def round_clashes(
-    *, round_: Round, apart: Collection[frozenset[int]] = ()
-) -> list[ApartClash[Player]]:
-    """The pairs kept apart (``apart`` and team-mates) seated together in this round: what the
-    round's page reports (two queries)."""
-    pairs = {*apart, *team_pairs(round_.tournament)}
-    if not pairs:
-        return []
-    seats = Seat.objects.filter(game__tournament_table__round=round_).select_related("player")
-    table_of: dict[int, int] = {}
-    players: dict[int, Player] = {}
-    for seat, table in (
-        (s, s.game.tournament_table.number) for s in seats.select_related("game__tournament_table")
-    ):
-        table_of[seat.player_id] = table
-        players[seat.player_id] = seat.player
-    out: list[ApartClash[Player]] = []
-    for pair in pairs:
-        a, b = sorted(pair)
-        if a in table_of and table_of.get(b) == table_of[a]:
-            out.append(ApartClash(round_.number, table_of[a], (players[a], players[b])))
-    return sorted(out, key=lambda c: (c.table, c.players[0].label.casefold()))
 
 
 # --- boards at a table ------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """CSV export of a tournament's standings, for spreadsheets and federation returns.
 
 Built on the club's ``CsvExport`` base: a header line, then one line per player in rank order
-with the per-round scores (empty where the player was not seated; penalties taken off), the
-points the penalties took off (a column only when someone has one), the total and, after a
-championship's cuts, the round after which each player cut was eliminated. A duplicate
+with the per-round scores (empty where the player was not seated, "bye" for a bye; penalties
+taken off), the points the penalties took off (a column only when someone has one), the
+total and, after a championship's cuts, the round after which each player cut was
+eliminated; then the substitutes, ranked apart, under a line "Substitutes". A duplicate
 tournament's ranking has its own columns (``DuplicateStandingsCsv``).
 """
 
@@ -28,9 +29,11 @@ class StandingsCsv(CsvExport):
         round_names: Sequence[str],
         teams: Sequence[TeamRow] = (),
         series: str = "",
+        substitutes: Sequence[StandingRow] = (),
     ) -> None:
         self.tournament = tournament
         self.rows = rows
+        self.substitutes = substitutes
         self.round_names = list(round_names)
         self.has_teams = bool(teams)
         self.has_penalties = any(r.penalties for r in rows)
@@ -49,12 +52,24 @@ class StandingsCsv(CsvExport):
     def write_rows(self, writer: RowWriter) -> None:
         for row in self.rows:
             team = [row.team] if self.has_teams else []
-            rounds = ["" if r is None else r for r in row.rounds]
+            rounds = [bye_cell(points, bye) for points, bye in row.cells]
             penalties = [-row.penalties if row.penalties else ""] if self.has_penalties else []
             cut = [row.eliminated_after or ""] if self.has_cuts else []
             writer.writerow(
                 [row.rank, row.player.label, *team, *rounds, *penalties, row.total, *cut]
             )
+        if self.substitutes:
+            # Ranked apart: a line of their own, then the substitutes as the players above.
+            writer.writerow([])
+            writer.writerow([_("Substitutes")])
+            for row in self.substitutes:
+                team = [""] if self.has_teams else []
+                rounds = ["" if r is None else r for r in row.rounds]
+                penalties = [-row.penalties if row.penalties else ""] if self.has_penalties else []
+                cut = [""] if self.has_cuts else []
+                writer.writerow(
+                    [row.rank, row.player.label, *team, *rounds, *penalties, row.total, *cut]
+                )
 
 
 class DuplicateStandingsCsv(CsvExport):
@@ -80,3 +95,13 @@ class DuplicateStandingsCsv(CsvExport):
     def write_rows(self, writer: RowWriter) -> None:
         for row in self.rows:
             writer.writerow([row.rank, row.player.label, *self.cells(row)])
+
+
+def bye_cell(points: int | None, bye: bool) -> str | int:
+    """A round's cell: empty where the player was not seated, "bye" (with its points when not
+    0) for a bye, else the points."""
+    if points is None:
+        return ""
+    if bye:
+        return _("bye") if points == 0 else f"{_('bye')} ({points})"
+    return points

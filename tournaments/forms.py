@@ -374,3 +374,57 @@ class CutForm(forms.Form):
     def asked(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {"keep": data["keep"], "share": data["share"], "carry": bool(data["carry"])}
+
+
+# --- people ---
+
+
+class ApartPairForm(forms.Form):
+    """Two registered players who must never share a table, and why (``people.apart_pair_add``
+    checks the rest)."""
+
+    first = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
+    second = forms.TypedChoiceField(label=gettext_lazy("never at the table of"), coerce=int)
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=200,
+        help_text=gettext_lazy("Family, a player and the referee..."),
+    )
+
+    def __init__(self, *args: Any, entries: Sequence[Entry], **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.entries = {e.pk: e for e in entries}
+        choices = [("", "—")] + [(str(e.pk), e.player.label) for e in entries]
+        self.fields["first"].choices = choices  # type: ignore[attr-defined]
+        self.fields["second"].choices = choices  # type: ignore[attr-defined]
+
+
+class SubstituteForm(forms.Form):
+    """Who leaves his seat, and who takes it over: a club player or a new name."""
+
+    replaced = forms.TypedChoiceField(label=gettext_lazy("Player replaced"), coerce=int)
+    player = forms.TypedChoiceField(
+        label=gettext_lazy("Substitute: a club player"), coerce=int, required=False
+    )
+    name = forms.CharField(label=gettext_lazy("or a new name"), max_length=80, required=False)
+    returns = forms.BooleanField(
+        label=gettext_lazy("Comes back next round (else withdrawn from the tournament)"),
+        required=False,
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        seated: Sequence[tuple[Entry, str]],
+        club_players: Sequence[Player],
+        **kw: Any,
+    ) -> None:
+        super().__init__(*args, **kw)
+        self.seated = {e.pk: e for e, _where in seated}
+        self.club_players = {p.pk: p for p in club_players}
+        self.fields["replaced"].choices = [("", "—")] + [  # type: ignore[attr-defined]
+            (str(e.pk), f"{e.player.label} ({where})") for e, where in seated
+        ]
+        self.fields["player"].choices = [("", "—")] + [  # type: ignore[attr-defined]
+            (str(p.pk), p.label) for p in club_players
+        ]

@@ -179,6 +179,16 @@ class Entry(models.Model):
     # A championship's cut (``Cut``) left the player out after this round: he is seated no more
     # and ranked below the players still in (``tournaments.cuts``).
     cut_after = models.PositiveSmallIntegerField(_("eliminated after round"), null=True, blank=True)
+    # A substitute: took over this entry's seat at a table (``Substitution``); ranked apart,
+    # never in the main ranking, and seated in no other round.
+    substitute_for = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="substitutes",
+        verbose_name=_("substitute for"),
+    )
 
     class Meta:
         ordering = ["player__name"]
@@ -423,3 +433,85 @@ class Cut(models.Model):
     @property
     def live(self) -> bool:
         return self.undone_at is None
+
+
+# --- people ---
+
+
+class ApartPair(models.Model):
+    """Two entries who must never share a table (family, a player and the referee), kept apart
+    by every seating method as teammates are. Stored with the lower entry id first, so that a
+    pair is one row whichever order it was given in."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="apart_pairs")
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "first", "second"], name="one_apart_pair"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="apart_pair_ordered"
+            ),
+        ]
+        verbose_name = _("players kept apart")
+        verbose_name_plural = _("players kept apart")
+
+    def __str__(self) -> str:
+        return f"{self.first_id} / {self.second_id}"
+
+
+class Bye(models.Model):
+    """A round a checked-in player sat out because the head count could not be seated
+    (``tournaments.people``): it scores ``points`` in that round's cell of his standing."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
+    points = models.IntegerField(_("points"), default=0)
+
+    class Meta:
+        ordering = ["round", "entry__player__name"]
+        constraints = [models.UniqueConstraint(fields=["round", "entry"], name="one_bye_per_round")]
+
+    def __str__(self) -> str:
+        return f"bye {self.entry_id} R{self.round_id}"
+
+
+class Substitution(models.Model):
+    """A substitute took over a player's seat at a table of a round: the deals entered before
+    (``deals_before``) keep the replaced player's score lines, the later ones are the
+    substitute's. ``returns``: the replaced player is seated again from the next round; else he
+    withdrew after the round before this one."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="substitutions")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
+    replaced = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    substitute = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    deals_before = models.PositiveSmallIntegerField(default=0)
+    returns = models.BooleanField(_("comes back next round"), default=False)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.substitute_id} for {self.replaced_id} @ {self.table_id}"

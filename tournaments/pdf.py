@@ -34,6 +34,7 @@ from reportlab.platypus import (
 
 from tarot_scores.core.pdf import GRID, HEAD_FILL, build, fitting_width, grid_style, para, styles
 from tournaments.duplicate_selectors import DuplicateRow, duplicate_columns
+from tournaments.exports import bye_cell
 from tournaments.models import Tournament
 from tournaments.selectors import Bracket, StandingRow, TeamRow, cut_summary
 
@@ -205,11 +206,19 @@ def render_table_sheets(
 
 
 def render_seating_list(
-    *, tournament: Tournament, round_name: str, lines: Sequence[SeatingLine]
+    *,
+    tournament: Tournament,
+    round_name: str,
+    lines: Sequence[SeatingLine],
+    byes: Sequence[str] = (),
 ) -> bytes:
-    """Every player in alphabetical order with table and seat, in type read from a distance."""
+    """Every player in alphabetical order with table and seat, in type read from a distance;
+    those who sit the round out (``byes``) among them, "bye" in place of a table."""
     st = styles(title_left=True)
-    ordered = sorted(lines, key=lambda line: (collation_key(line.player), line.table, line.seat))
+    ordered = sorted(
+        [*lines, *(SeatingLine(name, 0, 0) for name in byes)],
+        key=lambda line: (collation_key(line.player), line.table, line.seat),
+    )
     story: list[Any] = [
         para(tournament.name, st["title"]),
         para(_heading(tournament), st["meta"]),
@@ -217,7 +226,12 @@ def render_seating_list(
         Spacer(1, 0.4 * cm),
     ]
     data: list[list[Any]] = [[_("Player"), _("Table"), _("Seat")]]
-    data += [[line.player, str(line.table), str(line.seat)] for line in ordered]
+    data += [
+        [line.player, str(line.table), str(line.seat)]
+        if line.table
+        else [line.player, _("bye"), "–"]
+        for line in ordered
+    ]
     grid = Table(data, colWidths=[10 * cm, 3 * cm, 3 * cm], repeatRows=1, hAlign="LEFT")
     grid.setStyle(
         grid_style(
@@ -279,8 +293,10 @@ def render_standings(
     round_names: Sequence[str],
     teams: Sequence[TeamRow] = (),
     series_label: str = "",
+    substitutes: Sequence[StandingRow] = (),
 ) -> bytes:
-    """The ranking with every round's score and the total; team standings when there are teams.
+    """The ranking with every round's score ("bye" for a bye) and the total; team standings
+    when there are teams; the substitutes, ranked apart, when there are some.
     ``series_label``: the rows are that series' players, ranked among themselves."""
     st = styles(title_left=True)
     many = len(round_names) > 6
@@ -304,7 +320,7 @@ def render_standings(
     head = [_("Rank"), _("Player"), *([_("Team")] if has_teams else []), *numbers, _("Total")]
     data: list[list[Any]] = [[para(h, st["head"]) for h in head]]
     for row in rows:
-        rounds = ["–" if r is None else str(r) for r in row.rounds]
+        rounds = ["–" if r is None else str(bye_cell(r, bye)) for r, bye in row.cells]
         if has_penalties:
             rounds.append(f"−{row.penalties}" if row.penalties else "")
         team = [para(row.team, st["cell"])] if has_teams else []
@@ -355,6 +371,27 @@ def render_standings(
             )
         )
         story.append(team_grid)
+    if substitutes:
+        story += [Spacer(1, 0.5 * cm), para(_("Substitutes"), st["h2"])]
+        sub_data: list[list[Any]] = [
+            [para(h, st["head"]) for h in (_("Rank"), _("Player"), *round_names, _("Total"))]
+        ]
+        sub_data += [
+            [
+                f"{row.rank}.",
+                para(row.player.label, st["cell"]),
+                *["–" if r is None else str(r) for r in row.rounds],
+                str(row.total),
+            ]
+            for row in substitutes
+        ]
+        sub_grid = Table(
+            sub_data,
+            colWidths=[fixed[0], 5.0 * cm, *[number_w] * (len(round_names) + 1)],
+            hAlign="LEFT",
+        )
+        sub_grid.setStyle(grid_style(("ALIGN", (2, 1), (-1, -1), "RIGHT"), size=9))
+        story.append(sub_grid)
     return build(
         story,
         title=f"{tournament.name} · {_('Standings')}",

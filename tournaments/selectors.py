@@ -55,6 +55,13 @@ class StandingRow:
     eliminated_after: int | None = None
     counted_from: int = 1
 
+    byes: tuple[int, ...] = ()  # the places in ``rounds`` that are a bye (its points)
+
+    @property
+    def cells(self) -> list[tuple[int | None, bool]]:
+        """Each round's points and whether they are a bye's."""
+        return [(points, i in self.byes) for i, points in enumerate(self.rounds)]
+
 
 @dataclass(frozen=True)
 class CutLine:
@@ -164,33 +171,9 @@ def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[Standing
     return ranked
 
 
-def _rounds_and_cuts(tournament: Tournament) -> tuple[list[int], list[CutLine]]:
-    """The round numbers, and the live cuts made after them (one query)."""
-    live = Cut.objects.filter(
-        tournament_id=OuterRef("tournament_id"),
-        after_round=OuterRef("number"),
-        undone_at__isnull=True,
-    )
-    rows = (
-        tournament.round_set.order_by("number")
-        .annotate(
-            cut_keep=Subquery(live.values("keep")[:1]),
-            cut_carry=Subquery(live.values("carry")[:1]),
-        )
-        .values_list("number", "cut_keep", "cut_carry")
-    )
-    numbers: list[int] = []
-    cuts: list[CutLine] = []
-    for number, keep, carry in rows:
-        numbers.append(number)
-        if keep is not None:
-            cuts.append(CutLine(number, keep, bool(carry)))
-    return numbers, cuts
-
-
 def cut_lines(*, tournament: Tournament) -> list[CutLine]:
     """The tournament's live cuts, in round order (one query)."""
-    return _rounds_and_cuts(tournament)[1]
+    return _rounds_cuts_and_byes(tournament)[1]
 
 
 def series_or_overall(asked: str | None) -> str:
@@ -211,24 +194,62 @@ def series_present(*, tournament: Tournament) -> list[tuple[str, str]]:
     return [(value, str(label)) for value, label in Entry.Series.choices if value in present]
 
 
-def _stored(tournament: Tournament, series: str) -> QuerySet[Standing]:
-    stored = Standing.objects.filter(tournament=tournament)
+def _stored(tournament: Tournament, series: str, substitutes: bool = False) -> QuerySet[Standing]:
+    # Substitutes are ranked apart, never among the tournament's players.
+    stored = Standing.objects.filter(
+        tournament=tournament, entry__substitute_for__isnull=not substitutes
+    )
     return stored.filter(entry__series=series) if series else stored
 
 
-def standings_for(*, tournament: Tournament, series: str = "") -> list[StandingRow]:
+def _rounds_cuts_and_byes(
+    tournament: Tournament,
+) -> tuple[list[int], list[CutLine], dict[int, tuple[int, ...]]]:
+    """The round numbers, the live cuts made after them, and player id -> the places (in those
+    rounds) of his byes: one query, the byes joined to their rounds."""
+    live = Cut.objects.filter(
+        tournament_id=OuterRef("tournament_id"),
+        after_round=OuterRef("number"),
+        undone_at__isnull=True,
+    )
+    rows = (
+        tournament.round_set.order_by("number")
+        .annotate(
+            cut_keep=Subquery(live.values("keep")[:1]),
+            cut_carry=Subquery(live.values("carry")[:1]),
+        )
+        .values_list("number", "cut_keep", "cut_carry", "byes__entry__player_id")
+    )
+    numbers: list[int] = []
+    cuts: list[CutLine] = []
+    byes: dict[int, list[int]] = defaultdict(list)
+    for number, keep, carry, pid in rows:
+        if not numbers or numbers[-1] != number:
+            numbers.append(number)
+            if keep is not None:
+                cuts.append(CutLine(number, keep, bool(carry)))
+        if pid is not None:
+            byes[pid].append(len(numbers) - 1)
+    return numbers, cuts, {pid: tuple(places) for pid, places in byes.items()}
+
+
+def standings_for(
+    *, tournament: Tournament, series: str = "", substitutes: bool = False
+) -> list[StandingRow]:
     """Every registered player who has been seated, ranked; equal keys share a rank. With a
     ``series`` (a valid one: ``series_or_overall``), only that series' players, ranked among
-    themselves (1..n, ties as overall). After a championship's cuts (``tournaments.cuts``) the
-    players still in come first, then those cut after the latest round, and so on back, each
-    group in its order at its cut; a cut that did not carry the scores over leaves the rounds
-    before it out of its qualified players' totals (and tie-breaks). Read from the stored
-    standings (``tournaments.standings``): two queries, whatever the number of deals."""
-    numbers, cuts = _rounds_and_cuts(tournament)
+    themselves (1..n, ties as overall). ``substitutes``: the substitutes instead, ranked among
+    themselves (they are never in the main ranking). After a championship's cuts
+    (``tournaments.cuts``) the players still in come first, then those cut after the latest
+    round, and so on back, each group in its order at its cut; a cut that did not carry the
+    scores over leaves the rounds before it out of its qualified players' totals (and
+    tie-breaks). Read from the stored standings (``tournaments.standings``): two queries,
+    whatever the number of deals."""
+    numbers, cuts, byes = _rounds_cuts_and_byes(tournament)
     rounds = [str(n) for n in numbers]
     # Plain values, one Player (its id and names only) a row: building the standing, entry and
     # team instances too cost most of a 1,000-player page (docs/performance.md).
-    stored = _stored(tournament, series).values_list(
+    stored = _stored(tournament, series, substitutes).values_list(
         "total",
         "best_round",
         "last_round",
@@ -248,7 +269,9 @@ def standings_for(*, tournament: Tournament, series: str = "") -> list[StandingR
             total, best, last = _stage_cells(per_round, numbers, first)
         key = (_group(out), -total, -best, -last, (nickname or name).casefold())
         cells = [per_round.get(n) for n in rounds]
-        row = StandingRow(0, player, total, cells, team or "", penalties, out, first)
+        row = StandingRow(
+            0, player, total, cells, team or "", penalties, out, first, byes.get(pid, ())
+        )
         rows.append((key, row))
     return _ranked(rows)
 
@@ -282,19 +305,28 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     """The same standings computed from every score line of the tournament: what the stored
     standings must always equal (the rebuild and the tests read it; its cost grows with the
     deals)."""
+    from tournaments.people import bye_points, replaced_rounds
+
     totals = round_totals(tournament)
     seated = seated_rounds(tournament)
     taken = round_penalties(tournament)
-    rounds, cuts = _rounds_and_cuts(tournament)
-    entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
+    rounds, cuts, places = _rounds_cuts_and_byes(tournament)
+    byes = bye_points(tournament)
+    for pid, numbers in [*replaced_rounds(tournament).items(), *byes.items()]:
+        seated[pid] = seated.get(pid, set()) | set(numbers)
+    entries = Entry.objects.filter(
+        tournament=tournament, substitute_for__isnull=True
+    ).select_related("player", "team")
     rows: list[tuple[tuple[object, ...], StandingRow]] = []
     for entry in entries:
         pid = entry.player_id
         if pid not in seated:
             continue
         mine = taken.get(pid, {})
+        bye = byes.get(pid, {})
         per_round = [
-            totals[pid].get(n, 0) - mine.get(n, 0) if n in seated[pid] else None for n in rounds
+            totals[pid].get(n, 0) + bye.get(n, 0) - mine.get(n, 0) if n in seated[pid] else None
+            for n in rounds
         ]
         out = entry.cut_after
         first = counted_from(cuts, out)
@@ -303,7 +335,9 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
         key = (_group(out), *tie_break_key(total, stage, entry.player.label))
         team = entry.team.name if entry.team else ""
         penalties = sum(mine.get(n, 0) for n in seated[pid])
-        row = StandingRow(0, entry.player, total, per_round, team, penalties, out, first)
+        row = StandingRow(
+            0, entry.player, total, per_round, team, penalties, out, first, places.get(pid, ())
+        )
         rows.append((key, row))
     return _ranked(rows)
 

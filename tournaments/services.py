@@ -31,7 +31,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.setup import rule_set_for
-from tournaments import duplicate_play, seating
+from tournaments import duplicate_play, people, seating
 from tournaments.models import Cut, DealConfirmation, Entry, Round, Table, Team, Tournament
 from tournaments.standings import standings_refresh
 
@@ -389,8 +389,10 @@ def next_round_refusal(tournament: Tournament) -> str | None:
 
 
 @transaction.atomic
-def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
-    """Seat the next round (or knockout stage) and create its tables."""
+def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> Round:
+    """Seat the next round (or knockout stage) and create its tables. ``byes``: when the
+    checked-in count cannot be seated, the fewest players sit the round out instead of the
+    round being refused (a round of the rounds format: ``people.byes_draw``)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = next_round_refusal(tournament)
     if refusal is not None:
@@ -405,7 +407,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
                 tournament=tournament,
                 number=number,
                 by=by,
-                apart=frozenset(),  # the pairs kept apart come with their model (not built yet)
+                apart=people.apart_pairs(tournament),
             )
         except duplicate_play.DuplicateError as error:
             raise TournamentError(str(error)) from None
@@ -416,6 +418,14 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
         players = bracket(tournament=tournament).stages[-1].qualified
     else:
         players = _players_for(tournament, number)
+    sitting_out: list[int] = []
+    if byes and tournament.format == Tournament.Format.ROUNDS:
+        try:
+            players, sitting_out = people.byes_draw(
+                tournament=tournament, players=players, number=number
+            )
+        except seating.SeatingError as error:
+            raise TournamentError(error.message(engine_language())) from None
     teams = dict(tournament.entries.filter(team__isnull=False).values_list("player_id", "team_id"))
     standings: dict[int, float] = {}
     if tournament.seating == Tournament.Seating.SWISS:
@@ -433,6 +443,7 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
             history=_history(tournament),
             standings=standings,
             teams=teams or None,
+            apart=people.apart_pairs(tournament),
             allow_threes=tournament.allow_threes,
             time_budget=SEATING_SECONDS,
             total_rounds=tournament.rounds
@@ -440,7 +451,9 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
             else None,
         )
     except seating.SeatingError as error:
-        raise TournamentError(error.message(engine_language())) from None
+        raise TournamentError(
+            people.seating_refusal(error, tournament, engine_language())
+        ) from None
     round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
     by_id = Player.objects.in_bulk(players)
     for index, table_players in enumerate(result.tables, start=1):
@@ -458,7 +471,8 @@ def round_seat_next(*, tournament: Tournament, by: Any) -> Round:
         )
         Table.objects.create(round=round_, number=index, game=game)
     round_.tournament = tournament
-    standings_refresh(round_=round_, player_ids=players)
+    people.byes_record(round_=round_, player_ids=sitting_out)
+    standings_refresh(round_=round_, player_ids=[*players, *sitting_out])
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])

@@ -14,6 +14,9 @@ from the table's few deals, never the whole tournament. What changes them:
   in its round, so a round's cell is its counted score lines minus its live penalties, and the
   total and the tie-breaks read the cells as always; ``Standing.penalties`` keeps their sum.
 
+A bye (``tournaments.people``) is a round's cell too, at the bye's points; a player a
+substitute replaced keeps his cell of that round (the deals before), though no longer seated.
+
 Closing a round, reopening a table's game, a check-in or a withdrawal change nothing that
 counts. ``standings_rebuild`` (``manage.py rebuild_standings``) recomputes every row from the
 score lines, as ``selectors.standings_from_score_lines`` does at each read.
@@ -24,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Count, Sum
 
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tournaments.models import Entry, Round, Standing, Table, Tournament
@@ -69,15 +72,23 @@ def _computed(tournament: Tournament, player_ids: Collection[int] | None = None)
     """player id -> (round number -> points, penalties taken off, for every round each was
     seated in; the sum of the live penalties), from the seats, score lines and penalties (the
     rebuild's reading; three queries)."""
+    from tournaments.people import bye_points, replaced_rounds
     from tournaments.selectors import round_penalties, round_totals, seated_rounds
 
     seated = seated_rounds(tournament, player_ids)
     totals = round_totals(tournament, player_ids)
     penalties = round_penalties(tournament, player_ids)
+    byes = bye_points(tournament, player_ids)
+    for pid, numbers in [*replaced_rounds(tournament, player_ids).items(), *byes.items()]:
+        seated[pid] = seated.get(pid, set()) | set(numbers)
     out: Computed = {}
     for pid, numbers in seated.items():
         taken = penalties.get(pid, {})
-        cells = {n: totals.get(pid, {}).get(n, 0) - taken.get(n, 0) for n in sorted(numbers)}
+        bye = byes.get(pid, {})
+        cells = {
+            n: totals.get(pid, {}).get(n, 0) + bye.get(n, 0) - taken.get(n, 0)
+            for n in sorted(numbers)
+        }
         out[pid] = (cells, sum(taken.get(n, 0) for n in numbers))
     return out
 
@@ -113,12 +124,18 @@ def standings_refresh(
     ids = sorted(set(player_ids))
     if not ids:
         return
+    byes: dict[int, int] = {}
     if seated is None:
+        from tournaments.people import present_in_round
+
         seated = set(
             Seat.objects.filter(
                 game__tournament_table__round=round_, player_id__in=ids
             ).values_list("player_id", flat=True)
         )
+        # The deal hook's players are all seated: byes and replaced players only come here.
+        byes, replaced = present_in_round(round_, ids)
+        seated = seated | set(byes) | replaced
     from tournaments.selectors import round_penalties
 
     points = _round_points(round_, ids)
@@ -137,7 +154,9 @@ def standings_refresh(
         cells = _cells(row)
         mine = taken.get(pid, {})
         if pid in seated:
-            cells[round_.number] = points.get(pid, 0) - mine.get(round_.number, 0)
+            cells[round_.number] = (
+                points.get(pid, 0) + byes.get(pid, 0) - mine.get(round_.number, 0)
+            )
         else:
             cells.pop(round_.number, None)
         if not cells:
@@ -169,10 +188,23 @@ def standings_after_deal(
     game is a tournament's table, recompute its players' points in its round."""
     if game.max_deals is None:
         return  # a tournament table always has a set length: no query for a club's own game
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    table = (
+        Table.objects.filter(game_id=game.pk)
+        .select_related("round__tournament")
+        .annotate(replaced=Count("substitutions"))
+        .first()
+    )
     if table is None:
         return
     standings_refresh(round_=table.round, player_ids=seated, seated=set(seated))
+    if table.replaced:
+        # A deal from before a substitution may hold the replaced player's score lines.
+        from tournaments.models import Substitution
+
+        gone = Substitution.objects.filter(table=table).values_list(
+            "replaced__player_id", flat=True
+        )
+        standings_refresh(round_=table.round, player_ids=list(gone))
 
 
 def standings_after_table_change(*, game_id: int) -> None:

@@ -144,6 +144,12 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     # A championship's cut after a round: its organisers and referees preview, make and undo
     # it (round 2 is open: the answer is 409 for them).
     "tournaments_api:round-cut": {"GET": A_REFEREES, "POST": A_REFEREES, "DELETE": A_REFEREES},
+    # The people of a tournament: pairs kept apart (their reasons may be private) and
+    # substitutes are the organisers'; the substitutes' standings are as public as the others.
+    "tournaments_api:round-substitute": {"POST": A_ORGANISERS},
+    "tournaments_api:apart-pairs": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "tournaments_api:apart-pair": {"DELETE": A_ORGANISERS},
+    "tournaments_api:substitute-standings": {"GET": EVERYONE},
     "tournaments_api:standings": {"GET": EVERYONE},
     "tournaments_api:team-standings": {"GET": EVERYONE},
     # A tournament in rounds has no bracket: 404 for all.
@@ -238,6 +244,9 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:entry_withdraw": {"POST": A_ORGANISERS},
     "tournaments:entry_series": {"POST": A_ORGANISERS},
     "tournaments:team_new": {"POST": A_ORGANISERS},
+    "tournaments:apart_pair_new": {"POST": A_ORGANISERS},
+    "tournaments:apart_pair_remove": {"POST": A_ORGANISERS},
+    "tournaments:round_substitute": {"POST": A_ORGANISERS},
     "tournaments:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
     "tournaments:penalties": {"GET": A_REFEREES, "POST": A_REFEREES},
     # The referee's page of deals to confirm and disputes, and what he does there.
@@ -359,6 +368,7 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         "board": 1,
         "user_id": w.users["referee"].pk,  # type: ignore[union-attr]
         "penalty_id": w.extra["penalty"].pk,
+        "pair_id": w.extra["apart_pair"].pk,
         "uidb64": "MQ",
         "content_type_id": "1",
         "object_id": "1",

@@ -34,7 +34,7 @@ from tests.factories import (
     token_client,
 )
 from tests.tournaments.test_pages_world import deal_post, text_of
-from tournaments import duplicate_play, services
+from tournaments import duplicate_play, people, services
 from tournaments.duplicate import DIRECTIONS, board_dealer, movement
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.seating.duplicate import draw_clashes, draw_movement_numbers
@@ -327,24 +327,38 @@ def test_team_mates_never_share_a_table_and_clashes_are_reported_on_the_round() 
     a, b = entries[0].player_id, entries[1].player_id
     for table in tables_of(round_):
         assert not {a, b} <= set(seated(table))
-    assert duplicate_play.round_clashes(round_=round_) == []
-    # A pair the seating could not keep apart (here: two players who share table 1) is listed
-    # by the round's page.
-    first = seated(tables_of(round_)[0])
-    clashes = duplicate_play.round_clashes(round_=round_, apart={frozenset(first[:2])})
-    assert [(c.table, {p.pk for p in c.players}) for c in clashes] == [(1, set(first[:2]))]
+    assert people.round_clashes(round_=round_) == []
     organiser = organiser_of(tournament.club)
     round_page = reverse("tournaments:round", args=[tournament.pk, round_.number])
     assert 'id="apart-clashes"' not in browser_of(organiser).get(round_page).content.decode()
-    # Team-mates the draw could not separate (a team of the whole table 1) are listed there.
-    services.team_create(
+    # A pair kept apart after the draw, who share table 1: listed by the round's page.
+    first = seated(tables_of(round_)[0])
+    by_player = {e.player_id: e for e in entries}
+    people.apart_pair_add(
         tournament=tournament,
-        name="Table un",
-        entries=list(Entry.objects.filter(tournament=tournament, player_id__in=first)),
+        first=by_player[first[0]],
+        second=by_player[first[1]],
+        reason="famille",
     )
+    clashes = people.round_clashes(round_=round_)
+    assert [(c.table, c.reason) for c in clashes] == [(1, "famille")]
     page = browser_of(organiser).get(round_page)
     assert 'id="apart-clashes"' in page.content.decode()
-    assert "6 pairs kept apart the draw could not separate" in text_of(page.content)
+    assert "1 pair kept apart shares a table" in text_of(page.content)
+
+
+def test_the_duplicate_draw_keeps_the_registered_pairs_apart_in_every_round() -> None:
+    tournament = duplicate_event(8, rounds=2)
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("pk"))
+    people.apart_pair_add(
+        tournament=tournament, first=entries[0], second=entries[1], reason="arbitre"
+    )
+    a, b = entries[0].player_id, entries[1].player_id
+    for _ in range(2):
+        round_ = services.round_seat_next(tournament=tournament, by=None)
+        for table in tables_of(round_):
+            assert not {a, b} <= set(seated(table))
+        assert people.round_clashes(round_=round_) == []
 
 
 # --- table entry --------------------------------------------------------------------------------

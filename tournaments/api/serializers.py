@@ -449,6 +449,11 @@ class TournamentStandingSerializer(serializers.Serializer[Any]):
         "carry the scores over."
     )
 
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The rounds (numbers) he sat out with a bye; `rounds` holds the bye's points.",
+    )
+
 
 class DuplicateStandingSerializer(serializers.Serializer[Any]):
     """A line of a duplicate tournament's ranking (docs/duplicate.md, docs/tournaments.md)."""

@@ -11,6 +11,12 @@ from tournaments.api.confirmations import (
 )
 from tournaments.api.cuts import RoundCutView
 from tournaments.api.penalties import PenaltyDetailView, PenaltyListView
+from tournaments.api.people import (
+    ApartPairDetailView,
+    ApartPairListView,
+    RoundSubstituteView,
+    SubstituteStandingsView,
+)
 from tournaments.api.views import (
     BracketView,
     EntryDetailView,
@@ -61,7 +67,23 @@ urlpatterns: list[URLPattern | URLResolver] = [
         RoundCutView.as_view(),
         name="round-cut",
     ),
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/substitute/",
+        RoundSubstituteView.as_view(),
+        name="round-substitute",
+    ),
+    path("tournaments/<id:pk>/apart/", ApartPairListView.as_view(), name="apart-pairs"),
+    path(
+        "tournaments/<id:pk>/apart/<id:pair_id>/",
+        ApartPairDetailView.as_view(),
+        name="apart-pair",
+    ),
     path("tournaments/<id:pk>/standings/", StandingsView.as_view(), name="standings"),
+    path(
+        "tournaments/<id:pk>/standings/substitutes/",
+        SubstituteStandingsView.as_view(),
+        name="substitute-standings",
+    ),
     path(
         "tournaments/<id:pk>/teams/standings/",
         TeamStandingsView.as_view(),

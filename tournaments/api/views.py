@@ -358,7 +358,9 @@ class RoundListView(TournamentAPIView):
         "seating method and seed, and creates one game per table with the tournament's rules "
         "and deals per round. Then each table's deals go to `POST /api/v1/games/{game}/deals/`. "
         "409 while the previous round is not complete, once every round is played (or the "
-        "final table), or when the players present cannot make tables.",
+        'final table), or when the players present cannot make tables. With `{"byes": true}` '
+        "(rounds format), a count that cannot make tables is seated with the fewest players "
+        "sitting out (a bye, 0 points for the round: docs/tournaments.md).",
         tags=TAGS,
         request=None,
         responses={201: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
@@ -368,7 +370,8 @@ class RoundListView(TournamentAPIView):
         tournament = tournament_or_404(request, pk)
         require_organiser(request, tournament.club)
         try:
-            round_ = services.round_seat_next(tournament=tournament, by=request.user)
+            byes = isinstance(request.data, dict) and request.data.get("byes") is True
+            round_ = services.round_seat_next(tournament=tournament, by=request.user, byes=byes)
         except TournamentError as error:
             return _conflict(error)
         tables = selectors.round_tables(round_=round_)
@@ -559,6 +562,7 @@ class StandingsView(TournamentAPIView):
                         "penalties": row.penalties,
                         "eliminated_after": row.eliminated_after,
                         "counted_from": row.counted_from,
+                        "byes": [place + 1 for place in row.byes],
                     }
                     for row in rows
                 ]

@@ -12,18 +12,34 @@ standings, call ``seat_round`` and store what it answers.
 """
 
 from .movement import describe_movement
-from .plan import ImpossibleTablePlan, Lang, SeatingError, TablePlan, plan_tables
-from .rounds import Method, SeatingResult, TeamClash, seat_all_rounds, seat_round
+from .plan import (
+    ImpossibleTablePlan,
+    Lang,
+    SeatingError,
+    TablePlan,
+    fewest_byes,
+    plan_tables,
+)
+from .rounds import (
+    Method,
+    PairClash,
+    SeatingResult,
+    TeamClash,
+    seat_all_rounds,
+    seat_round,
+)
 
 __all__ = [
     "ImpossibleTablePlan",
     "Lang",
     "Method",
+    "PairClash",
     "SeatingError",
     "SeatingResult",
     "TablePlan",
     "TeamClash",
     "describe_movement",
+    "fewest_byes",
     "plan_tables",
     "seat_all_rounds",
     "seat_round",

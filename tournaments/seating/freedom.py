@@ -2,13 +2,14 @@
 Problem", 2012): tables filled one player at a time by *freedom*.
 
 The freedom of a set of players is how many players still unseated in the round have met none of
-them (nor share a team with one): a table that keeps many of them open can still be completed
-without a repeat, and so can the tables after it. Each table starts from the unseated player
-with the fewest such partners left (the hardest to place), then takes, among those who have met
-nobody at the table yet, the one that leaves the table the most freedom; when nobody fits, the
-one with the fewest teammates, then repeats, there. A greedy start can paint itself into a
-corner (the last table takes who is left): the search mends that. Player sets are bit masks
-(Python integers), so a freedom is one ``&`` and a bit count.
+them (nor must be kept apart from one: a teammate, a pair the organiser keeps apart): a table that
+keeps many of them open can still be completed without a repeat, and so can the tables after it.
+Each table starts from the unseated player with the fewest such partners left (the hardest to
+place), then takes, among those who have met nobody at the table yet, the one that leaves the table
+the most freedom; when nobody fits, the one with the fewest players he is kept apart from, then
+repeats, there. A greedy start can paint itself into a corner (the last table takes who is left):
+the search mends that. Player sets are bit masks (Python integers), so a freedom is one ``&`` and a
+bit count.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .search import Tables
+from .search import Tables, apart_from_teams
 
 
 def freedom_rounds(
@@ -25,19 +26,23 @@ def freedom_rounds(
     rounds: int,
     *,
     met: Sequence[Sequence[int]],
-    team: Sequence[int],
     rng: random.Random,
+    team: Sequence[int] | None = None,
+    apart: Sequence[Sequence[bool]] | None = None,
 ) -> list[Tables]:
     """``rounds`` rounds of ``players`` at tables of ``sizes``, each after the ones before it
-    (and after ``met``, the meetings of the rounds already played)."""
+    (and after ``met``, the meetings of the rounds already played). Who must not share a table:
+    ``apart[a][b]``, or else players of one ``team`` (see ``search.Problem``)."""
+    if apart is None:
+        numbers = list(team) if team is not None else [-1 - a for a in range(players)]
+        apart = apart_from_teams(numbers)
     everyone = (1 << players) - 1
     fresh = [everyone & ~(1 << a) for a in range(players)]
     for a in range(players):
         for b in range(players):
-            if b != a and (met[a][b] or team[a] == team[b]):
+            if b != a and (met[a][b] or apart[a][b]):
                 fresh[a] &= ~(1 << b)
-    mates = [sum(1 << b for b in range(players) if b != a and team[b] == team[a]) for a in
-             range(players)]  # fmt: skip
+    mates = [sum(1 << b for b in range(players) if apart[a][b]) for a in range(players)]
     planned: list[Tables] = []
     for _ in range(rounds):
         tables = _round(players, sizes, fresh, mates, rng)

@@ -125,3 +125,19 @@ def plan_tables(
     if threes_fit:
         return TablePlan(players, (players - 3 * threes) // 4, threes=threes)
     raise ImpossibleTablePlan(players, allow_threes=allow_threes)
+
+
+def fewest_byes(players: int, *, allow_threes: bool = False, prefer_fives: bool = True) -> int:
+    """How many players must sit a round out (a bye) so that the others can be seated: 0 when
+    ``players`` can be seated, else the fewest that leave a count ``plan_tables`` seats (6
+    players: 1, as 5 sit at one table; 7: 2; 11: 1). Raises ``ImpossibleTablePlan`` when no
+    table can be made at all (fewer than 4 players, or than 3 with tables of 3)."""
+    for byes in range(players + 1):
+        try:
+            plan_tables(players - byes, allow_threes=allow_threes, prefer_fives=prefer_fives)
+        except ImpossibleTablePlan:
+            if players - byes < MIN_PLAYERS:
+                break
+            continue
+        return byes
+    raise ImpossibleTablePlan(players, allow_threes=allow_threes)

@@ -17,10 +17,15 @@ Methods (``Method``):
 - ``greedy``: the baseline ``mixing`` is measured against: each player in turn (in a seeded
   order) to the table where he has met the fewest people.
 
-Members of one team never share a table: every method but ``fixed`` swaps them apart, and
-``fixed`` draws teammates onto one seat number so that they move in step. What cannot be kept
-apart (a team with more members than there are tables; in ``fixed``, a team that no seat number
-has room for) is reported in ``team_clashes``, as few clashes as the search could make.
+Players kept apart never share a table: the members of one team (``teams``) and the pairs the
+organiser keeps apart (``apart``: family, a player and the referee). Both are one constraint,
+pairs that must not share a table: every method but ``fixed`` swaps them apart, and ``fixed``
+draws each group of players linked by such pairs onto one seat number so that they move in
+step, then swaps stations of the round-1 draw while that lowers the clashes over the rounds
+planned (``total_rounds``). What cannot be kept apart (a team with more members than there are
+tables; in ``fixed``, a group that no seat number has room for and no swap mends) is seated
+anyway and reported: teammates in ``team_clashes``, other pairs in ``pair_clashes``, as few
+clashes as the search could make.
 
 All randomness comes from ``random.Random`` seeded with the seed, the round and what it is for:
 the same arguments give the same seating, unless the time budget cut a search short
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
@@ -73,6 +78,15 @@ class TeamClash(Generic[P]):
 
 
 @dataclass(frozen=True, slots=True)
+class PairClash(Generic[P]):
+    """Two players kept apart (not as teammates: ``TeamClash`` says those) seated at the same
+    table (``table`` counts from 1)."""
+
+    table: int
+    players: tuple[P, P]
+
+
+@dataclass(frozen=True, slots=True)
 class SeatingResult(Generic[P]):
     """One round's seating. ``tables[i]`` is table ``i + 1``, its players in seat order."""
 
@@ -87,6 +101,7 @@ class SeatingResult(Generic[P]):
     timed_out: bool = False
     """The search was cut short by the time budget (the only thing that depends on the
     machine): a slower machine might have given another seating."""
+    pair_clashes: tuple[PairClash[P], ...] = ()
 
 
 def seat_round(
@@ -98,6 +113,7 @@ def seat_round(
     history: Sequence[Sequence[Sequence[P]]] = (),
     standings: Mapping[P, float] | None = None,
     teams: Mapping[P, Hashable] | None = None,
+    apart: Iterable[Collection[P]] = (),
     allow_threes: bool = False,
     prefer_fives: bool = True,
     time_budget: float = 2.0,
@@ -107,7 +123,10 @@ def seat_round(
 
     ``history`` holds the rounds already played, each a list of tables in seat order; players
     no longer present are ignored. ``standings`` (``swiss``) maps players to their totals, a
-    missing player counting 0. ``teams`` maps players to a team. ``time_budget`` (seconds)
+    missing player counting 0. ``teams`` maps players to a team; ``apart`` lists pairs of
+    players who must not share a table either (a pair naming someone absent is ignored); for
+    ``fixed``, the rounds to keep them apart over are ``total_rounds`` (at least this one).
+    ``time_budget`` (seconds)
     bounds the search. Raises ``SeatingError`` (``ImpossibleTablePlan`` for a head count that
     cannot be seated).
 
@@ -131,10 +150,12 @@ def seat_round(
         first=round_number,
         standings=standings,
         teams=teams,
+        apart=apart,
         allow_threes=allow_threes,
         prefer_fives=prefer_fives,
         time_budget=time_budget,
         planned_ahead=total_rounds is not None,
+        horizon=max(round_number, total_rounds or 0),
     )[0]
 
 
@@ -148,6 +169,7 @@ def seat_all_rounds(
     first_round: int | None = None,
     standings: Mapping[P, float] | None = None,
     teams: Mapping[P, Hashable] | None = None,
+    apart: Iterable[Collection[P]] = (),
     allow_threes: bool = False,
     prefer_fives: bool = True,
     time_budget: float = 2.0,
@@ -158,19 +180,22 @@ def seat_all_rounds(
     ``seat_round`` with ``total_rounds``); the other methods seat one round after the other
     (``swiss`` with the same ``standings`` throughout) and share the budget.
     """
+    first = len(history) + 1 if first_round is None else first_round
     return _seat(
         players,
         rounds=rounds,
         method=_method(method),
         seed=seed,
         history=history,
-        first=len(history) + 1 if first_round is None else first_round,
+        first=first,
         standings=standings,
         teams=teams,
+        apart=apart,
         allow_threes=allow_threes,
         prefer_fives=prefer_fives,
         time_budget=time_budget,
         planned_ahead=True,
+        horizon=first + rounds - 1,
     )
 
 
@@ -184,17 +209,21 @@ def _seat(
     first: int,
     standings: Mapping[P, float] | None,
     teams: Mapping[P, Hashable] | None,
+    apart: Iterable[Collection[P]],
     allow_threes: bool,
     prefer_fives: bool,
     time_budget: float,
     planned_ahead: bool,
+    horizon: int,
 ) -> list[SeatingResult[P]]:
     if rounds < 1 or first < 1:
         raise SeatingError(
             "Il faut au moins un tour, numéroté à partir de 1.",
             "At least one round is needed, numbered from 1.",
         )
-    field = _Field(players, history, teams, allow_threes=allow_threes, prefer_fives=prefer_fives)
+    field = _Field(
+        players, history, teams, apart, allow_threes=allow_threes, prefer_fives=prefer_fives
+    )
     deadline = time.monotonic() + time_budget
     planned: list[Tables] = []
     timed_out = False
@@ -202,6 +231,9 @@ def _seat(
         planned, timed_out = _mixing(
             field, first, rounds, seed, time_budget, planned_ahead=planned_ahead
         )
+    start: Tables = []
+    if method is Method.FIXED:
+        start = _fixed_start(field, _rng(seed, 0, "stations"), max(horizon, first + rounds - 1))
     results: list[SeatingResult[P]] = []
     for k in range(rounds):
         r = first + k
@@ -212,7 +244,6 @@ def _seat(
             tables, timed_out = _swiss(field, standings or {}, _rng(seed, r, "search"), share)
             tables = field.seats.order(tables, _rng(seed, r, "seats"))
         elif method is Method.FIXED:
-            start = movement.station_draw(field.plan, field.team, _rng(seed, 0, "stations"))
             tables = movement.move(field.plan, start, r)
         elif method is Method.GREEDY:
             tables = _greedy(field, field.met, _rng(seed, r, "order"))
@@ -250,12 +281,14 @@ class _Field(Generic[P]):
         players: Sequence[P],
         history: Sequence[Sequence[Sequence[P]]],
         teams: Mapping[P, Hashable] | None,
+        apart: Iterable[Collection[P]] = (),
         *,
         allow_threes: bool,
         prefer_fives: bool,
     ) -> None:
         self.players = list(players)
         self.teams = teams
+        self.apart_pairs = [tuple(pair) for pair in apart]
         self.allow_threes = allow_threes
         self.prefer_fives = prefer_fives
         self.index = {p: i for i, p in enumerate(self.players)}
@@ -277,6 +310,19 @@ class _Field(Generic[P]):
                     team_numbers[t] = len(team_numbers)
                     self.team_ids.append(t)
                 self.team[i] = team_numbers[t]
+        # Who must not share a table: teammates, and the pairs kept apart (``kept``: those
+        # asked for as pairs, for the report).
+        self.apart = [[a != b and ta == tb for b, tb in enumerate(self.team)] for a, ta in
+                      enumerate(self.team)]  # fmt: skip
+        self.kept: set[frozenset[int]] = set()
+        for pair in self.apart_pairs:
+            both = [self.index[p] for p in pair if p in self.index]
+            if len(pair) == 2 and len(both) == 2 and both[0] != both[1]:
+                a, b = both
+                self.apart[a][b] = self.apart[b][a] = True
+                self.kept.add(frozenset(both))
+        self.has_apart = any(any(row) for row in self.apart)
+        self.group = _groups(self.apart)
         self.met = [[0] * n for _ in range(n)]
         self.odd_count = [0] * n
         self.seats = SeatMemory(n)
@@ -290,6 +336,7 @@ class _Field(Generic[P]):
             self.players,
             (),
             self.teams,
+            self.apart_pairs,
             allow_threes=self.allow_threes,
             prefer_fives=self.prefer_fives,
         )
@@ -319,7 +366,7 @@ class _Field(Generic[P]):
         return Problem(
             players=len(self.players),
             met=self.met,
-            team=self.team,
+            apart=self.apart,
             odd_table=self.odd_table,
             odd_count=self.odd_count,
             repeat_weight=repeat_weight,
@@ -358,11 +405,14 @@ class _Field(Generic[P]):
         players = self.players
         pairs: list[tuple[P, P]] = []
         clashes: list[TeamClash[P]] = []
+        kept: list[PairClash[P]] = []
         for t, table in enumerate(tables):
             for i, a in enumerate(table):
                 for b in table[i + 1 :]:
                     if self.met[a][b]:
                         pairs.append((players[a], players[b]))
+                    if self.team[a] != self.team[b] and frozenset((a, b)) in self.kept:
+                        kept.append(PairClash(t + 1, (players[a], players[b])))
             by_team: dict[int, list[P]] = {}
             for a in table:
                 if self.team[a] >= 0:
@@ -379,7 +429,86 @@ class _Field(Generic[P]):
             repeat_pairs=tuple(pairs),
             team_clashes=tuple(clashes),
             timed_out=timed_out,
+            pair_clashes=tuple(kept),
         )
+
+    def clashes(self, tables: Tables) -> int:
+        """Pairs kept apart who share a table in this round."""
+        apart = self.apart
+        return sum(
+            apart[a][b] for table in tables for i, a in enumerate(table) for b in table[i + 1 :]
+        )
+
+
+def _groups(apart: list[list[bool]]) -> list[int]:
+    """Each player's group: players linked by pairs kept apart, directly or through others,
+    numbered from 0; a player kept apart from nobody has a negative number of his own."""
+    n = len(apart)
+    group = [-1 - a for a in range(n)]
+    count = 0
+    for a in range(n):
+        if group[a] >= 0 or not any(apart[a]):
+            continue
+        group[a] = count
+        todo = [a]
+        while todo:
+            x = todo.pop()
+            for y in range(n):
+                if apart[x][y] and group[y] < 0:
+                    group[y] = count
+                    todo.append(y)
+        count += 1
+    return group
+
+
+FIXED_REPAIR_TRIES = 1500
+"""Swaps of two stations of the ``fixed`` draw tried to mend the clashes the grouping left;
+fewer for a big field over many rounds (``FIXED_REPAIR_WORK``). A count, not a time budget: every
+round recomputes the same draw, so it must not depend on the machine."""
+FIXED_REPAIR_WORK = 200_000
+"""Players moved through the rounds, in all, that the tries may cost."""
+
+
+def _fixed_start(field: _Field[P], rng: random.Random, horizon: int) -> Tables:
+    """The ``fixed`` movement's round-1 stations: each group kept apart on one seat number
+    (``movement.station_draw``); where some still meet within ``horizon`` rounds, the station
+    of such a player swapped with another while the clashes over those rounds do not grow."""
+    start = movement.station_draw(field.plan, field.group, rng)
+    if not field.has_apart:
+        return start
+    plan = field.plan
+
+    def meetings() -> list[Tables]:
+        return [movement.move(plan, start, r) for r in range(1, horizon + 1)]
+
+    def cost(rounds: list[Tables]) -> int:
+        return sum(field.clashes(tables) for tables in rounds)
+
+    rounds = meetings()
+    best = cost(rounds)
+    stations = [(t, s) for t, table in enumerate(start) for s in range(len(table))]
+    tries = min(FIXED_REPAIR_TRIES, FIXED_REPAIR_WORK // (horizon * len(field.players) or 1))
+    for _ in range(tries):
+        if best == 0:
+            break
+        clashing = {
+            a
+            for tables in rounds
+            for table in tables
+            for a in table
+            if any(field.apart[a][b] for b in table)
+        }
+        t1, s1 = rng.choice([(t, s) for t, s in stations if start[t][s] in clashing])
+        t2, s2 = rng.choice(stations)
+        if (t1, s1) == (t2, s2):
+            continue
+        start[t1][s1], start[t2][s2] = start[t2][s2], start[t1][s1]
+        after = meetings()
+        if cost(after) <= best:
+            rounds, best = after, cost(after)
+        else:
+            start[t1][s1], start[t2][s2] = start[t2][s2], start[t1][s1]
+    return start
 
 
 def _greedy(field: _Field[P], met: list[list[int]], rng: random.Random) -> Tables:
@@ -388,16 +517,16 @@ def _greedy(field: _Field[P], met: list[list[int]], rng: random.Random) -> Table
     order = list(range(len(field.players)))
     rng.shuffle(order)
     sizes = field.plan.sizes
-    team = field.team
     tables: Tables = [[] for _ in sizes]
     for p in order:
         row = met[p]
+        far = field.apart[p]
         best_t = -1
         best_key = (0, 0, 0)
         for t, table in enumerate(tables):
             if len(table) >= sizes[t]:
                 continue
-            clashes = sum(team[x] == team[p] for x in table)
+            clashes = sum(far[x] for x in table)
             known = sum(row[x] >= 1 for x in table)
             key = (clashes, known, len(table))
             if best_t < 0 or key < best_key:
@@ -419,8 +548,9 @@ def _random(field: _Field[P], rng: random.Random, deadline: float) -> tuple[Tabl
 def _apart(
     field: _Field[P], tables: Tables, rng: random.Random, deadline: float
 ) -> tuple[Tables, bool]:
-    """Teammates moved apart by swaps, and nothing else: repeats do not count here."""
-    if all(t < 0 for t in field.team):
+    """Players kept apart (teammates, pairs) moved apart by swaps, and nothing else: repeats
+    do not count here."""
+    if not field.has_apart:
         return tables, False
     problem = field.problem(1, repeat_weight=0)
     outcome = improve(problem, [tables], rng, deadline=deadline, patience=QUICK_PATIENCE)
@@ -500,7 +630,7 @@ def _greedy_after(
 
 def _freedom(field: _Field[P], rounds: int, rng: random.Random) -> list[Tables]:
     return freedom_rounds(
-        len(field.players), field.plan.sizes, rounds, met=field.met, team=field.team, rng=rng
+        len(field.players), field.plan.sizes, rounds, met=field.met, apart=field.apart, rng=rng
     )
 
 
@@ -527,7 +657,7 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
         return []  # one round: the other starts do as well
     spot = list(range(n))  # spot[player]: his number in the construction
     rng.shuffle(spot)
-    mates = [(a, b) for a in range(n) for b in range(a + 1, n) if field.team[a] == field.team[b]]
+    mates = [(a, b) for a in range(n) for b in range(a + 1, n) if field.apart[a][b]]
     if mates:
         meets = [[False] * n for _ in range(n)]
         for tables in design:

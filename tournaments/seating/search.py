@@ -1,18 +1,19 @@
 """The local search behind ``mixing`` and ``swiss``: swaps of players between tables.
 
-It works on player numbers ``0..n-1`` and plans one or several rounds at once. The cost of a
-plan is, by weight: members of one team at one table (a hard constraint, so a weight nothing else
-can outbid), repeated meetings (a pair sharing a table for the second time or more, counted
-against the rounds already played and between the rounds being planned), then lighter terms:
-for ``swiss`` each player's distance in places from the rank band of his table, and the
-fairness of who keeps landing at a table of 5 or 3 (squared counts, so it is spread out).
+It works on player numbers ``0..n-1`` and plans one or several rounds at once. The cost of a plan
+is, by weight: two players who must not share a table seated together (members of one team, or a
+pair the organiser keeps apart: a hard constraint, so a weight nothing else can outbid), repeated
+meetings (a pair sharing a table for the second time or more, counted against the rounds already
+played and between the rounds being planned), then lighter terms: for ``swiss`` each player's
+distance in places from the rank band of his table, and the fairness of who keeps landing at a table
+of 5 or 3 (squared counts, so it is spread out).
 
-The search is a tabu search in the manner of Dotú and Van Hentenryck's social golfer solver:
-only players in a conflict (a repeat or a team clash at their table) are moved; each step makes
-the best swap of such a player with a player at another table of the same round, even uphill,
-and then forbids swapping that pair back for a few steps; a search that stops improving starts
-again from the best plan found, shaken by a few random swaps. A final pass makes any swap that
-still lowers the light terms. The best plan is kept, so the answer is never worse than the plan
+The search is a tabu search in the manner of Dotú and Van Hentenryck's social golfer solver: only
+players in a conflict (a repeat or a clash of players kept apart at their table) are moved; each
+step makes the best swap of such a player with a player at another table of the same round, even
+uphill, and then forbids swapping that pair back for a few steps; a search that stops improving
+starts again from the best plan found, shaken by a few random swaps. A final pass makes any swap
+that still lowers the light terms. The best plan is kept, so the answer is never worse than the plan
 it started from.
 """
 
@@ -37,9 +38,9 @@ class Problem:
     players: int
     met: list[list[int]]
     """``met[a][b]``: rounds already played where ``a`` and ``b`` shared a table."""
-    team: list[int]
-    """Each player's team: teams are numbered from 0, and a player without a team has a
-    negative number of his own, so that two players clash exactly when the numbers are equal."""
+    apart: list[list[bool]]
+    """``apart[a][b]``: ``a`` and ``b`` must not share a table (teammates, or a pair kept
+    apart); symmetric, and false on the diagonal."""
     odd_table: list[bool]
     """For each table of the round, whether it is a table of 5 or of 3."""
     odd_count: list[int]
@@ -53,7 +54,13 @@ class Problem:
     repeat_floor: int = 0
     """No plan has fewer repeats: the search stops there."""
     clash_floor: int = 0
-    """No plan has fewer team clashes (a team larger than the number of tables)."""
+    """No plan has fewer clashes (a team larger than the number of tables)."""
+
+
+def apart_from_teams(team: list[int]) -> list[list[bool]]:
+    """The pairs that must not share a table when only teams say so: each player's team
+    numbered from 0, a player without a team a negative number of his own."""
+    return [[a != b and ta == tb for b, tb in enumerate(team)] for a, ta in enumerate(team)]
 
 
 @dataclass(slots=True)
@@ -65,10 +72,10 @@ class Outcome:
 
 
 def tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int]:
-    """A plan's cost, repeats and team clashes, counted from scratch."""
+    """A plan's cost, repeats and clashes (pairs kept apart at one table), from scratch."""
     met = [row[:] for row in problem.met]
     odd = problem.odd_count[:]
-    team = problem.team
+    apart = problem.apart
     light = 0
     repeats = 0
     clashes = 0
@@ -79,7 +86,7 @@ def tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int]:
                     light += problem.rank_weight * problem.rank_cost[a][t]
                 for b in table[i + 1 :]:
                     repeats += met[a][b] >= 1
-                    clashes += team[a] == team[b]
+                    clashes += apart[a][b]
         for t, table in enumerate(tables):
             for a in table:
                 odd[a] += problem.odd_table[t]
@@ -97,7 +104,7 @@ class _Search:
 
     def __init__(self, problem: Problem, start: list[Tables]) -> None:
         self.problem = problem
-        self.has_teams = any(t >= 0 for t in problem.team)
+        self.has_apart = any(any(row) for row in problem.apart)
         self.load([[table[:] for table in tables] for tables in start])
 
     def load(self, rounds: list[Tables]) -> None:
@@ -128,19 +135,20 @@ class _Search:
         )
 
     def conflicted(self) -> list[tuple[int, int]]:
-        """(round, player) for every player who meets someone again, or a teammate."""
-        team = self.problem.team
+        """(round, player) for every player who meets someone again, or one he is kept
+        apart from."""
+        apart = self.problem.apart
         repeats = self.problem.repeat_weight > 0
-        teams = self.has_teams
+        kept = self.has_apart
         met = self.met
         found: list[tuple[int, int]] = []
         for r, tables in enumerate(self.rounds):
             for table in tables:
                 for a in table:
                     row = met[a]
-                    ta = team[a]
+                    far = apart[a]
                     for b in table:
-                        if b != a and ((repeats and row[b] >= 2) or (teams and ta == team[b])):
+                        if b != a and ((repeats and row[b] >= 2) or (kept and far[b])):
                             found.append((r, a))
                             break
         return found
@@ -160,25 +168,23 @@ class _Search:
         return d * self.problem.repeat_weight + self.light_delta(r, a, b)
 
     def light_delta(self, r: int, a: int, b: int) -> int:
-        """``delta`` without its repeat term: team clashes, rank bands, odd tables."""
+        """``delta`` without its repeat term: clashes, rank bands, odd tables."""
         problem = self.problem
         tables = self.rounds[r]
         ta = self.where[r][a]
         tb = self.where[r][b]
         d = 0
-        if self.has_teams:
-            team = problem.team
-            tma = team[a]
-            tmb = team[b]
-            if tma != tmb:
-                c = 0
-                for x in tables[ta]:
-                    if x != a:
-                        c += (team[x] == tmb) - (team[x] == tma)
-                for y in tables[tb]:
-                    if y != b:
-                        c += (team[y] == tma) - (team[y] == tmb)
-                d += c * problem.team_weight
+        if self.has_apart:
+            far_a = problem.apart[a]
+            far_b = problem.apart[b]
+            c = 0
+            for x in tables[ta]:
+                if x != a:
+                    c += far_b[x] - far_a[x]
+            for y in tables[tb]:
+                if y != b:
+                    c += far_a[y] - far_b[y]
+            d += c * problem.team_weight
         if problem.rank_cost is not None:
             ra = problem.rank_cost[a]
             rb = problem.rank_cost[b]
@@ -196,7 +202,7 @@ class _Search:
         tables = self.rounds[r]
         where = self.where[r]
         met = self.met
-        team = problem.team
+        apart = problem.apart
         ta = where[a]
         tb = where[b]
         table_a = tables[ta]
@@ -216,8 +222,8 @@ class _Search:
             met[x][leaves] -= 1
             row_joins[x] += 1
             met[x][joins] += 1
-            if self.has_teams:
-                clashes += (team[x] == team[joins]) - (team[x] == team[leaves])
+            if self.has_apart:
+                clashes += apart[x][joins] - apart[x][leaves]
         self.repeats += repeats
         self.clashes += clashes
         table_a[table_a.index(a)] = b
@@ -318,7 +324,7 @@ def _best_swap(
     """
     problem = search.problem
     w_rep = problem.repeat_weight
-    light = search.has_teams or problem.rank_cost is not None
+    light = search.has_apart or problem.rank_cost is not None
     w_odd = problem.odd_weight if any(problem.odd_table) else 0
     odd_table = problem.odd_table
     odd = search.odd

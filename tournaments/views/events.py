@@ -23,8 +23,8 @@ from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.kinds import variant_label
-from tournaments import seating, selectors, services
-from tournaments.forms import EntryAddForm, TeamForm, TournamentForm
+from tournaments import people, seating, selectors, services
+from tournaments.forms import ApartPairForm, EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pdf import collation_key
 from tournaments.permissions import can_referee
@@ -170,6 +170,7 @@ class TablePlanWords:
     round_number: int
     words: str
     impossible: str
+    byes: int = 0  # when impossible: the fewest who can sit out so that the rest are seated
 
 
 def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None:
@@ -184,7 +185,13 @@ def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None
             engine_language()
         )
     except seating.SeatingError as error:
-        return TablePlanWords(count, number, "", error.message(engine_language()))
+        byes = 0
+        if tournament.format == Tournament.Format.ROUNDS:
+            try:
+                byes = seating.fewest_byes(count, allow_threes=tournament.allow_threes)
+            except seating.SeatingError:
+                byes = 0
+        return TablePlanWords(count, number, "", error.message(engine_language()), byes)
     return TablePlanWords(count, number, words, "")
 
 
@@ -193,7 +200,9 @@ def _can_seat(tournament: Tournament) -> bool:
 
 
 def _entries(tournament: Tournament) -> list[Entry]:
-    entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
+    entries = Entry.objects.filter(tournament=tournament).select_related(
+        "player", "team", "substitute_for__player"
+    )
     return sorted(entries, key=lambda e: (collation_key(e.player.label), e.pk))
 
 
@@ -215,8 +224,11 @@ def _registration_context(
     add_form: EntryAddForm | None = None,
     team_form: TeamForm | None = None,
     query: str = "",
+    apart_form: ApartPairForm | None = None,
 ) -> dict[str, Any]:
     entries = _entries(tournament)
+    if apart_form is None:
+        apart_form = ApartPairForm(entries=entries)
     if add_form is None:
         add_form = EntryAddForm(candidates=_candidates(tournament, query, []))
     if team_form is None and tournament.team_size:
@@ -238,6 +250,8 @@ def _registration_context(
         "started": tournament.round_set.exists(),
         "can_seat": _can_seat(tournament),
         "knockout": is_knockout(tournament),
+        "apart_pairs": people.apart_pairs_listed(tournament=tournament),
+        "apart_form": apart_form,
     }
 
 

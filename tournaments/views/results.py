@@ -77,6 +77,10 @@ def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict
         "series_label": Entry.Series(series).label if series else "",
         "duplicate": duplicate,
         "average": duplicate and tournament.duplicate_method == Tournament.DuplicateMethod.AVERAGE,
+        # Ranked apart, never among the players (tournaments.people); not by series.
+        "substitutes": []
+        if series
+        else selectors.standings_for(tournament=tournament, substitutes=True),
     }
 
 
@@ -212,7 +216,12 @@ def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     if results["duplicate"]:
         return exports.DuplicateStandingsCsv(tournament, results["rows"], series=series).response()
     return exports.StandingsCsv(
-        tournament, results["rows"], results["round_names"], results["teams"], series=series
+        tournament,
+        results["rows"],
+        results["round_names"],
+        results["teams"],
+        series=series,
+        substitutes=results["substitutes"],
     ).response()
 
 
@@ -234,6 +243,7 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         round_names=results["round_names"],
         teams=results["teams"],
         series_label=results["series_label"],
+        substitutes=results["substitutes"],
     )
     return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
 

@@ -22,9 +22,10 @@ from tarot_scores.clubs.models import Player
 from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
-from tournaments import duplicate_play, pdf, selectors, services
-from tournaments.forms import SwapForm
-from tournaments.models import Penalty, Round, Tournament
+from tarot_scores.games.models import Seat
+from tournaments import pdf, people, selectors, services
+from tournaments.forms import SubstituteForm, SwapForm
+from tournaments.models import Entry, Penalty, Round, Tournament
 from tournaments.selectors import TableState
 from tournaments.views.access import (
     countdown,
@@ -51,7 +52,9 @@ def round_seat(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         return login_first(request, reverse("tournaments:detail", args=[tournament_id]))
     tournament = managed(request, tournament_id)
     try:
-        round_ = services.round_seat_next(tournament=tournament, by=request.user)
+        round_ = services.round_seat_next(
+            tournament=tournament, by=request.user, byes=request.POST.get("byes") == "1"
+        )
     except services.TournamentError as error:
         messages.error(request, str(error))
         return redirect("tournaments:detail", tournament_id=tournament.pk)
@@ -103,8 +106,38 @@ def _swap_form(cards: list[TableCard], data: object = None) -> SwapForm:
     return SwapForm(data, players=sorted(where, key=lambda pw: pw[0].label.casefold()))
 
 
+def substitute_form(round_: Round, data: object = None) -> SubstituteForm:
+    """The players seated in the round (with their table) and the club's players not
+    registered in the tournament, who may take over a seat (two queries)."""
+    tournament = round_.tournament
+    where = dict(
+        Seat.objects.filter(game__tournament_table__round=round_).values_list(
+            "player_id", "game__tournament_table__number"
+        )
+    )
+    seated = sorted(
+        (
+            (entry, _("table %(t)s") % {"t": where[entry.player_id]})
+            for entry in Entry.objects.filter(
+                tournament=tournament, player_id__in=list(where)
+            ).select_related("player")
+        ),
+        key=lambda ew: ew[0].player.label.casefold(),
+    )
+    club_players = sorted(
+        Player.objects.filter(clubs=tournament.club_id).exclude(entries__tournament=tournament),
+        key=lambda p: p.label.casefold(),
+    )
+    return SubstituteForm(data, seated=seated, club_players=club_players)
+
+
 def _round_context(
-    request: HtmxHttpRequest, tournament: Tournament, round_: Round, swap_form: SwapForm | None
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    round_: Round,
+    swap_form: SwapForm | None,
+    *,
+    substitute: SubstituteForm | None = None,
 ) -> dict[str, object]:
     organiser = permissions.is_organiser(request, tournament.club)
     cards = _cards(request, round_, organiser=organiser)
@@ -118,10 +151,6 @@ def _round_context(
         "name": round_name(tournament, round_.number),
         "cards": cards,
         "repeats": selectors.round_repeats(round_=round_),
-        # Duplicate: pairs kept apart that the draw of the movement could not separate.
-        "clashes": duplicate_play.round_clashes(round_=round_, apart=frozenset())
-        if tournament.format == Tournament.Format.DUPLICATE
-        else [],
         "is_organiser": organiser,
         "countdown": countdown(tournament, round_),
         "complete": complete,
@@ -134,6 +163,12 @@ def _round_context(
         "knockout": is_knockout(tournament),
         "previous": round_.number - 1 if round_.number > 1 else None,
         "next": None if last else round_.number + 1,
+        "clashes": people.round_clashes(round_=round_),
+        "byes": people.round_byes(round_=round_),
+        "substitutions": people.round_substitutions(round_=round_),
+        "substitute_form": (substitute or substitute_form(round_))
+        if organiser and round_.status != Round.Status.CLOSED
+        else None,
     }
 
 
@@ -261,6 +296,9 @@ def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> Fi
         for seat, player in enumerate(state.players, start=1)
     ]
     data = pdf.render_seating_list(
-        tournament=tournament, round_name=round_name(tournament, number), lines=lines
+        tournament=tournament,
+        round_name=round_name(tournament, number),
+        lines=lines,
+        byes=[bye.entry.player.label for bye in people.round_byes(round_=round_)],
     )
     return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-seating.pdf")
