@@ -349,16 +349,23 @@ def test_team_mates_never_share_a_table_and_clashes_are_reported_on_the_round() 
 
 def test_the_duplicate_draw_keeps_the_registered_pairs_apart_in_every_round() -> None:
     tournament = duplicate_event(8, rounds=2)
-    entries = list(Entry.objects.filter(tournament=tournament).order_by("pk"))
+    entries = [e for e in tournament.entries.filter(checked_in=True) if e.plays_in(1)]
+    plan = movement(2, 2, tournament.deals_per_round)
+    # Two players the plain draw (no pair registered) would seat together.
+    plain = draw_movement_numbers([e.player_id for e in entries], plan, seed=tournament.seed)
+    first = set(plan.station(1, 1).players)  # the numbers seated at table 1 in round 1
+    together = [e for e in entries if plain.numbers[e.player_id] in first][:2]
     people.apart_pair_add(
-        tournament=tournament, first=entries[0], second=entries[1], reason="arbitre"
+        tournament=tournament, first=together[0], second=together[1], reason="arbitre"
     )
-    a, b = entries[0].player_id, entries[1].player_id
-    for _ in range(2):
-        round_ = services.round_seat_next(tournament=tournament, by=None)
-        for table in tables_of(round_):
-            assert not {a, b} <= set(seated(table))
-        assert people.round_clashes(round_=round_) == []
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    assert people.round_clashes(round_=round_) == []
+    # Every round of the movement, not only the first: their numbers never share a station.
+    numbers = dict(
+        Entry.objects.filter(tournament=tournament).values_list("player_id", "movement_number")
+    )
+    pair = {numbers[together[0].player_id], numbers[together[1].player_id]}
+    assert all(not pair <= set(station.players) for station in plan.stations)
 
 
 # --- table entry --------------------------------------------------------------------------------
