@@ -78,7 +78,11 @@ def stats_apply(
     if not rows:
         return
     if sign > 0:
-        _upsert(_SEASON_TABLE, rows)
+        # The deal's save waits for these: one round trip on PostgreSQL (a psycopg pipeline).
+        with _one_round_trip():
+            _upsert(_SEASON_TABLE, rows)
+            for table, more in _figures_rows(game, deal, scores).items():
+                _upsert(table, more)
     else:
         for club_id, season, kind, size, player_id, points, deals, taken, won in rows:
             PlayerSeason.objects.filter(
@@ -89,7 +93,16 @@ def stats_apply(
                 taken=F("taken") - taken,
                 taken_won=F("taken_won") - won,
             )
-    _figures_apply(game, deal, scores, sign)
+        for table, more in _figures_rows(game, deal, scores).items():
+            _take_back(table, more)
+
+
+def _one_round_trip() -> contextlib.AbstractContextManager[Any]:
+    if connection.vendor != "postgresql":
+        return contextlib.nullcontext()
+    connection.ensure_connection()
+    pipeline: contextlib.AbstractContextManager[Any] = connection.connection.pipeline()
+    return pipeline
 
 
 @dataclass(frozen=True)
@@ -192,14 +205,6 @@ def _figures_rows(
 
 
 _FIGURE_TABLES = (_FIGURES_TABLE, _CONTRACTS_TABLE, _PAIRINGS_TABLE, _GAMES_TABLE)
-
-
-def _figures_apply(game: Game, deal: Deal, scores: Mapping[int, int], sign: int) -> None:
-    for table, rows in _figures_rows(game, deal, scores).items():
-        if sign > 0:
-            _upsert(table, rows)
-        else:
-            _take_back(table, rows)
 
 
 @transaction.atomic
