@@ -11,7 +11,11 @@ as the deal services write them. The run checks both against the site: a sample 
 scored again through ``deal_score`` on its real game, and one club's statistics are rebuilt
 with ``stats.services.stats_rebuild`` and compared row for row. The ratings are rebuilt with
 ``stats.services.ratings_rebuild`` for the measured club (the player page shows the club's
-rating and its curve); the federation's ratings, which no measured page reads, are not built.
+rating and its curve), and so are its players' figures and game totals
+(``stats_rebuild``: what the player page reads); the federation's ratings and the other
+clubs' figures, which no measured page reads, are not built. The busiest players' figures,
+latest games and score curve are then compared with what ``player_stats`` and
+``player_history`` read from their deals: they must be equal.
 
 It then measures, in this process through Django's test client signed in as a member, the
 measured club's leaderboard (latest season, the default page) and the page of its busiest
@@ -29,7 +33,9 @@ inflates less, and the load average while measuring.
 
 Each run's row is kept in ``/tmp/tarot_fed_results.json`` and the table printed at the end
 shows every size run so far, so a 5,000,000-deal run prints beside the 100,000-deal one.
-``--reuse`` measures an existing database again (after a fix) without generating it.
+``--reuse`` measures an existing database again (after a fix) without generating it (the
+measured club's figures are rebuilt first if it has none: a database made before they
+existed).
 ``--drop`` drops the database at the end.
 """
 
@@ -315,24 +321,61 @@ def check_against_services(club: Any, rng: random.Random) -> str:
     return f"{checked} deals scored again and {len(generated)} statistics rows rebuilt: identical"
 
 
-def measure(user: Any, club: Any, requests: int) -> dict[str, Any]:
-    from django.core.cache import cache
-    from django.db import connection
+def busiest(club: Any, count: int = 10) -> list[tuple[int, int]]:
+    """The club's players with the most deals (all seasons): (player id, deals)."""
     from django.db.models import Sum
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from tarot_scores.stats.models import PlayerSeason
 
-    client = Client()
-    client.force_login(user)
-    busy = list(
+    return list(
         PlayerSeason.objects.filter(club=club)
         .values("player_id")
         .annotate(n=Sum("deals"))
         .order_by("-n")
-        .values_list("player_id", "n")[:10]
+        .values_list("player_id", "n")[:count]
     )
+
+
+def figures_ready(club: Any) -> str:
+    """Build the measured club's figures if it has none, then check the busiest players' pages
+    read the same from them as from the deals."""
+    from tarot_scores.models import Player
+    from tarot_scores.stats import selectors, services
+    from tarot_scores.stats.models import PlayerFigures
+
+    built = ""
+    if not PlayerFigures.objects.filter(club=club).exists():
+        t0 = time.monotonic()
+        services.stats_rebuild(club=club)
+        built = f"figures built in {time.monotonic() - t0:.0f} s; "
+    for player_id, _n in busiest(club):
+        player = Player.objects.get(pk=player_id)
+        stored = selectors.player_figures(player=player, club=club)
+        assert stored == selectors.player_stats(player=player, club=club), player_id
+        history = selectors.player_history(club=club, player=player)
+        latest = selectors.latest_games(club=club, player=player)
+        assert [(g.game.pk, g.total, g.deals) for g in latest] == [
+            (g.game.pk, g.total, g.deals) for g in history[::-1][: len(latest)]
+        ], player_id
+        assert len(latest) == min(len(history), selectors.GAMES_SHOWN), player_id
+        cumulative, running = [], 0
+        for item in history:
+            running += item.total
+            cumulative.append((item.game.date, running))  # every game here is tarot
+        curve = selectors.score_curve(club=club, player=player)
+        assert [(p.played_on, p.total) for p in curve] == cumulative[-len(curve) :], player_id
+    return built + "the 10 busiest players' figures, games and curve: as read from their deals"
+
+
+def measure(user: Any, club: Any, requests: int) -> dict[str, Any]:
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    client.force_login(user)
+    busy = busiest(club)
     board = f"/clubs/{club.slug}/leaderboard/"
     pages = [f"/clubs/{club.slug}/players/{pid}/" for pid, _n in busy]
 
@@ -462,6 +505,7 @@ def main() -> None:
             flush=True,
         )
     club = clubs[0]
+    print("  check:", figures_ready(club), flush=True)
     row = {"deals": args.deals, "players": players, "clubs": len(clubs)}
     row.update(measure(user, club, args.requests))
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}

@@ -5,7 +5,15 @@ were. Code imports a model from its own package."""
 from tarot_scores.api.models import ApiToken
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
-from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
+from tarot_scores.stats.models import (
+    PlayerContract,
+    PlayerFigures,
+    PlayerGameTotal,
+    PlayerPairing,
+    PlayerRating,
+    PlayerSeason,
+    RatingStep,
+)
 
 __all__ = [
     "ApiToken",
@@ -17,6 +25,10 @@ __all__ = [
     "Invitation",
     "Membership",
     "Player",
+    "PlayerContract",
+    "PlayerFigures",
+    "PlayerGameTotal",
+    "PlayerPairing",
     "PlayerRating",
     "PlayerSeason",
     "RatingStep",

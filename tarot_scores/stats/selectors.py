@@ -8,14 +8,22 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Avg, Case, Count, F, Q, QuerySet, Sum, Value, When, Window
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When, Window
 from django.db.models.functions import ExtractYear, RowNumber
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.models import Game, ScoreLine
 from tarot_scores.scoring import OTHER_GAMES
-from tarot_scores.stats.models import PlayerRating, PlayerSeason, RatingStep
+from tarot_scores.stats.models import (
+    PlayerContract,
+    PlayerFigures,
+    PlayerGameTotal,
+    PlayerPairing,
+    PlayerRating,
+    PlayerSeason,
+    RatingStep,
+)
 from tarot_scores.stats.rating import conservative
 
 
@@ -112,7 +120,9 @@ class PlayerGame:
 
 
 def player_history(*, club: Club, player: Player) -> list[PlayerGame]:
-    """The player's games at this club, oldest first, with their total in each."""
+    """The player's games at this club, oldest first, with their total in each, summed from
+    his score lines: what his game totals (``latest_games``) must hold (the tests and
+    bench/federation.py compare them)."""
     totals = (
         ScoreLine.objects.filter(
             player=player, deal__game__club=club, deal__deleted_at__isnull=True
@@ -304,6 +314,36 @@ def _average(values: list[int]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _in_contract_order(by_contract: dict[str, tuple[int, int, int]]) -> list[ContractStats]:
+    """(taken, won, points) by contract as the page lists them: the usual four in order,
+    then any other."""
+    return [
+        ContractStats(c, taken, won, points / taken)
+        for c in [*CONTRACT_ORDER, *sorted(set(by_contract) - set(CONTRACT_ORDER))]
+        if c in by_contract
+        for taken, won, points in [by_contract[c]]
+        if taken
+    ]
+
+
+def _by_average(row: WithPlayer) -> tuple[float, int, str, int]:
+    # The player's id last: two players of the same name and figures keep one order.
+    return (-row.average, -row.deals, row.name, row.player_id)
+
+
+def _partners_and_opponents(
+    together: list[WithPlayer], against: list[WithPlayer]
+) -> tuple[list[WithPlayer], list[WithPlayer], list[WithPlayer]]:
+    """Partners best first; the opponents met often enough he scores best and worst against."""
+    partners = sorted((r for r in together if r.deals), key=_by_average)
+    # Best first; the worst are read from the other end of the same order, and the two lists
+    # never share a player (with few opponents, the better half is "best", the rest "worst").
+    met = sorted((r for r in against if r.deals >= HEAD_TO_HEAD_MIN_DEALS), key=_by_average)
+    best = met[: min(HEAD_TO_HEAD_SHOWN, (len(met) + 1) // 2)]
+    worst = met[::-1][: min(HEAD_TO_HEAD_SHOWN, len(met) // 2)]
+    return partners, best, worst
+
+
 def player_stats(
     *,
     player: Player,
@@ -321,15 +361,12 @@ def player_stats(
         lines.filter(deal__taker=player)
         .values("deal__contract")
         .annotate(
-            taken=Count("id"), won=Count("id", filter=Q(deal__won=True)), average=Avg("points")
+            taken=Count("id"), won=Count("id", filter=Q(deal__won=True)), points=Sum("points")
         )
     )
-    by_contract = {r["deal__contract"]: r for r in taken_rows}
-    contracts = [
-        ContractStats(c, r["taken"], r["won"], float(r["average"]))
-        for c in [*CONTRACT_ORDER, *sorted(set(by_contract) - set(CONTRACT_ORDER))]
-        if (r := by_contract.get(c)) is not None
-    ]
+    contracts = _in_contract_order(
+        {r["deal__contract"]: (r["taken"], r["won"], r["points"]) for r in taken_rows}
+    )
     mine = list(
         lines.values_list("deal_id", "points", "deal__taker_id", "deal__won", "deal__payload")
     )
@@ -402,21 +439,10 @@ def player_stats(
         elif slam == "announced_failed" and in_attack:
             slams_failed += 1
 
-    def rows(scores: dict[int, list[int]], min_deals: int = 1) -> list[WithPlayer]:
-        return [
-            WithPlayer(p, names[p], len(s), sum(s) / len(s))
-            for p, s in scores.items()
-            if len(s) >= min_deals
-        ]
+    def rows(scores: dict[int, list[int]]) -> list[WithPlayer]:
+        return [WithPlayer(p, names[p], len(s), sum(s) / len(s)) for p, s in scores.items()]
 
-    partners = sorted(rows(together), key=lambda r: (-r.average, -r.deals, r.name))
-    # Best first; the worst are read from the other end of the same order, and the two lists
-    # never share a player (with few opponents, the better half is "best", the rest "worst").
-    met = sorted(
-        rows(against, HEAD_TO_HEAD_MIN_DEALS), key=lambda r: (-r.average, -r.deals, r.name)
-    )
-    best = met[: min(HEAD_TO_HEAD_SHOWN, (len(met) + 1) // 2)]
-    worst = met[::-1][: min(HEAD_TO_HEAD_SHOWN, len(met) // 2)]
+    partners, best, worst = _partners_and_opponents(rows(together), rows(against))
     return PlayerStats(
         deals=played,
         contracts=contracts,
@@ -437,6 +463,119 @@ def player_stats(
     )
 
 
+def player_figures(*, player: Player, club: Club) -> PlayerStats:
+    """The same statistics as ``player_stats`` over the player's deals at one club, read from
+    the rows the deal services keep (``stats.figures``): three queries of his own rows (his
+    figures, his contracts, the players he met), whatever the deals he played."""
+    row = PlayerFigures.objects.filter(club=club, player=player).first()
+    if row is None:
+        row = PlayerFigures(club=club, player=player)
+    contracts = _in_contract_order(
+        {
+            contract: (taken, won, points)
+            for contract, taken, won, points in PlayerContract.objects.filter(
+                club=club, player=player, taken__gt=0
+            ).values_list("contract", "taken", "won", "points")
+        }
+    )
+    together: list[WithPlayer] = []
+    against: list[WithPlayer] = []
+    for other, name, nickname, with_deals, with_points, met_deals, met_points in (
+        PlayerPairing.objects.filter(club=club, player=player)
+        .filter(Q(together_deals__gt=0) | Q(against_deals__gt=0))
+        .values_list(
+            "other_id",
+            "other__name",
+            "other__nickname",
+            "together_deals",
+            "together_points",
+            "against_deals",
+            "against_points",
+        )
+    ):
+        if with_deals:
+            together.append(
+                WithPlayer(other, nickname or name, with_deals, with_points / with_deals)
+            )
+        if met_deals:
+            against.append(WithPlayer(other, nickname or name, met_deals, met_points / met_deals))
+    partners, best, worst = _partners_and_opponents(together, against)
+    handfuls = {
+        "simple": row.handfuls_simple,
+        "double": row.handfuls_double,
+        "triple": row.handfuls_triple,
+    }
+
+    def average(points: int, deals: int) -> float | None:
+        return points / deals if deals else None
+
+    return PlayerStats(
+        deals=row.deals,
+        contracts=contracts,
+        taker_average=average(row.taker_points, row.taker_deals),
+        defender_average=average(row.defender_points, row.defender_deals),
+        partner_deals=row.partner_deals,
+        partner_won=row.partner_won,
+        partner_average=average(row.partner_points, row.partner_deals),
+        partners=partners,
+        best_against=best,
+        worst_against=worst,
+        petit_made=row.petit_made,
+        petit_lost=row.petit_lost,
+        handfuls={size: count for size, count in handfuls.items() if count},
+        slams_made=row.slams_made,
+        slams_failed=row.slams_failed,
+        slams_against=row.slams_against,
+    )
+
+
+# The page lists a player's latest games only; the curves draw at most this many points
+# (charts.MAX_POINTS: more would draw the same line), read newest first with a limit.
+GAMES_SHOWN = 20
+CURVE_POINTS = 160
+
+
+def latest_games(*, club: Club, player: Player, most: int = GAMES_SHOWN) -> list[PlayerGame]:
+    """The player's latest games at this club (every kind), newest first, with his total and
+    score lines in each: at most ``most`` rows of his game totals, by index."""
+    rows = (
+        PlayerGameTotal.objects.filter(club=club, player=player, deals__gt=0)
+        .select_related("game")
+        .order_by("-played_on", "-game_id")[:most]
+    )
+    return [PlayerGame(row.game, row.total, row.deals) for row in rows]
+
+
+@dataclass(frozen=True)
+class ScorePoint:
+    played_on: Any
+    total: int  # the player's tarot total at the club after this game
+
+
+def score_curve(*, club: Club, player: Player, most: int = CURVE_POINTS) -> list[ScorePoint]:
+    """His cumulative tarot total at the club after each of his latest ``most`` tarot games,
+    oldest first. The totals are counted back from his whole total (his figures' row), so a
+    long career reads ``most`` rows, not every game."""
+    rows = list(
+        PlayerGameTotal.objects.filter(club=club, player=player, kind=TAROT, deals__gt=0)
+        .order_by("-played_on", "-game_id")
+        .values_list("played_on", "total")[:most]
+    )
+    if len(rows) < most:
+        running = sum(total for _day, total in rows)
+    else:
+        running = (
+            PlayerFigures.objects.filter(club=club, player=player)
+            .values_list("points", flat=True)
+            .first()
+        ) or 0
+    out = []
+    for day, total in rows:
+        out.append(ScorePoint(day, running))
+        running -= total
+    return out[::-1]
+
+
 @dataclass(frozen=True)
 class RatingPoint:
     """A player's shown rating at the end of a day of play: just after his last rated deal
@@ -447,19 +586,23 @@ class RatingPoint:
     deals: int
 
 
-def rating_history(*, player: Player, club: Club | None) -> list[RatingPoint]:
+def rating_history(
+    *, player: Player, club: Club | None, most: int | None = None
+) -> list[RatingPoint]:
     """The player's shown rating after each day he played rated deals in a club (or the
     federation), oldest first: one query, one row per day (the rating after the day's last
-    deal), so a long career reads its days, not every deal."""
+    deal), so a long career reads its days, not every deal; ``most``: his latest days only."""
     last_of_day = [F("game_id").desc(), F("number").desc()]
     steps = (
         RatingStep.objects.filter(_scope(club), player=player)
         .annotate(nth=Window(RowNumber(), partition_by=[F("played_on")], order_by=last_of_day))
         .filter(nth=1)
-        .order_by("played_on")
+        .order_by("-played_on")
         .values_list("played_on", "mu", "sigma", "deals")
     )
-    return [RatingPoint(day, conservative(mu, sigma), n) for day, mu, sigma, n in steps]
+    if most is not None:
+        steps = steps[:most]
+    return [RatingPoint(day, conservative(mu, sigma), n) for day, mu, sigma, n in steps][::-1]
 
 
 def current_rating(*, player: Player, club: Club | None) -> PlayerRating | None:

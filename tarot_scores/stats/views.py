@@ -27,7 +27,6 @@ from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key, player_page_key
-from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.words import rules_label
 from tarot_scores.stats import charts, report, selectors
 from tarot_scores.stats.forms import (
@@ -207,13 +206,13 @@ def _player_figures(club: Club, player: Player, season: int) -> dict[str, Any]:
     # The whole board (one query) so the row carries the player's rank in the club.
     board = selectors.leaderboard(club=club, season=season)
     row = next((r for r in board if r.player_id == player.pk), None)
-    history = selectors.player_history(club=club, player=player)
-    curves = _player_curves(player=player, club=club, history=history)
+    games = selectors.latest_games(club=club, player=player, most=selectors.GAMES_SHOWN + 1)
+    curves = _player_curves(player=player, club=club)
     chart = None
     if curves.score:
         # svg_markup escapes the only text that comes from users (the title).
         chart = mark_safe(charts.svg_markup(curves.score_drawing(), title=curves.score_title))
-    stats = selectors.player_stats(player=player, club=club)
+    stats = selectors.player_figures(player=player, club=club)
     rating = selectors.current_rating(player=player, club=club)
     rating_points = curves.rating
     rating_chart = None
@@ -230,7 +229,9 @@ def _player_figures(club: Club, player: Player, season: int) -> dict[str, Any]:
         "player": player,
         "row": row,
         "season_text": season_label(club, season),
-        "history": [(item, rules_label(item.game)) for item in history],
+        "history": [(item, rules_label(item.game)) for item in games[: selectors.GAMES_SHOWN]],
+        "games_shown": selectors.GAMES_SHOWN,
+        "more_games": len(games) > selectors.GAMES_SHOWN,
         "chart": chart,
         "cumulative": curves.score,
         "stats": stats,
@@ -263,16 +264,25 @@ class PlayerCurves:
         return charts.render_rating_chart([(day, float(r)) for day, r in self.rating])
 
 
-def _player_curves(*, player: Player, club: Club, history: list[Any]) -> PlayerCurves:
+def _player_curves(*, player: Player, club: Club) -> PlayerCurves:
     # The score curve follows tarot games only: other games count points on another scale.
-    cumulative: list[tuple[str, int]] = []
-    running = 0
-    for item in history:
-        if item.game.kind == TAROT:
-            running += item.total
-            cumulative.append((date_format(item.game.date, "DATE_FORMAT"), running))
-    days = selectors.rating_history(player=player, club=club)
-    rating = [(date_format(day.played_on, "DATE_FORMAT"), round(day.rating)) for day in days]
+    # Both curves hold the latest points the chart draws (a long career's first games and
+    # days are left out), so the page reads as many rows whatever the deals played.
+    # Each date is written once: the two curves mostly share their days, and writing a date
+    # out costs more than drawing its point (profiled at 5,000,000 deals).
+    written: dict[Any, str] = {}
+
+    def day_text(day: Any) -> str:
+        if day not in written:
+            written[day] = date_format(day, "DATE_FORMAT")
+        return written[day]
+
+    cumulative = [
+        (day_text(point.played_on), point.total)
+        for point in selectors.score_curve(club=club, player=player, most=selectors.CURVE_POINTS)
+    ]
+    days = selectors.rating_history(player=player, club=club, most=selectors.CURVE_POINTS)
+    rating = [(day_text(day.played_on), round(day.rating)) for day in days]
     description = ""
     if rating:
         description = ngettext(
@@ -301,9 +311,8 @@ def player_report(request: HttpRequest, slug: str, player_id: int) -> FileRespon
     """A player's page on paper: the figures and the same two curves as the page."""
     club = club_for(request, slug)
     player = get_object_or_404(club.players.all(), pk=player_id)
-    history = selectors.player_history(club=club, player=player)
-    curves = _player_curves(player=player, club=club, history=history)
-    stats = selectors.player_stats(player=player, club=club)
+    curves = _player_curves(player=player, club=club)
+    stats = selectors.player_figures(player=player, club=club)
     rating = selectors.current_rating(player=player, club=club)
     drawings = []
     if curves.score:

@@ -115,3 +115,32 @@ def test_query_count_is_bounded(
     # 6 for the row, games and score curve; 3 for the statistics; 2 for the rating and its curve.
     with django_assert_max_num_queries(11):
         client.get(player_url(club, players[0]))
+
+
+def test_only_the_latest_games_and_curve_points_are_shown(
+    client: Client, club: Club, players: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tarot_scores.stats.selectors.GAMES_SHOWN", 2)
+    monkeypatch.setattr("tarot_scores.stats.selectors.CURVE_POINTS", 3)
+    takers = [[0], [1], [0, 0], [2]]  # Aurélie: +198, -66, +396, -66
+    games = [
+        play(club, players[:4], datetime.date(2025, 9, 1 + 7 * i), t) for i, t in enumerate(takers)
+    ]
+    html = client.get(player_url(club, players[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    listed = html.split('id="games-caption"', 1)[1].split("</table>", 1)[0]
+    links = re.findall(r'href="([^"]+)"', listed)
+    # Newest first, the two latest only, and said so.
+    assert links == [reverse("games:detail", args=[g.pk]) for g in games[:1:-1]]
+    assert "The latest games of Aurélie, newest first" in text_of(html)
+    assert "Only the latest 2 games are listed." in text_of(html)
+    # The curve's last three games, their totals counted from the first game on.
+    values = html.split('class="grid chart-values"', 1)[1].split("</table>", 1)[0]
+    totals = [text_of(v) for v in re.findall(r"<td>(.*?)</td>", values)]
+    assert totals == ["132", "528", "462"]
+    assert len(chart_of(html).findall(f".//{SVG}circle")) == 3
+
+
+def test_a_short_career_lists_every_game(client: Client, club: Club, players: list[Player]) -> None:
+    play(club, players[:4], datetime.date(2025, 9, 12), [0])
+    html = client.get(player_url(club, players[0]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Only the latest" not in html
