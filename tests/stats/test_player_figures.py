@@ -271,3 +271,25 @@ def test_after_random_edits_the_rows_are_what_the_rebuild_sums(seed: int) -> Non
     assert stored_rows(club) == incremental
     # The other club's rows are left as they were.
     assert PlayerFigures.objects.filter(club=elsewhere, deals=1).count() == 4
+
+
+@pytestmark_db
+def test_the_upgrade_fills_the_figures_of_the_deals_already_entered(
+    world: World,  # noqa: F811
+) -> None:
+    """A site upgraded across 0011 has deals and no figures yet: migration 0012 fills them as
+    the deals' own save would have."""
+    import importlib
+
+    from django.apps import apps
+
+    fill = importlib.import_module("tarot_scores.migrations.0012_fill_player_figures").fill
+    kept = sorted(PlayerFigures.objects.values_list("club_id", "player_id", "deals", "points"))
+    assert kept  # the world's deals wrote figures as they were saved
+    for model in (PlayerFigures, PlayerContract, PlayerPairing, PlayerGameTotal):
+        model.objects.all().delete()  # the tables as 0011 leaves them on an upgraded site
+    fill(apps, None)
+    assert (
+        sorted(PlayerFigures.objects.values_list("club_id", "player_id", "deals", "points")) == kept
+    )
+    assert PlayerGameTotal.objects.exists()
