@@ -6,9 +6,9 @@ fixed number of queries, whatever the number of deals; the standings and the pro
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from django.core.cache import cache
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -26,7 +26,8 @@ from tarot_scores.core.results import (
     etag_matches,
     not_modified,
     results_etag,
-    tournament_results_key,
+    shared_results,
+    tournament_page_key,
     with_etag,
 )
 from tournaments import exports, pdf, selectors
@@ -35,6 +36,7 @@ from tournaments.views.access import Countdown, countdown, is_knockout, readable
 
 TEMPLATES = "tournaments/"
 PROJECTOR_SECONDS = 10
+BodyT = TypeVar("BodyT")
 
 
 def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict[str, Any]:
@@ -72,16 +74,34 @@ def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict
 RESULTS_SECONDS = 600
 
 
-def _results_key(request: HttpRequest, tournament: Tournament, page: str, slot: int = 0) -> str:
-    """Results pages change only with the club's results version, which every deal, round and
-    registration write bumps in its transaction: a key that names it is never stale."""
-    return tournament_results_key(
-        club=tournament.club,
-        tournament_id=tournament.pk,
-        page=page,
-        language=get_language(),
-        htmx=bool(getattr(request, "htmx", False)),
-        slot=slot,
+def _shared(
+    request: HttpRequest,
+    tournament: Tournament,
+    page: str,
+    *,
+    parts: list[object],
+    draw: Callable[[], BodyT],
+    fresh: Callable[[], bool],
+) -> tuple[str, BodyT | None]:
+    """A results page as its readers share it (``shared_results``): drawn at most about once in
+    ``RESULTS_LAG_SECONDS`` while deals land, whatever the number of readers; an organiser
+    (``fresh()``) reads the current results. Returns the ETag (of the version served, and
+    ``parts``) and the body, None when the reader's copy is it."""
+    club = tournament.club
+    return shared_results(
+        key=tournament_page_key(
+            club=club,
+            tournament_id=tournament.pk,
+            page=page,
+            language=get_language(),
+            htmx=bool(getattr(request, "htmx", False)),
+        ),
+        club=club,
+        tag=lambda version: results_etag(club=club, parts=parts, version=version),
+        headers=request.headers,
+        draw=draw,
+        fresh=fresh,
+        timeout=RESULTS_SECONDS,
     )
 
 
@@ -150,27 +170,32 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     query = request.GET.get("q", "")[:SEARCH_LENGTH].strip()
     series = _series(request)
     htmx = bool(request.htmx)
-    etag = results_etag(
-        club=tournament.club,
-        parts=["standings", tournament.pk, get_language(), htmx, request.user.pk]
-        + [number, player, query, series],
-    )
-    if etag_matches(request.headers, etag):
-        return not_modified(etag)
-    # The pages everyone reads are cached; a search is rendered for its reader.
-    searched = bool(query) or player is not None
-    # Keyed on the page shown (a page beyond the last shows the last): one entry per page.
-    count = selectors.standings_count(tournament=tournament, series=series)
-    pages = max(1, -(-count // STANDINGS_ROWS))
-    number = min(number or 1, pages)
-    key = _results_key(request, tournament, f"standings-{series}-{number}")
-    html = None if searched else cache.get(key)
-    if html is None:
-        html = _standings_block(
+    parts: list[object] = ["standings", tournament.pk, get_language(), htmx, request.user.pk]
+    parts += [number, player, query, series]
+
+    def draw() -> str:
+        return _standings_block(
             tournament, number=number, query=query, player=player, series=series
         )
-        if not searched:
-            cache.set(key, html, RESULTS_SECONDS)
+
+    if query or player is not None:
+        # A search is drawn for its reader, from the current results.
+        etag = results_etag(club=tournament.club, parts=parts)
+        html = None if etag_matches(request.headers, etag) else draw()
+    else:
+        # Shared per page shown (a page beyond the last shows the last): one entry per page.
+        count = selectors.standings_count(tournament=tournament, series=series)
+        number = min(number or 1, max(1, -(-count // STANDINGS_ROWS)))
+        etag, html = _shared(
+            request,
+            tournament,
+            f"standings-{series}-{number}",
+            parts=parts,
+            draw=draw,
+            fresh=lambda: permissions.is_organiser(request, tournament.club),
+        )
+    if html is None:
+        return not_modified(etag)
     if htmx:
         return with_etag(HttpResponse(html), etag)
     context = {
@@ -231,9 +256,9 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     htmx fetches the board every 10 s; without JavaScript the page reloads itself. A ranking
     longer than a screen shows its next page at each refresh, unless a page is asked for.
 
-    What the board shows is named before anything is rendered: the results version, the page
-    of the ranking and the countdown's minute. A board polling with that ETag gets 304 (two
-    queries) until one of them changes; the page itself is cached under the same name."""
+    What the board shows is named before anything is rendered: the page of the ranking and the
+    countdown's minute, with the results version of the shared drawing (``_shared``). A board
+    polling with that ETag gets 304 (three queries) until one of them changes."""
     tournament = readable(request, tournament_id)
     pinned = _pinned_page(request)
     slot = int(time.time() // PROJECTOR_SECONDS)
@@ -250,18 +275,22 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     minute = "" if clock is None else f"{clock.over}:{clock.minutes_left}:{clock.minutes_over}"
     shown = f"{number}-{pages}-{pinned is not None}-{minute}"
     htmx = bool(request.htmx)
-    etag = results_etag(
-        club=tournament.club, parts=["projector", tournament.pk, get_language(), htmx, shown]
-    )
-    if etag_matches(request.headers, etag):
-        return not_modified(etag)
-    key = _results_key(request, tournament, f"projector-{shown}")
-    page = cache.get(key)
-    if page is None:
-        page = _projector(
+
+    def draw() -> bytes:
+        return _projector(
             request, tournament, current=current, clock=clock, pinned=pinned, number=number
         ).content
-        cache.set(key, page, RESULTS_SECONDS)
+
+    etag, page = _shared(
+        request,
+        tournament,
+        f"projector-{shown}",
+        parts=["projector", tournament.pk, get_language(), htmx, shown],
+        draw=draw,
+        fresh=lambda: permissions.is_organiser(request, tournament.club),
+    )
+    if page is None:
+        return not_modified(etag)
     return with_etag(HttpResponse(page), etag)
 
 
