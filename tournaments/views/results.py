@@ -39,20 +39,42 @@ PROJECTOR_SECONDS = 10
 BodyT = TypeVar("BodyT")
 
 
-def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict[str, Any]:
+def _results(
+    tournament: Tournament,
+    user: Any = None,
+    series: str = "",
+    *,
+    page: tuple[int, int] | None = None,
+) -> dict[str, Any]:
     """What the results show; with a ``series``, that series' players ranked among themselves
-    (and no team standings: a team's total counts every member)."""
-    rows = selectors.standings_for(tournament=tournament, series=series)
+    (and no team standings: a team's total counts every member). With a ``page`` (first, size),
+    only those rows of the ranking, which the database pages (``count``: the players ranked):
+    its cost does not grow with the field."""
+    if page is None:
+        rows = selectors.standings_for(tournament=tournament, series=series)
+        count = len(rows)
+        has_teams = not series and any(r.team for r in rows)
+        has_penalties = any(r.penalties for r in rows)
+    else:
+        summary = selectors.standings_summary(tournament=tournament, series=series)
+        first, size = page
+        rows = selectors.standings_slice(
+            tournament=tournament, series=series, first=first, size=size
+        )
+        count, has_penalties = summary.count, summary.has_penalties
+        has_teams = not series and summary.has_teams
     numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
-    has_teams = not series and any(r.team for r in rows)
-    has_penalties = any(r.penalties for r in rows)
     return {
         "tournament": tournament,
         "rows": rows,
+        "count": count,
         "round_numbers": numbers,
         "round_names": [round_name(tournament, n) for n in numbers],
         "round_headers": [(round_name(tournament, n), _("R%(n)s") % {"n": n}) for n in numbers],
-        "teams": selectors.team_standings_for(tournament=tournament, rows=rows)
+        # A team's total needs every member's: the whole ranking then (teams are small events).
+        "teams": selectors.team_standings_for(
+            tournament=tournament, rows=rows if page is None else None
+        )
         if has_teams
         else [],
         "has_teams": has_teams,
@@ -135,10 +157,17 @@ def _series_links(tournament: Tournament, series: str) -> list[tuple[str, str, b
 def _standings_block(
     tournament: Tournament, *, number: int | None, query: str, player: int | None, series: str
 ) -> str:
-    context = _results(tournament, series=series)
-    page = selectors.standings_page(
-        context["rows"], size=STANDINGS_ROWS, number=number, query=query, player=player
-    )
+    if query or player is not None:
+        context = _results(tournament, series=series)
+        page = selectors.standings_page(
+            context["rows"], size=STANDINGS_ROWS, number=number, query=query, player=player
+        )
+    else:
+        number = number or 1
+        first = (number - 1) * STANDINGS_ROWS
+        context = _results(tournament, series=series, page=(first, STANDINGS_ROWS))
+        pages = max(1, -(-context["count"] // STANDINGS_ROWS))
+        page = selectors.StandingsPage(context["rows"], number, pages, first)
     url = reverse("tournaments:standings", args=[tournament.pk])
     within = {"series": series} if series else {}
     context.update(
@@ -241,6 +270,8 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
 # Two columns of eight rows: what a 1920x1080 screen shows whole, in type read from the back
 # of the room, with the round's countdown and the tables still playing above.
 PROJECTOR_ROWS = 16
+# The tables still playing the wall lists, the furthest behind: a festival's 250 would not fit.
+PROJECTOR_TABLES = 12
 
 
 def _pinned_page(request: HttpRequest) -> int | None:
@@ -303,22 +334,22 @@ def _projector(
     pinned: int | None,
     number: int,
 ) -> HttpResponse:
-    context = _results(tournament)
-    playing: list[selectors.TableState] = []
-    if current is not None and current.status != Round.Status.CLOSED:
-        playing = [s for s in selectors.round_tables(round_=current) if not s.complete]
-    rows = context["rows"]
-    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
-    number = min(number, pages)
     first = (number - 1) * PROJECTOR_ROWS
+    context = _results(tournament, page=(first, PROJECTOR_ROWS))
+    playing: list[selectors.TableProgress] = []
+    playing_count = 0
+    if current is not None and current.status != Round.Status.CLOSED:
+        playing, playing_count = selectors.tables_playing(round_=current, limit=PROJECTOR_TABLES)
+    pages = max(1, -(-context["count"] // PROJECTOR_ROWS))
     board_url = reverse("tournaments:projector", args=[tournament.pk])
     context.update(
         current=current,
         current_name=round_name(tournament, current.number) if current else "",
         playing=playing,
+        playing_more=playing_count - len(playing),
         countdown=clock,
         refresh_seconds=PROJECTOR_SECONDS,
-        page_rows=rows[first : first + PROJECTOR_ROWS],
+        page_rows=context["rows"],
         page_number=number,
         page_numbers=range(1, pages + 1),
         pinned=pinned is not None,
