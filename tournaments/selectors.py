@@ -111,8 +111,10 @@ def tie_break_key(total: int, rounds: list[int | None], name: str) -> tuple[obje
 
 
 def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[StandingRow]:
-    """Sorted by their keys; equal on the total and both tie-break rounds: the same rank."""
-    rows.sort(key=lambda kr: kr[0])
+    """Sorted by their keys; equal on the total and both tie-break rounds: the same rank. Two
+    players with the same name and keys come in the order they were registered as players (the
+    player id), not in whatever order the database returned them."""
+    rows.sort(key=lambda kr: (kr[0], kr[1].player.pk))
     ranked: list[StandingRow] = []
     previous: tuple[object, ...] | None = None
     for i, (key, row) in enumerate(rows):
@@ -245,7 +247,7 @@ def standings_slice(
         rows.append((key, place, StandingRow(place, player, total, cells, team or "", penalties)))
     if not rows:
         return []
-    rows.sort(key=lambda kpr: kpr[0])
+    rows.sort(key=lambda kpr: (kpr[0], kpr[2].player.pk))  # as _ranked
     start = first - (rows[0][1] - 1)  # the first group read begins at its place
     return [row for _key, _place, row in rows[start : start + size]]
 
