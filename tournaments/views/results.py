@@ -213,8 +213,11 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         html = None if etag_matches(request.headers, etag) else draw()
     else:
         # Shared per page shown (a page beyond the last shows the last): one entry per page.
-        count = selectors.standings_count(tournament=tournament, series=series)
-        number = min(number or 1, max(1, -(-count // STANDINGS_ROWS)))
+        # The first page always exists: no count for it (what most readers ask).
+        if number is not None and number > 1:
+            count = selectors.standings_count(tournament=tournament, series=series)
+            number = min(number, max(1, -(-count // STANDINGS_ROWS)))
+        number = number or 1
         etag, html = _shared(
             request,
             tournament,
