@@ -7,10 +7,11 @@ Run: ``python bench/standings.py [--db sqlite|postgres] [--players 100] [--round
 A tournament of ``--players`` (tables of four) plays ``--rounds`` rounds of ``--deals`` deals
 per table through the deal service, as the phones do. After each round it times (best of 10)
 and counts the queries of ``standings_for`` (the stored rows) and of
-``standings_from_score_lines`` (every score line), and prints each as a ratio to the first
-round's. It also times the standings hook inside each deal's transaction and prints its share
-of ``deal_record``. In-process, no server; the database is thrown away first (PostgreSQL:
-``tarot_standings`` on 127.0.0.1).
+``standings_from_score_lines`` (every score line) and of ``standings_slice`` (a page of 50
+rows, the database paging; each page checked against the whole ranking), and prints each as a
+ratio to the first round's. It also times the standings hook inside each deal's transaction
+and prints its share of ``deal_record``. In-process, no server; the database is thrown away
+first (PostgreSQL: ``tarot_standings`` on 127.0.0.1).
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def main() -> None:
     deal_seconds: list[float] = []
     first: dict[str, tuple[float, int]] = {}
     print(f"{args.db}: {args.players} players, {args.deals} deals per table and round")
-    print("deals  stored ms (x1st) q   |  from score lines ms (x1st) q")
+    print(
+        "deals  stored ms (x1st) q   |  from score lines ms (x1st) q   |  a page of 50 ms (x1st) q"
+    )
     deals = 0
     for _ in range(args.rounds):
         round_ = services.round_seat_next(tournament=tournament, by=None)
@@ -104,12 +107,20 @@ def main() -> None:
         full = best_of(lambda: selectors.standings_from_score_lines(tournament=tournament))
         first.setdefault("stored", stored)
         first.setdefault("full", full)
-        assert selectors.standings_for(tournament=tournament) == (
-            selectors.standings_from_score_lines(tournament=tournament)
-        )
+        whole = selectors.standings_for(tournament=tournament)
+        assert whole == selectors.standings_from_score_lines(tournament=tournament)
+        # The pages the database reads are the pages of the whole ranking (ties and names).
+        for start in range(0, len(whole), 50):
+            assert (
+                selectors.standings_slice(tournament=tournament, first=start, size=50)
+                == (whole[start : start + 50])
+            )
+        paged = best_of(lambda: selectors.standings_slice(tournament=tournament, first=0, size=50))
+        first.setdefault("paged", paged)
         print(
             f"{deals:5d}  {stored[0]:8.1f} ({stored[0] / first['stored'][0]:4.2f}) {stored[1]}"
             f"   |  {full[0]:8.1f} ({full[0] / first['full'][0]:4.2f}) {full[1]}"
+            f"   |  {paged[0]:8.1f} ({paged[0] / first['paged'][0]:4.2f}) {paged[1]}"
         )
     hooks[timed_index] = standings.standings_after_deal
     hook = statistics.median(hook_seconds) * 1000

@@ -2,7 +2,8 @@
 against gunicorn on PostgreSQL with Redis as the cache (as production runs it), all on 127.0.0.1.
 
 Run: ``python bench/tournament_load.py [--tables 25] [--viewers 200] [--deal-every 6]
-[--view-every 2] [--seconds 40] [--workers 4] [--redis URL] [--sweep 25,100,250]``.
+[--view-every 2] [--seconds 40] [--workers 4] [--redis URL] [--sweep 25,100,250]
+[--database NAME]``.
 
 A tournament of ``--tables`` tables of 4 is seated; each table is a thread that enters a deal
 through its private link (the phone's htmx POST, no account) on a schedule of one deal every
@@ -376,6 +377,11 @@ def print_sweep(steps: list[Step]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument(
+        "--database",
+        default="tarot_bench_tournament",
+        help="the throwaway database's name (dropped first): one of your own on a shared server",
+    )
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--tables", type=int, default=25)
@@ -390,7 +396,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(n) for n in args.sweep.split(",")] if args.sweep else [args.tables]
 
-    url = bench_database(args.db, "tarot_bench_tournament")
+    url = bench_database(args.db, args.database)
     django_setup(url)
     cache = f"Redis ({args.redis})" if args.redis else "local memory per worker"
     print(f"database: {args.db}; cache: {cache}")

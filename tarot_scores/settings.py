@@ -142,6 +142,12 @@ CACHES = {
     )
 }
 
+# A tournament's results pages (standings, projector, standings API) are drawn at most about once
+# in this many seconds for their readers while deals keep landing: the standings may lag a deal
+# by up to this long (plus one drawing). Organisers always read the current results; 0 draws
+# every new results version (docs/performance.md, "Coalescing").
+RESULTS_LAG_SECONDS = float(os.environ.get("RESULTS_LAG_SECONDS", "2"))
+
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
 # and per client address (see tarot_scores/core/signin.py); its backend comes first so that a
 # locked-out client is refused even with the right password.

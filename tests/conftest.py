@@ -29,6 +29,13 @@ def _fast_password_hasher(settings: Settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _results_never_lag(settings: Settings) -> None:
+    # Every reader sees a deal at once; tests of the lag itself (tests/core/test_results.py)
+    # set their own window and clock.
+    settings.RESULTS_LAG_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _site_language_afterwards() -> Iterator[None]:
     # LocaleMiddleware leaves the last request's language active in the thread; tests that ask
     # for English must not change the language of the tests that run after them.

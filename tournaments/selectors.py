@@ -11,7 +11,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, Window
+from django.db.models.functions import Rank
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import ScoreLine, Seat
@@ -160,8 +161,10 @@ def _group(eliminated_after: int | None) -> int:
 
 def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[StandingRow]:
     """Sorted by their keys (the cut group, then the tie-breaks); equal on the group, the total
-    and both tie-break rounds: the same rank. A cut group's ranks follow the group above it."""
-    rows.sort(key=lambda kr: kr[0])
+    and both tie-break rounds: the same rank. A cut group's ranks follow the group above it.
+    Two players with the same name and keys come in the order they were registered as players
+    (the player id), not in whatever order the database returned them."""
+    rows.sort(key=lambda kr: (kr[0], kr[1].player.pk))
     ranked: list[StandingRow] = []
     previous: tuple[object, ...] | None = None
     for i, (key, row) in enumerate(rows):
@@ -342,6 +345,81 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     return _ranked(rows)
 
 
+# The ranking's numeric keys (docs/tournaments.md); the name breaks what they leave equal.
+_RANKING_ORDER = [F("total").desc(), F("best_round").desc(), F("last_round").desc()]
+
+
+def standings_slice(
+    *, tournament: Tournament, series: str = "", first: int, size: int
+) -> list[StandingRow]:
+    """``standings_for(...)[first:first + size]``, the database doing the paging: a page costs
+    the same whatever the number of players (two queries).
+
+    The database ranks on the numeric keys (``RANK()``: the place of a group of equal players,
+    and a running count: the place of its last), and returns only the groups that reach into
+    the page; the name orders each group here, as ``standings_for`` does (Python's casefold,
+    not the database's collation), so the page is the same rows in the same order. After a
+    championship's cut the ranking has groups and stage totals the stored columns do not hold:
+    it is then ``standings_for``'s, sliced."""
+    numbers, cuts, byes = _rounds_cuts_and_byes(tournament)
+    if cuts:
+        return standings_for(tournament=tournament, series=series)[first : first + size]
+    rounds = [str(n) for n in numbers]
+    ranked = _stored(tournament, series).annotate(
+        place=Window(Rank(), order_by=_RANKING_ORDER),
+        reach=Window(Count("pk"), order_by=_RANKING_ORDER),  # peers included: the group's last
+    )
+    stored = ranked.filter(place__lte=first + size, reach__gt=first).values_list(
+        "place",
+        "total",
+        "best_round",
+        "last_round",
+        "rounds",
+        "penalties",
+        "player_id",
+        "player__name",
+        "player__nickname",
+        "entry__team__name",
+    )
+    rows: list[tuple[tuple[object, ...], int, StandingRow]] = []
+    for place, total, best, last, per_round, penalties, pid, name, nickname, team in stored:
+        player = Player.from_db("default", _PLAYER_FIELDS, (pid, name, nickname))
+        key = (-total, -best, -last, (nickname or name).casefold())
+        cells = [per_round.get(n) for n in rounds]
+        row = StandingRow(
+            place, player, total, cells, team or "", penalties, byes=byes.get(pid, ())
+        )
+        rows.append((key, place, row))
+    if not rows:
+        return []
+    rows.sort(key=lambda kpr: (kpr[0], kpr[2].player.pk))  # as _ranked
+    start = first - (rows[0][1] - 1)  # the first group read begins at its place
+    return [row for _key, _place, row in rows[start : start + size]]
+
+
+@dataclass(frozen=True)
+class StandingsSummary:
+    """What a page of the standings shows about the whole ranking besides its rows."""
+
+    count: int  # players ranked
+    has_teams: bool  # someone plays in a team
+    has_penalties: bool  # someone lost points to a penalty
+    cuts: CutSummary  # a championship's cuts, as the page states them
+
+
+def standings_summary(*, tournament: Tournament, series: str = "") -> StandingsSummary:
+    """The players the standings (of that series, if any) rank, whether any has a team or a
+    penalty (one query), and the championship's cuts (one query)."""
+    counts = _stored(tournament, series).aggregate(
+        count=Count("pk"),
+        teams=Count("pk", filter=Q(entry__team__isnull=False)),
+        penalised=Count("pk", filter=Q(penalties__gt=0)),
+    )
+    lines = cut_lines(tournament=tournament)
+    cuts = CutSummary([c.after_round for c in lines], counted_from(lines, None))
+    return StandingsSummary(counts["count"], counts["teams"] > 0, counts["penalised"] > 0, cuts)
+
+
 def standings_count(*, tournament: Tournament, series: str = "") -> int:
     """How many players the standings (of that series, if any) rank (one query)."""
     return _stored(tournament, series).count()
@@ -438,7 +516,44 @@ class TableState:
 
     @property
     def complete(self) -> bool:
-        return self.entered >= self.goal and not self.pending and not self.disputed
+        return _complete(self.entered, self.goal, self.pending, self.disputed)
+
+
+def _complete(entered: int, goal: int, pending: int, disputed: int) -> bool:
+    """A table is done with its round: every deal entered, none waiting for the other side's
+    confirmation or for a referee."""
+    return entered >= goal and not pending and not disputed
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    """A table still playing, as the projector lists it."""
+
+    number: int
+    entered: int
+    goal: int
+    pending: int = 0
+    disputed: int = 0
+
+
+def tables_playing(*, round_: Round, limit: int) -> tuple[list[TableProgress], int]:
+    """The round's tables still playing: the ``limit`` furthest behind (fewest deals entered,
+    then the lower number), in table order, and how many are playing in all. One aggregate
+    query of plain numbers, whatever the tables and deals."""
+    goal = round_.tournament.deals_per_round
+    progress = _with_progress(Table.objects.filter(round=round_), round_.tournament)
+    playing = [
+        TableProgress(number, entered, goal, pending, disputed)
+        for number, entered, pending, disputed in progress.values_list(  # type: ignore[misc]
+            "number",
+            "entered",
+            "pending",
+            "disputed",  # the stubs do not see the annotations
+        )
+        if not _complete(entered, goal, pending, disputed)
+    ]
+    behind = sorted(playing, key=lambda t: (t.entered, t.number))[:limit]
+    return sorted(behind, key=lambda t: t.number), len(playing)
 
 
 def _with_progress(tables: QuerySet[Table], tournament: Tournament) -> QuerySet[Table]:

@@ -1,13 +1,24 @@
 """The version every results page (leaderboard, standings, projector) is cached under, and the
 cache keys and entity tags (ETag) that name it: a write bumps the version, so no key read
-before it is used again, and a reader polling with an older tag gets the new answer."""
+before it is used again, and a reader polling with an older tag gets the new answer.
+
+A tournament's results pages are shared differently (``shared_results``): at a festival a deal
+lands every quarter of a second, so a page cached per version would be drawn again for nearly
+every reader. Each page keeps its latest drawing, with the version it shows and when it was
+drawn, and serves it to every reader for ``RESULTS_LAG_SECONDS`` after it was drawn even if
+deals landed since; then one worker draws it again while the others keep serving the previous
+one. Its ETag names the version served, so it stays honest."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
-from typing import TypeVar
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import F
 from django.http import HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -16,6 +27,7 @@ from django.utils.http import parse_etags
 from tarot_scores.clubs.models import Club
 
 ResponseT = TypeVar("ResponseT", bound=HttpResponseBase)
+BodyT = TypeVar("BodyT")
 
 
 def results_changed(*, club_id: int) -> None:
@@ -41,20 +53,12 @@ def player_page_key(*, club: Club, player_id: int, season: int, language: str | 
     return f"player:{club.pk}:{club.slug}:{_version(club)}:{player_id}:{season}:{language}"
 
 
-def tournament_results_key(
-    *, club: Club, tournament_id: int, page: str, language: str | None, htmx: bool, slot: int = 0
-) -> str:
-    """One results page of a tournament of the club (``page``: standings, projector...), whole
-    or as htmx's partial; ``slot`` tells the projector's refresh periods apart."""
-    return f"results:{page}:{tournament_id}:{_version(club)}:{language}:{htmx}:{slot}"
-
-
-def results_etag(*, club: Club, parts: Iterable[object]) -> str:
-    """An entity tag for a results answer: the club's results version and whatever else the
-    answer depends on (the page asked, the language, the reader...). Polling readers send it
-    back (If-None-Match) and get 304 Not Modified, without a render, until a write bumps the
-    version."""
-    raw = "\x1f".join([_version(club), *(str(p) for p in parts)])
+def results_etag(*, club: Club, parts: Iterable[object], version: str | None = None) -> str:
+    """An entity tag for a results answer: the club's results version (or ``version``, the one
+    a shared drawing shows) and whatever else the answer depends on (the page asked, the
+    language, the reader...). Polling readers send it back (If-None-Match) and get 304 Not
+    Modified, without a render, until what they would be served changes."""
+    raw = "\x1f".join([version or _version(club), *(str(p) for p in parts)])
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
 
 
@@ -77,3 +81,86 @@ def with_etag(response: ResponseT, etag: str) -> ResponseT:
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+# --- a tournament's results pages, shared by their readers ---------------------------------------
+
+
+def tournament_page_key(
+    *, club: Club, tournament_id: int, page: str, language: str | None, htmx: bool
+) -> str:
+    """Where one results page of a tournament keeps its latest drawing (``shared_results``):
+    no results version in it, the drawing holds the version it shows. The club's creation
+    time: a club id can be reused after a deletion (SQLite)."""
+    created = club.created_at.timestamp()
+    return f"results-latest:{page}:{tournament_id}:{club.pk}:{created}:{language}:{htmx}"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A results page as drawn for one results version, at ``drawn_at`` (seconds since the
+    epoch: every worker's clock)."""
+
+    version: str
+    drawn_at: float
+    body: Any
+
+
+# The clock the lag is measured with (tests set their own).
+clock: Callable[[], float] = time.time
+
+# A worker drawing a page holds this long at most: one that died lets another draw it then.
+DRAWING_SECONDS = 20
+
+
+def shared_results(
+    *,
+    key: str,
+    club: Club,
+    tag: Callable[[str], str],
+    headers: Mapping[str, str],
+    draw: Callable[[], BodyT],
+    fresh: Callable[[], bool] | None = None,
+    timeout: int = 600,
+) -> tuple[str, BodyT | None]:
+    """One results page as its readers share it: the ETag of what is served and its body, or
+    None for the body when the reader's copy (If-None-Match) is already it.
+
+    The drawing kept under ``key`` is served when it shows the club's current results version,
+    or when it is younger than ``RESULTS_LAG_SECONDS`` (a burst of deals moves the page at most
+    about once in that time); otherwise ``draw`` draws it anew and it is kept, and while one
+    worker draws, the others serve the previous drawing. A reader for whom ``fresh()`` is true
+    (an organiser, who writes results; asked only when the drawing is behind) gets the current
+    version, drawn for him alone. ``tag`` names the version served as an ETag, so a reader's
+    tag changes exactly when what he reads changes."""
+    current = _version(club)
+    stored: Drawing | None = cache.get(key)
+    lag = settings.RESULTS_LAG_SECONDS
+    served: Drawing | None = None
+    alone = False  # drawn for this reader only: the others keep the shared drawing
+    drawing_lock = ""
+    if stored is not None:
+        if stored.version == current:
+            served = stored
+        elif lag > 0 and fresh is not None and fresh():
+            alone = True
+        elif lag > 0:
+            if clock() - stored.drawn_at < lag:
+                served = stored
+            elif cache.add(f"{key}:drawing", 1, DRAWING_SECONDS):
+                drawing_lock = f"{key}:drawing"
+            else:
+                served = stored  # another worker is drawing it
+    try:
+        etag = tag(served.version if served is not None else current)
+        if etag_matches(headers, etag):
+            return etag, None
+        if served is not None:
+            return etag, served.body
+        body = draw()
+        if not alone:
+            cache.set(key, Drawing(current, clock(), body), timeout)
+        return etag, body
+    finally:
+        if drawing_lock:
+            cache.delete(drawing_lock)

@@ -29,9 +29,16 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tarot_scores.clubs import permissions
 from tarot_scores.clubs.forms import account_named
 from tarot_scores.clubs.selectors import clubs_for
-from tarot_scores.core.results import etag_matches, results_etag, with_etag
+from tarot_scores.core.results import (
+    etag_matches,
+    results_etag,
+    shared_results,
+    tournament_page_key,
+    with_etag,
+)
 from tournaments import selectors, services
 from tournaments.api.base import (
     CLUB_QUERY,
@@ -542,33 +549,49 @@ class StandingsView(TournamentAPIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
         series = selectors.series_or_overall(request.query_params.get("series"))
-        etag = results_etag(club=tournament.club, parts=["api-standings", tournament.pk, series])
-        if etag_matches(request.headers, etag):
-            return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
-        if is_duplicate(tournament):
-            ranked = duplicate_standings(tournament=tournament, series=series)
-            return with_etag(Response([duplicate_json(row) for row in ranked]), etag)
-        rows = selectors.standings_for(tournament=tournament, series=series)
-        return with_etag(
-            Response(
-                [
-                    {
-                        "rank": row.rank,
-                        "player": row.player.pk,
-                        "name": row.player.label,
-                        "team": row.team or None,
-                        "total": row.total,
-                        "rounds": row.rounds,
-                        "penalties": row.penalties,
-                        "eliminated_after": row.eliminated_after,
-                        "counted_from": row.counted_from,
-                        "byes": [place + 1 for place in row.byes],
-                    }
-                    for row in rows
-                ]
+        club = tournament.club
+
+        def draw() -> list[dict[str, Any]]:
+            if is_duplicate(tournament):
+                ranked = duplicate_standings(tournament=tournament, series=series)
+                return [duplicate_json(row) for row in ranked]
+            return [
+                {
+                    "rank": row.rank,
+                    "player": row.player.pk,
+                    "name": row.player.label,
+                    "team": row.team or None,
+                    "total": row.total,
+                    "rounds": row.rounds,
+                    "penalties": row.penalties,
+                    "eliminated_after": row.eliminated_after,
+                    "counted_from": row.counted_from,
+                    "byes": [place + 1 for place in row.byes],
+                }
+                for row in selectors.standings_for(tournament=tournament, series=series)
+            ]
+
+        # Shared by its readers as the standings pages are (tarot_scores.core.results): a
+        # burst of deals moves it at most about once in RESULTS_LAG_SECONDS.
+        etag, rows = shared_results(
+            key=tournament_page_key(
+                club=club,
+                tournament_id=tournament.pk,
+                page=f"api-standings-{series}",
+                language=None,
+                htmx=False,
             ),
-            etag,
+            club=club,
+            tag=lambda version: results_etag(
+                club=club, parts=["api-standings", tournament.pk, series], version=version
+            ),
+            headers=request.headers,
+            draw=draw,
+            fresh=lambda: permissions.is_organiser(request, club),
         )
+        if rows is None:
+            return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
+        return with_etag(Response(rows), etag)
 
 
 class TeamStandingsView(TournamentAPIView):

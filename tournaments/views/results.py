@@ -6,9 +6,9 @@ fixed number of queries, whatever the number of deals; the standings and the pro
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from django.core.cache import cache
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -26,7 +26,8 @@ from tarot_scores.core.results import (
     etag_matches,
     not_modified,
     results_etag,
-    tournament_results_key,
+    shared_results,
+    tournament_page_key,
     with_etag,
 )
 from tournaments import duplicate_selectors, exports, pdf, selectors
@@ -36,34 +37,64 @@ from tournaments.views.access import Countdown, countdown, is_knockout, readable
 
 TEMPLATES = "tournaments/"
 PROJECTOR_SECONDS = 10
+BodyT = TypeVar("BodyT")
 
 
-def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict[str, Any]:
+def _results(
+    tournament: Tournament,
+    user: Any = None,
+    series: str = "",
+    *,
+    page: tuple[int, int] | None = None,
+) -> dict[str, Any]:
     """What the results show; with a ``series``, that series' players ranked among themselves
-    (and no team standings: a team's total counts every member)."""
+    (and no team standings: a team's total counts every member). With a ``page`` (first, size),
+    only those rows of the ranking, which the database pages (``count``: the players ranked):
+    its cost does not grow with the field. A duplicate tournament is ranked by comparing each
+    board's scores (read whole, then sliced: such events are a few tables); it has no team
+    standings (a team's duplicate result is not a sum of its players' percentages)."""
     duplicate = is_duplicate(tournament)
-    # A duplicate tournament is ranked by comparing each board's scores; it has no team
-    # standings (a team's duplicate result is not a sum of its players' percentages).
-    rows: list[Any] = (
-        list(duplicate_selectors.duplicate_standings(tournament=tournament, series=series))
-        if duplicate
-        else list(selectors.standings_for(tournament=tournament, series=series))
-    )
+    rows: list[Any]
+    if duplicate:
+        ranked: list[Any] = list(
+            duplicate_selectors.duplicate_standings(tournament=tournament, series=series)
+        )
+        count, has_teams = len(ranked), False
+        has_penalties = any(r.penalties for r in ranked)
+        rows = ranked if page is None else ranked[page[0] : page[0] + page[1]]
+        cuts = selectors.CutSummary([], 1)
+    elif page is None:
+        rows = list(selectors.standings_for(tournament=tournament, series=series))
+        count = len(rows)
+        has_teams = not series and any(r.team for r in rows)
+        has_penalties = any(r.penalties for r in rows)
+        cuts = selectors.cut_summary(rows)
+    else:
+        summary = selectors.standings_summary(tournament=tournament, series=series)
+        first, size = page
+        rows = selectors.standings_slice(
+            tournament=tournament, series=series, first=first, size=size
+        )
+        count, has_penalties = summary.count, summary.has_penalties
+        has_teams = not series and summary.has_teams
+        cuts = summary.cuts
     numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
-    has_teams = not series and not duplicate and any(r.team for r in rows)
-    has_penalties = any(r.penalties for r in rows)
     return {
         "tournament": tournament,
         "rows": rows,
+        "count": count,
         "round_numbers": numbers,
         "round_names": [round_name(tournament, n) for n in numbers],
         "round_headers": [(round_name(tournament, n), _("R%(n)s") % {"n": n}) for n in numbers],
-        "teams": selectors.team_standings_for(tournament=tournament, rows=rows)
+        # A team's total needs every member's: the whole ranking then (teams are small events).
+        "teams": selectors.team_standings_for(
+            tournament=tournament, rows=rows if page is None else None
+        )
         if has_teams
         else [],
         "has_teams": has_teams,
         "has_penalties": has_penalties,
-        "cuts": selectors.cut_summary(rows),
+        "cuts": cuts,
         # Their reasons, read only when someone has one (no query otherwise).
         "penalties": selectors.penalties_for(tournament=tournament, live_only=True)
         if has_penalties
@@ -87,16 +118,34 @@ def _results(tournament: Tournament, user: Any = None, series: str = "") -> dict
 RESULTS_SECONDS = 600
 
 
-def _results_key(request: HttpRequest, tournament: Tournament, page: str, slot: int = 0) -> str:
-    """Results pages change only with the club's results version, which every deal, round and
-    registration write bumps in its transaction: a key that names it is never stale."""
-    return tournament_results_key(
-        club=tournament.club,
-        tournament_id=tournament.pk,
-        page=page,
-        language=get_language(),
-        htmx=bool(getattr(request, "htmx", False)),
-        slot=slot,
+def _shared(
+    request: HttpRequest,
+    tournament: Tournament,
+    page: str,
+    *,
+    parts: list[object],
+    draw: Callable[[], BodyT],
+    fresh: Callable[[], bool],
+) -> tuple[str, BodyT | None]:
+    """A results page as its readers share it (``shared_results``): drawn at most about once in
+    ``RESULTS_LAG_SECONDS`` while deals land, whatever the number of readers; an organiser
+    (``fresh()``) reads the current results. Returns the ETag (of the version served, and
+    ``parts``) and the body, None when the reader's copy is it."""
+    club = tournament.club
+    return shared_results(
+        key=tournament_page_key(
+            club=club,
+            tournament_id=tournament.pk,
+            page=page,
+            language=get_language(),
+            htmx=bool(getattr(request, "htmx", False)),
+        ),
+        club=club,
+        tag=lambda version: results_etag(club=club, parts=parts, version=version),
+        headers=request.headers,
+        draw=draw,
+        fresh=fresh,
+        timeout=RESULTS_SECONDS,
     )
 
 
@@ -137,10 +186,17 @@ def _series_links(tournament: Tournament, series: str) -> list[tuple[str, str, b
 def _standings_block(
     tournament: Tournament, *, number: int | None, query: str, player: int | None, series: str
 ) -> str:
-    context = _results(tournament, series=series)
-    page = selectors.standings_page(
-        context["rows"], size=STANDINGS_ROWS, number=number, query=query, player=player
-    )
+    if query or player is not None:
+        context = _results(tournament, series=series)
+        page = selectors.standings_page(
+            context["rows"], size=STANDINGS_ROWS, number=number, query=query, player=player
+        )
+    else:
+        number = number or 1
+        first = (number - 1) * STANDINGS_ROWS
+        context = _results(tournament, series=series, page=(first, STANDINGS_ROWS))
+        pages = max(1, -(-context["count"] // STANDINGS_ROWS))
+        page = selectors.StandingsPage(context["rows"], number, pages, first)
     url = reverse("tournaments:standings", args=[tournament.pk])
     within = {"series": series} if series else {}
     context.update(
@@ -172,27 +228,35 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     query = request.GET.get("q", "")[:SEARCH_LENGTH].strip()
     series = _series(request)
     htmx = bool(request.htmx)
-    etag = results_etag(
-        club=tournament.club,
-        parts=["standings", tournament.pk, get_language(), htmx, request.user.pk]
-        + [number, player, query, series],
-    )
-    if etag_matches(request.headers, etag):
-        return not_modified(etag)
-    # The pages everyone reads are cached; a search is rendered for its reader.
-    searched = bool(query) or player is not None
-    # Keyed on the page shown (a page beyond the last shows the last): one entry per page.
-    count = _ranked_count(tournament, series)
-    pages = max(1, -(-count // STANDINGS_ROWS))
-    number = min(number or 1, pages)
-    key = _results_key(request, tournament, f"standings-{series}-{number}")
-    html = None if searched else cache.get(key)
-    if html is None:
-        html = _standings_block(
+    parts: list[object] = ["standings", tournament.pk, get_language(), htmx, request.user.pk]
+    parts += [number, player, query, series]
+
+    def draw() -> str:
+        return _standings_block(
             tournament, number=number, query=query, player=player, series=series
         )
-        if not searched:
-            cache.set(key, html, RESULTS_SECONDS)
+
+    if query or player is not None:
+        # A search is drawn for its reader, from the current results.
+        etag = results_etag(club=tournament.club, parts=parts)
+        html = None if etag_matches(request.headers, etag) else draw()
+    else:
+        # Shared per page shown (a page beyond the last shows the last): one entry per page.
+        # The first page always exists: no count for it (what most readers ask).
+        if number is not None and number > 1:
+            count = _ranked_count(tournament, series)
+            number = min(number, max(1, -(-count // STANDINGS_ROWS)))
+        number = number or 1
+        etag, html = _shared(
+            request,
+            tournament,
+            f"standings-{series}-{number}",
+            parts=parts,
+            draw=draw,
+            fresh=lambda: permissions.is_organiser(request, tournament.club),
+        )
+    if html is None:
+        return not_modified(etag)
     if htmx:
         return with_etag(HttpResponse(html), etag)
     context = {
@@ -251,6 +315,8 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
 # Two columns of eight rows: what a 1920x1080 screen shows whole, in type read from the back
 # of the room, with the round's countdown and the tables still playing above.
 PROJECTOR_ROWS = 16
+# The tables still playing the wall lists, the furthest behind: a festival's 250 would not fit.
+PROJECTOR_TABLES = 12
 
 
 def _pinned_page(request: HttpRequest) -> int | None:
@@ -266,9 +332,9 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     htmx fetches the board every 10 s; without JavaScript the page reloads itself. A ranking
     longer than a screen shows its next page at each refresh, unless a page is asked for.
 
-    What the board shows is named before anything is rendered: the results version, the page
-    of the ranking and the countdown's minute. A board polling with that ETag gets 304 (two
-    queries) until one of them changes; the page itself is cached under the same name."""
+    What the board shows is named before anything is rendered: the page of the ranking and the
+    countdown's minute, with the results version of the shared drawing (``_shared``). A board
+    polling with that ETag gets 304 (three queries) until one of them changes."""
     tournament = readable(request, tournament_id)
     pinned = _pinned_page(request)
     slot = int(time.time() // PROJECTOR_SECONDS)
@@ -285,18 +351,22 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     minute = "" if clock is None else f"{clock.over}:{clock.minutes_left}:{clock.minutes_over}"
     shown = f"{number}-{pages}-{pinned is not None}-{minute}"
     htmx = bool(request.htmx)
-    etag = results_etag(
-        club=tournament.club, parts=["projector", tournament.pk, get_language(), htmx, shown]
-    )
-    if etag_matches(request.headers, etag):
-        return not_modified(etag)
-    key = _results_key(request, tournament, f"projector-{shown}")
-    page = cache.get(key)
-    if page is None:
-        page = _projector(
+
+    def draw() -> bytes:
+        return _projector(
             request, tournament, current=current, clock=clock, pinned=pinned, number=number
         ).content
-        cache.set(key, page, RESULTS_SECONDS)
+
+    etag, page = _shared(
+        request,
+        tournament,
+        f"projector-{shown}",
+        parts=["projector", tournament.pk, get_language(), htmx, shown],
+        draw=draw,
+        fresh=lambda: permissions.is_organiser(request, tournament.club),
+    )
+    if page is None:
+        return not_modified(etag)
     return with_etag(HttpResponse(page), etag)
 
 
@@ -309,22 +379,22 @@ def _projector(
     pinned: int | None,
     number: int,
 ) -> HttpResponse:
-    context = _results(tournament)
-    playing: list[selectors.TableState] = []
-    if current is not None and current.status != Round.Status.CLOSED:
-        playing = [s for s in selectors.round_tables(round_=current) if not s.complete]
-    rows = context["rows"]
-    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
-    number = min(number, pages)
     first = (number - 1) * PROJECTOR_ROWS
+    context = _results(tournament, page=(first, PROJECTOR_ROWS))
+    playing: list[selectors.TableProgress] = []
+    playing_count = 0
+    if current is not None and current.status != Round.Status.CLOSED:
+        playing, playing_count = selectors.tables_playing(round_=current, limit=PROJECTOR_TABLES)
+    pages = max(1, -(-context["count"] // PROJECTOR_ROWS))
     board_url = reverse("tournaments:projector", args=[tournament.pk])
     context.update(
         current=current,
         current_name=round_name(tournament, current.number) if current else "",
         playing=playing,
+        playing_more=playing_count - len(playing),
         countdown=clock,
         refresh_seconds=PROJECTOR_SECONDS,
-        page_rows=rows[first : first + PROJECTOR_ROWS],
+        page_rows=context["rows"],
         page_number=number,
         page_numbers=range(1, pages + 1),
         pinned=pinned is not None,
