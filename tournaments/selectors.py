@@ -407,17 +407,19 @@ class StandingsSummary:
     cuts: CutSummary  # a championship's cuts, as the page states them
 
 
-def standings_summary(*, tournament: Tournament, series: str = "") -> StandingsSummary:
+def standings_summary(
+    *, tournament: Tournament, series: str = "", cuts: bool = True
+) -> StandingsSummary:
     """The players the standings (of that series, if any) rank, whether any has a team or a
-    penalty (one query), and the championship's cuts (one query)."""
+    penalty (one query), and the championship's cuts (one query; none read without ``cuts``)."""
     counts = _stored(tournament, series).aggregate(
         count=Count("pk"),
         teams=Count("pk", filter=Q(entry__team__isnull=False)),
         penalised=Count("pk", filter=Q(penalties__gt=0)),
     )
-    lines = cut_lines(tournament=tournament)
-    cuts = CutSummary([c.after_round for c in lines], counted_from(lines, None))
-    return StandingsSummary(counts["count"], counts["teams"] > 0, counts["penalised"] > 0, cuts)
+    lines = cut_lines(tournament=tournament) if cuts else []
+    summary = CutSummary([c.after_round for c in lines], counted_from(lines, None))
+    return StandingsSummary(counts["count"], counts["teams"] > 0, counts["penalised"] > 0, summary)
 
 
 def standings_count(*, tournament: Tournament, series: str = "") -> int:

@@ -46,13 +46,15 @@ def _results(
     series: str = "",
     *,
     page: tuple[int, int] | None = None,
+    wall: bool = False,
 ) -> dict[str, Any]:
     """What the results show; with a ``series``, that series' players ranked among themselves
     (and no team standings: a team's total counts every member). With a ``page`` (first, size),
     only those rows of the ranking, which the database pages (``count``: the players ranked):
     its cost does not grow with the field. A duplicate tournament is ranked by comparing each
     board's scores (read whole, then sliced: such events are a few tables); it has no team
-    standings (a team's duplicate result is not a sum of its players' percentages)."""
+    standings (a team's duplicate result is not a sum of its players' percentages). The
+    ``wall`` (the projector) shows neither the substitutes nor the cuts' summary: not read."""
     duplicate = is_duplicate(tournament)
     rows: list[Any]
     if duplicate:
@@ -70,7 +72,7 @@ def _results(
         has_penalties = any(r.penalties for r in rows)
         cuts = selectors.cut_summary(rows)
     else:
-        summary = selectors.standings_summary(tournament=tournament, series=series)
+        summary = selectors.standings_summary(tournament=tournament, series=series, cuts=not wall)
         first, size = page
         rows = selectors.standings_slice(
             tournament=tournament, series=series, first=first, size=size
@@ -110,7 +112,7 @@ def _results(
         "average": duplicate and tournament.duplicate_method == Tournament.DuplicateMethod.AVERAGE,
         # Ranked apart, never among the players (tournaments.people); not by series.
         "substitutes": []
-        if series
+        if series or wall
         else selectors.standings_for(tournament=tournament, substitutes=True),
     }
 
@@ -380,7 +382,7 @@ def _projector(
     number: int,
 ) -> HttpResponse:
     first = (number - 1) * PROJECTOR_ROWS
-    context = _results(tournament, page=(first, PROJECTOR_ROWS))
+    context = _results(tournament, page=(first, PROJECTOR_ROWS), wall=True)
     playing: list[selectors.TableProgress] = []
     playing_count = 0
     if current is not None and current.status != Round.Status.CLOSED:
