@@ -576,6 +576,12 @@ def round_after_deal(
     table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
     if table is None or table.round.status == Round.Status.CLOSED:
         return
+    # Only a deal that completes its own table can complete the round: any other leaves it
+    # open without waiting on the round's lock (one indexed count), so the tables of a round
+    # do not enter their deals one at a time behind that lock (docs/performance.md).
+    entered = Deal.objects.filter(game_id=game.pk, deleted_at__isnull=True).count()
+    if entered < table.round.tournament.deals_per_round:
+        return
     # The round is locked before counting: two tables entering their last deals at once take
     # turns, and the second sees the first's deal.
     close_if_complete(round_=table.round)

@@ -517,3 +517,28 @@ def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> 
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert Deal.objects.get(pk=deal.pk).version == 2
     assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
+def test_only_a_tables_last_deal_waits_on_the_rounds_lock(club: Club) -> None:
+    """A deal that leaves its table short of the round's deals cannot complete the round: it
+    does not lock the round (the tables of a round would otherwise enter their deals one at a
+    time); the table's last deal locks it and counts every table."""
+    from django.test.utils import CaptureQueriesContext
+
+    tournament = make(club, deals_per_round=2)
+    register(tournament, 8)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    game = selectors.round_tables(round_=round_)[0].table.game
+    ids = list(game.seats.order_by("position").values_list("player_id", flat=True))
+    rng = random.Random(5)
+    lock = 'FROM "tournaments_round" WHERE "tournaments_round"."id" ='
+
+    def enter(number: int) -> list[str]:
+        payload = random_tarot_payload(rng, ids, number)
+        with CaptureQueriesContext(connection) as captured:
+            game_services.deal_record(game=game, payload=payload, by=None, number=number)
+        return [q["sql"] for q in captured.captured_queries]
+
+    assert not [sql for sql in enter(1) if lock in sql]
+    assert [sql for sql in enter(2) if lock in sql]  # the table's last deal: the round is counted
+    assert Round.objects.get(pk=round_.pk).status != Round.Status.CLOSED  # table 2 has none yet
