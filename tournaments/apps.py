@@ -13,11 +13,13 @@ class TournamentsConfig(AppConfig):
         from tarot_scores.core.sections import on_club_page, on_home_page
         from tarot_scores.games.guards import on_game_access, on_reason_needed
         from tarot_scores.games.penalties import on_penalties
+        from tarot_scores.games.seats import on_deal_seats
         from tarot_scores.games.selectors import on_grouped_elsewhere
         from tarot_scores.games.services import on_deal_boards, on_deal_change
         from tournaments.confirmations import confirmation_after_deal
         from tournaments.duplicate_play import deal_boards
         from tournaments.penalties import table_penalties
+        from tournaments.people import seats_when_played
         from tournaments.permissions import table_access, table_needs_reason
         from tournaments.sections import club_tournaments, home_tournaments_today
         from tournaments.services import round_after_deal
@@ -34,6 +36,8 @@ class TournamentsConfig(AppConfig):
         # A table's deals follow the tournament's rules, on the pages and in the API alike.
         on_game_access(table_access)
         on_reason_needed(table_needs_reason)
+        # A deal corrected after a substitute took a seat over is scored with its own players.
+        on_deal_seats(seats_when_played)
         # A table's score sheet and its deals' histories show its penalties.
         on_penalties(table_penalties)
         # A tournament's tables are listed under it on the club's page, not among its games.

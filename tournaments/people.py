@@ -33,7 +33,7 @@ from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Reason, Refusal
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
-from tarot_scores.games.models import Seat
+from tarot_scores.games.models import Deal, Seat
 from tournaments import seating
 from tournaments.models import (
     ApartPair,
@@ -405,3 +405,26 @@ def seating_refusal(error: seating.SeatingError, tournament: Tournament, lang: s
             byes,
         ) % {"n": byes}
     return message
+
+
+def seats_when_played(deal: Deal, now: list[Player]) -> list[Player] | None:
+    """The players of a tournament table's seats when ``deal`` was played (registered with
+    ``games.seats.on_deal_seats``): a substitute who took a seat over after the deal gives it
+    back to the player he replaced, so correcting that deal scores its own players (the
+    replaced player's scores stay his, apart from the substitute's). None where no seat of the
+    game changed after the deal (one query, none for a club's own game)."""
+    if deal.game.max_deals is None:
+        return None  # a tournament table always has a set length: no query for a club game
+    later = (
+        Substitution.objects.filter(table__game_id=deal.game_id, at__gte=deal.created_at)
+        .select_related("replaced__player", "substitute__player")
+        .order_by("-at", "-pk")
+    )
+    then = list(now)
+    changed = False
+    for substitution in later:  # the latest first: undone one after the other
+        for place, player in enumerate(then):
+            if player.pk == substitution.substitute.player_id:
+                then[place] = substitution.replaced.player
+                changed = True
+    return then if changed else None

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Player
 from tarot_scores.games.kinds import PLAYER_FIELDS, PLAYER_LISTS, TAROT
-from tarot_scores.games.models import Game, Seat
+from tarot_scores.games.models import Deal, Game, Seat
 
 
 class TableSeats:
     """A game's seats as the scoring engine sees them: a unique label per player."""
 
     def __init__(self, seats: Sequence[Seat]) -> None:
+        self.seats = list(seats)
         self.players = [s.player for s in seats]
         labels: dict[int, str] = {}
         seen: set[str] = set()
@@ -93,3 +94,31 @@ def _as_id(key: Any) -> Any:
 
 def table_seats(game: Game) -> TableSeats:
     return TableSeats(list(game.seats.select_related("player")))
+
+
+# Who sat where when a deal was played, where a game's seats changed since (a tournament's
+# substitute takes a seat over mid-round): given the deal and the seats' players now, in seat
+# order, the players then, or None when nothing changed. Registered at start-up
+# (``tournaments.apps``); the games code never imports tournaments.
+DealSeatsHook = Callable[[Deal, list[Player]], list[Player] | None]
+_deal_seats_hooks: list[DealSeatsHook] = []
+
+
+def on_deal_seats(hook: DealSeatsHook) -> None:
+    _deal_seats_hooks.append(hook)
+
+
+def deal_seats(deal: Deal, now: TableSeats | None = None) -> TableSeats:
+    """The table as it was when ``deal`` was played: its seats now, with a player who has been
+    replaced since back in his seat, so that correcting the deal scores its own players."""
+    table = now or table_seats(deal.game)
+    for hook in _deal_seats_hooks:
+        then = hook(deal, list(table.players))
+        if then is not None:
+            return TableSeats(
+                [
+                    Seat(game_id=deal.game_id, player=player, position=seat.position)
+                    for seat, player in zip(table.seats, then, strict=True)
+                ]
+            )
+    return table

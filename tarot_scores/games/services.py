@@ -25,7 +25,7 @@ from tarot_scores.core.points import POINTS, typed_points
 from tarot_scores.games.guards import reason_needed
 from tarot_scores.games.kinds import HOUSE, TAROT, game_kind, variant_label
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
-from tarot_scores.games.seats import TableSeats, table_seats
+from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
@@ -514,7 +514,9 @@ def deal_update(
     if merge:
         payload = {**current.payload, **payload}
     payload = as_entered(game, payload)
-    result, table = deal_score(game=game, payload=payload, number=current.number)
+    # Scored with the deal's own players: a seat taken over since keeps its player for it.
+    seats = deal_seats(current, table_seats(game))
+    result, table = deal_score(game=game, payload=payload, number=current.number, table=seats)
     old = _current_scores(current)
     scores = table.scores_by_id(result)
     stats_apply(game, current, old, -1, len(table.players))

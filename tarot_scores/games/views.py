@@ -48,7 +48,7 @@ from tarot_scores.games.forms import DealForm, GameForm, deal_form_for
 from tarot_scores.games.guards import reason_needed
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.games.penalties import PenaltyMark, penalties_of, sheet_penalties
-from tarot_scores.games.seats import TableSeats, table_seats
+from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict
 from tarot_scores.games.setup import GameSetupError
@@ -247,7 +247,7 @@ def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     gate = _correction_gate(request, deal)
     if gate is not None:
         return gate
-    table = table_seats(deal.game)
+    table = deal_seats(deal)
     screen = EditScreen(
         template=TEMPLATES + "deal_edit.html",
         context=lambda deal, form, **extra: _edit_context(request, deal, table, form, **extra),

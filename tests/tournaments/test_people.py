@@ -528,3 +528,39 @@ def test_deleting_a_deal_from_before_a_substitution_updates_the_replaced_players
     cells = standing_cells(e.tournament)
     standings_rebuild(tournament=e.tournament)
     assert standing_cells(e.tournament) == cells
+
+
+def test_correcting_a_deal_from_before_a_substitution_scores_its_own_players() -> None:
+    """The deal was played by the replaced player: a correction names her and her line stays
+    hers; the substitute gets nothing of it; the correction screen offers her."""
+    from tarot_scores.games import services as game_services
+
+    e = event(8, rounds=2, deals_per_round=4)
+    round_ = e.seat()
+    factories.play(round_, seed=3, deals=2)
+    aurelie = e.entry("Aurélie")
+    done = people.substitute_seat(round_=round_, replaced=aurelie, name="Yann")
+    yann = done.substitute.player
+    first = done.table.game.deals.get(number=1)
+    players_then = set(ScoreLine.objects.filter(deal=first).values_list("player_id", flat=True))
+    assert aurelie.player_id in players_then and yann.pk not in players_then
+    corrected = game_services.deal_update(
+        deal=first,
+        payload={"taker": aurelie.player_id, "contract": "garde", "points": 45, "oudlers": 2},
+        version=first.version,
+        by=e.organiser,
+        reason="the taker was Aurélie",
+    )
+    lines = dict(ScoreLine.objects.filter(deal=corrected).values_list("player_id", "points"))
+    assert set(lines) == players_then
+    assert lines[aurelie.player_id] == 3 * (25 + 4) * 2  # a garde made by 4, three defenders
+    # The stored standings follow, as a rebuild from the score lines says.
+    assert selectors.standings_for(tournament=e.tournament) == (
+        selectors.standings_from_score_lines(tournament=e.tournament)
+    )
+    # The correction screen of that deal offers her, not the substitute.
+    page = factories.signed_in_client(e.organiser).get(
+        reverse("games:deal_edit", args=[corrected.pk])
+    )
+    assert page.status_code == 200
+    assert f'value="{aurelie.player_id}"' in page.content.decode()

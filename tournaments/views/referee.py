@@ -24,7 +24,7 @@ from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.games.entry import DealCard, EditScreen, deal_card, deal_correct
 from tarot_scores.games.forms import DealForm
 from tarot_scores.games.models import Deal, Game
-from tarot_scores.games.seats import table_seats
+from tarot_scores.games.seats import deal_seats, table_seats
 from tarot_scores.games.words import deal_words
 from tournaments import confirmations, selectors
 from tournaments.models import DealConfirmation, Tournament
@@ -70,7 +70,7 @@ def _cases(tournament: Tournament) -> list[Case]:
     for confirmation in selectors.deals_waiting(tournament=tournament):
         deal = confirmation.deal
         game = deal.game
-        view = views.setdefault(game.pk, table_seats(game))
+        view = deal_seats(deal, views.setdefault(game.pk, table_seats(game)))
         table = game.tournament_table
         where = _("%(round)s, table %(n)s") % {
             "round": round_name(tournament, table.round.number),
@@ -186,7 +186,7 @@ def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int
     tournament = found
     deal = _tournament_deal(tournament, deal_id)
     game = deal.game
-    view = table_seats(game)
+    view = deal_seats(deal)
     table = game.tournament_table
     if not confirmations.referee_for(request.user, table, [p.pk for p in view.players]):
         raise PermissionDenied  # he plays at this table: another referee decides

@@ -47,7 +47,7 @@ from tarot_scores.games.entry import (
 from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.penalties import SheetPenalties, sheet_penalties
-from tarot_scores.games.seats import TableSeats, table_seats
+from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
@@ -422,7 +422,7 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     game = deal.game
-    view = table_seats(game)
+    view = deal_seats(deal)
     base = _table_context(request, table)
     holder: Player | None = None
     if _requires_confirmation(table):
@@ -537,7 +537,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
         return _closed(request, table)
     deal = _table_deal(table, deal_id)
     game = deal.game
-    view = table_seats(game)
+    view = deal_seats(deal)
     holder, _account = _holder(request, table, list(view.players))
     if holder is None:
         messages.error(request, _("Say who you are before disagreeing with a deal."))
