@@ -712,3 +712,57 @@ def test_undoing_a_deal_gives_its_board_back_to_the_select(
     assert response.status_code == 200
     html = response.content.decode()
     assert '<option value="2" selected>' in html and 'data-board="2" data-entered="0"' in html
+
+
+# --- a whole session, as the organiser and the tables run it ------------------------------------
+
+
+def test_an_organiser_runs_a_duplicate_session_from_registration_to_printed_results() -> None:
+    """Created on its page, 8 players registered, both rounds seated on the round pages, every
+    board entered through the tables' links, then the ranking, a traveller and the papers."""
+    from tests.tournaments.test_pdf import read, streamed
+    from tournaments import duplicate_selectors
+
+    club = ClubFactory.create()
+    organiser = organiser_of(club)
+    browser = browser_of(organiser)
+    post = _new_page_post(duplicate_method="matchpoints", rounds="2", deals_per_round="2")
+    assert browser.post(reverse("tournaments:new", args=[club.slug]), post).status_code == 302
+    tournament = Tournament.objects.get(club=club)
+    for i in range(8):
+        player = PlayerFactory.create(name=f"Joueuse {i + 1}", clubs=[club])
+        services.entry_add(tournament=tournament, player=player, checked_in=True)
+    seat = reverse("tournaments:round_seat", args=[tournament.pk])
+    for number in (1, 2):
+        assert browser.post(seat).status_code == 302
+        round_ = Round.objects.get(tournament=tournament, number=number)
+        for table in tables_of(round_):
+            phone = Client(HTTP_ACCEPT_LANGUAGE="en")
+            boards = sorted(duplicate_play.deal_boards(game=table.game) or ())
+            for i, board in enumerate(boards, start=1):
+                # Each table plays each board its own way: the taker and the points differ.
+                taker = seated(table)[(board + table.number) % 4]
+                points = 35 + 7 * ((board * table.number + number) % 5)
+                sent = deal_post(taker, i, board=board, points=str(points))
+                assert phone.post(link(table), sent).status_code in (200, 302)
+        assert Deal.objects.filter(game__tournament_table__round=round_).count() == 4
+        assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+    # Every board was played at both tables: on a board, a direction's two players share
+    # 2 matchpoints (2 for the better, or 1 each); 4 boards x 4 directions x 2 = 32 in all.
+    rows = duplicate_selectors.duplicate_standings(tournament=tournament)
+    assert len(rows) == 8 and sum(r.matchpoints for r in rows) == 32
+    assert all(r.boards == 4 and r.maximum == 8 for r in rows)  # 2 rounds of 2 boards
+    page = text_of(browser.get(reverse("tournaments:standings", args=[tournament.pk])).content)
+    for row in rows:
+        assert row.player.label in page
+    pages, text = read(
+        streamed(browser.get(reverse("tournaments:standings_pdf", args=[tournament.pk])))
+    )
+    assert pages == 1 and all(row.player.label in text[0] for row in rows)
+    traveller = browser.get(reverse("tournaments:board", args=[tournament.pk, 1]))
+    assert traveller.status_code == 200 and "Not played yet" not in text_of(traveller.content)
+    for name in ("travellers_pdf", "movement_pdf", "board_labels_pdf"):
+        pages, text = read(
+            streamed(browser.get(reverse(f"tournaments:{name}", args=[tournament.pk])))
+        )
+        assert pages >= 1 and any(t.strip() for t in text), name
