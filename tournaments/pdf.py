@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
@@ -33,6 +33,8 @@ from reportlab.platypus import (
 )
 
 from tarot_scores.core.pdf import GRID, HEAD_FILL, build, fitting_width, grid_style, para, styles
+from tournaments.duplicate import DIRECTIONS, board_dealer
+from tournaments.duplicate.pdf import direction_name
 from tournaments.duplicate_selectors import DuplicateRow, duplicate_columns
 from tournaments.exports import bye_cell
 from tournaments.models import Tournament
@@ -48,6 +50,9 @@ class SheetTable:
     number: int
     players: list[str]  # seat order: seat 1 deals first
     entry_url: str  # the table's private link, printed as a QR code
+    # A duplicate table's boards this round: a row each, dealt by the direction the board
+    # names (North, East, South, West: the seats in order), not by turns.
+    boards: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,11 +111,17 @@ def render_table_sheets(
     for index, table in enumerate(tables):
         if index:
             story.append(PageBreak())
-        seats = [
-            (_("%(seat)s. %(name)s (deals first)") if i == 1 else _("%(seat)s. %(name)s"))
-            % {"seat": i, "name": name}
-            for i, name in enumerate(table.players, start=1)
-        ]
+        if table.boards:
+            seats = [
+                _("%(seat)s. %(name)s") % {"seat": direction_name(direction), "name": name}
+                for direction, name in zip(DIRECTIONS, table.players, strict=False)
+            ]
+        else:
+            seats = [
+                (_("%(seat)s. %(name)s (deals first)") if i == 1 else _("%(seat)s. %(name)s"))
+                % {"seat": i, "name": name}
+                for i, name in enumerate(table.players, start=1)
+            ]
         left: list[Any] = [
             para(tournament.name, st["title"]),
             para(_heading(tournament), st["meta"]),
@@ -152,7 +163,8 @@ def render_table_sheets(
             )
         )
 
-        columns = [_("Deal"), _("Dealer"), _("Taker"), _("Contract"), _("Points"), _("Bouts")]
+        first = pgettext("duplicate", "Board") if table.boards else _("Deal")
+        columns = [first, _("Dealer"), _("Taker"), _("Contract"), _("Points"), _("Bouts")]
         least = [1.5 * cm, 3.2 * cm, 3.2 * cm, 2.6 * cm, 1.6 * cm, 1.4 * cm]
         fixed = [
             fitting_width(column, size=font, least=width)
@@ -163,8 +175,13 @@ def render_table_sheets(
             "grid-head", parent=st["head"], fontSize=font, leading=font * 1.15
         )
         data: list[list[Any]] = [[para(c, head_style) for c in [*columns, *table.players]]]
-        for number in range(1, deals + 1):
-            dealer = table.players[(number - 1) % len(table.players)] if table.players else ""
+        rows = [
+            (board, table.players[DIRECTIONS.index(board_dealer(board))]) for board in table.boards
+        ] or [
+            (number, table.players[(number - 1) % len(table.players)] if table.players else "")
+            for number in range(1, deals + 1)
+        ]
+        for number, dealer in rows:
             data.append(
                 [str(number), _short(dealer), *[""] * (len(columns) - 2 + len(table.players))]
             )

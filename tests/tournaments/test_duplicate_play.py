@@ -766,3 +766,30 @@ def test_an_organiser_runs_a_duplicate_session_from_registration_to_printed_resu
             streamed(browser.get(reverse(f"tournaments:{name}", args=[tournament.pk])))
         )
         assert pages >= 1 and any(t.strip() for t in text), name
+
+
+def test_a_duplicate_rounds_sheets_and_page_say_who_deals_each_board() -> None:
+    """The printed sheet of a duplicate table lists its boards, each dealt by the direction the
+    board names (not by turns), and its seats by direction; so does the round page."""
+    from tests.tournaments.test_pdf import read, streamed
+
+    tournament = duplicate_event(8, rounds=2, boards=2)
+    organiser = organiser_of(tournament.club)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    browser = browser_of(organiser)
+    url = reverse("tournaments:table_sheets_pdf", args=[tournament.pk, round_.number])
+    pages, text = read(streamed(browser.get(url)))
+    assert pages == 2
+    plan = movement(2, 2, 2)
+    names = dict(Player.objects.values_list("pk", "name"))
+    for table, page in zip(tables_of(round_), text, strict=True):
+        station = plan.station(1, table.number)
+        players = [names[p] for p in seated(table)]
+        assert f"North. {players[0]}" in page and f"West. {players[3]}" in page
+        assert "deals first" not in page and "Board" in page
+        for board in station.boards:
+            dealer = players[DIRECTIONS.index(board_dealer(board))]
+            assert f"{board} {dealer}" in page
+    html = text_of(browser.get(reverse("tournaments:round", args=[tournament.pk, 1])).content)
+    first = names[seated(tables_of(round_)[0])[0]]
+    assert f"{first} (North)" in html and "deals first" not in html

@@ -23,7 +23,8 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.models import Seat
-from tournaments import pdf, people, selectors, services
+from tournaments import duplicate_play, pdf, people, selectors, services
+from tournaments.duplicate import DIRECTIONS
 from tournaments.forms import SubstituteForm, SwapForm
 from tournaments.models import Entry, Penalty, Round, Tournament
 from tournaments.selectors import TableState
@@ -73,6 +74,14 @@ class TableCard:
     entry_url: str  # organisers only
     qr: SafeString | str
     penalties: list[Penalty] = field(default_factory=list)  # its players' live ones this round
+    # A word beside each seat: its direction at a duplicate table (where boards, not turns,
+    # say who deals); none elsewhere, where seat 1 deals first.
+    directions: tuple[str, ...] = ()
+
+    @property
+    def seat_rows(self) -> list[tuple[int, Player, str]]:
+        notes = self.directions
+        return [(s, p, notes[s - 1] if s <= len(notes) else "") for s, p in self.seats]
 
 
 def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[TableCard]:
@@ -82,6 +91,11 @@ def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[
         tournament=round_.tournament, round_=round_, live_only=True
     ):
         given[penalty.entry.player_id].append(penalty)
+    directions = (
+        tuple(duplicate_play.direction_label(d) for d in DIRECTIONS)
+        if round_.tournament.format == Tournament.Format.DUPLICATE
+        else ()
+    )
     for state in selectors.round_tables(round_=round_):
         url = entry_url(request, state.table) if organiser else ""
         title = _("Table %(n)s: enter the deals") % {"n": state.table.number}
@@ -92,6 +106,7 @@ def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[
                 url,
                 qr_svg(url, title) if organiser else "",
                 [p for player in state.players for p in given.get(player.pk, [])],
+                directions,
             )
         )
     return cards
@@ -271,13 +286,21 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
         return login_first(request, _round_url(tournament_id, number))
     tournament = managed(request, tournament_id)
     round_ = round_of(tournament, number)
+    states = selectors.round_tables(round_=round_)
+    # A duplicate table plays the boards the movement gives it, each dealt by its direction.
+    plan = (
+        duplicate_play.session_movement(len(states), tournament.rounds, tournament.deals_per_round)
+        if tournament.format == Tournament.Format.DUPLICATE and states
+        else None
+    )
     tables = [
         pdf.SheetTable(
             number=state.table.number,
             players=[p.label for p in state.players],
             entry_url=entry_url(request, state.table),
+            boards=plan.station(number, state.table.number).boards if plan else (),
         )
-        for state in selectors.round_tables(round_=round_)
+        for state in states
     ]
     data = pdf.render_table_sheets(
         tournament=tournament, round_name=round_name(tournament, number), tables=tables
