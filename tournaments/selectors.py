@@ -174,11 +174,6 @@ def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[Standing
     return ranked
 
 
-def cut_lines(*, tournament: Tournament) -> list[CutLine]:
-    """The tournament's live cuts, in round order (one query)."""
-    return _rounds_cuts_and_byes(tournament)[1]
-
-
 def series_or_overall(asked: str | None) -> str:
     """The series a reader asked for (``?series=s1``), or "" (the overall standings) for none
     and for any value that is not a series: a made-up value is the overall ranking."""
@@ -298,6 +293,11 @@ class CutSummary:
         return len(self.cut_after) + 1
 
 
+def cut_summary_of(lines: list[CutLine]) -> CutSummary:
+    """The same, read from the tournament's live cuts rather than its rows."""
+    return CutSummary([c.after_round for c in lines], counted_from(lines, None))
+
+
 def cut_summary(rows: list[StandingRow]) -> CutSummary:
     cut_after = sorted({r.eliminated_after for r in rows if r.eliminated_after is not None})
     still_in = [r.counted_from for r in rows if r.eliminated_after is None]
@@ -352,6 +352,14 @@ _RANKING_ORDER = [F("total").desc(), F("best_round").desc(), F("last_round").des
 def standings_slice(
     *, tournament: Tournament, series: str = "", first: int, size: int
 ) -> list[StandingRow]:
+    """``standings_for(...)[first:first + size]``, the database doing the paging (two queries):
+    see ``standings_slice_and_cuts``."""
+    return standings_slice_and_cuts(tournament=tournament, series=series, first=first, size=size)[0]
+
+
+def standings_slice_and_cuts(
+    *, tournament: Tournament, series: str = "", first: int, size: int
+) -> tuple[list[StandingRow], list[CutLine]]:
     """``standings_for(...)[first:first + size]``, the database doing the paging: a page costs
     the same whatever the number of players (two queries).
 
@@ -360,10 +368,11 @@ def standings_slice(
     the page; the name orders each group here, as ``standings_for`` does (Python's casefold,
     not the database's collation), so the page is the same rows in the same order. After a
     championship's cut the ranking has groups and stage totals the stored columns do not hold:
-    it is then ``standings_for``'s, sliced."""
+    it is then ``standings_for``'s, sliced. With the page, the tournament's live cuts (read in
+    the same query as the rounds), for what the page says of them (``cut_summary_of``)."""
     numbers, cuts, byes = _rounds_cuts_and_byes(tournament)
     if cuts:
-        return standings_for(tournament=tournament, series=series)[first : first + size]
+        return standings_for(tournament=tournament, series=series)[first : first + size], cuts
     rounds = [str(n) for n in numbers]
     ranked = _stored(tournament, series).annotate(
         place=Window(Rank(), order_by=_RANKING_ORDER),
@@ -391,10 +400,10 @@ def standings_slice(
         )
         rows.append((key, place, row))
     if not rows:
-        return []
+        return [], cuts
     rows.sort(key=lambda kpr: (kpr[0], kpr[2].player.pk))  # as _ranked
     start = first - (rows[0][1] - 1)  # the first group read begins at its place
-    return [row for _key, _place, row in rows[start : start + size]]
+    return [row for _key, _place, row in rows[start : start + size]], cuts
 
 
 @dataclass(frozen=True)
@@ -404,22 +413,17 @@ class StandingsSummary:
     count: int  # players ranked
     has_teams: bool  # someone plays in a team
     has_penalties: bool  # someone lost points to a penalty
-    cuts: CutSummary  # a championship's cuts, as the page states them
 
 
-def standings_summary(
-    *, tournament: Tournament, series: str = "", cuts: bool = True
-) -> StandingsSummary:
-    """The players the standings (of that series, if any) rank, whether any has a team or a
-    penalty (one query), and the championship's cuts (one query; none read without ``cuts``)."""
+def standings_summary(*, tournament: Tournament, series: str = "") -> StandingsSummary:
+    """The players the standings (of that series, if any) rank, and whether any has a team or
+    a penalty (one query)."""
     counts = _stored(tournament, series).aggregate(
         count=Count("pk"),
         teams=Count("pk", filter=Q(entry__team__isnull=False)),
         penalised=Count("pk", filter=Q(penalties__gt=0)),
     )
-    lines = cut_lines(tournament=tournament) if cuts else []
-    summary = CutSummary([c.after_round for c in lines], counted_from(lines, None))
-    return StandingsSummary(counts["count"], counts["teams"] > 0, counts["penalised"] > 0, summary)
+    return StandingsSummary(counts["count"], counts["teams"] > 0, counts["penalised"] > 0)
 
 
 def standings_count(*, tournament: Tournament, series: str = "") -> int:

@@ -54,7 +54,7 @@ def _results(
     its cost does not grow with the field. A duplicate tournament is ranked by comparing each
     board's scores (read whole, then sliced: such events are a few tables); it has no team
     standings (a team's duplicate result is not a sum of its players' percentages). The
-    ``wall`` (the projector) shows neither the substitutes nor the cuts' summary: not read."""
+    ``wall`` (the projector) does not show the substitutes: not read."""
     duplicate = is_duplicate(tournament)
     rows: list[Any]
     if duplicate:
@@ -72,14 +72,14 @@ def _results(
         has_penalties = any(r.penalties for r in rows)
         cuts = selectors.cut_summary(rows)
     else:
-        summary = selectors.standings_summary(tournament=tournament, series=series, cuts=not wall)
+        summary = selectors.standings_summary(tournament=tournament, series=series)
         first, size = page
-        rows = selectors.standings_slice(
+        rows, lines = selectors.standings_slice_and_cuts(
             tournament=tournament, series=series, first=first, size=size
         )
         count, has_penalties = summary.count, summary.has_penalties
         has_teams = not series and summary.has_teams
-        cuts = summary.cuts
+        cuts = selectors.cut_summary_of(lines)
     numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     return {
         "tournament": tournament,
