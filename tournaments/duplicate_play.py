@@ -30,21 +30,12 @@ from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
 from tournaments.duplicate import DIRECTIONS, Direction, Movement, board_dealer, movement
+from tournaments.duplicate.pdf import direction_name
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.seating.duplicate import ApartClash, draw_clashes, draw_movement_numbers
 from tournaments.standings import standings_refresh
 
 MIN_TABLES = 2
-
-
-def direction_label(direction: Direction) -> str:
-    """A direction as the table reads it: Nord, Est, Sud, Ouest."""
-    return {
-        Direction.NORTH: _("North"),
-        Direction.EAST: _("East"),
-        Direction.SOUTH: _("South"),
-        Direction.WEST: _("West"),
-    }[direction]
 
 
 # --- creation ---------------------------------------------------------------------------------
@@ -249,7 +240,7 @@ def table_boards(table: Table, seated: list[Player], entered: Collection[int]) -
         seat = DIRECTIONS.index(dealer)
         name = seated[seat].label if seat < len(seated) else ""
         label = _("%(direction)s (%(name)s)") % {
-            "direction": direction_label(dealer),
+            "direction": direction_name(dealer),
             "name": name,
         }
         out.append(BoardState(board, dealer, label, board in entered))

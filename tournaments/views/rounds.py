@@ -25,6 +25,7 @@ from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.models import Seat
 from tournaments import duplicate_play, pdf, people, selectors, services
 from tournaments.duplicate import DIRECTIONS
+from tournaments.duplicate.pdf import direction_name
 from tournaments.forms import SubstituteForm, SwapForm
 from tournaments.models import Entry, Penalty, Round, Tournament
 from tournaments.selectors import TableState
@@ -92,7 +93,7 @@ def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[
     ):
         given[penalty.entry.player_id].append(penalty)
     directions = (
-        tuple(duplicate_play.direction_label(d) for d in DIRECTIONS)
+        tuple(direction_name(d) for d in DIRECTIONS)
         if round_.tournament.format == Tournament.Format.DUPLICATE
         else ()
     )

@@ -53,6 +53,7 @@ from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
 from tournaments import confirmations, duplicate_play, selectors
 from tournaments.duplicate import DIRECTIONS
+from tournaments.duplicate.pdf import direction_name
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.views.access import round_name
 
@@ -252,7 +253,7 @@ def _board_context(
         "board_errors": slots.get("board", []),
         "board_field_template": TEMPLATES + "_board_select.html",
         "seats_by_direction": [
-            (duplicate_play.direction_label(d), sheet.table.labels[p.pk])
+            (direction_name(d), sheet.table.labels[p.pk])
             for d, p in zip(DIRECTIONS, sheet.table.players, strict=False)
         ],
     }
