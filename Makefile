@@ -11,6 +11,8 @@ MANAGE := $(PY) manage.py
 # Only needed when not root (we are root in CI).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
+# The suite runs in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs it in this one.
+PYTEST_WORKERS ?= auto
 
 .PHONY: help run test lint fmt typecheck migrations pytest chromium messages bench clean
 
@@ -58,7 +60,7 @@ migrations: $(VENV)/.installed-dev
 	$(MANAGE) makemigrations --check --dry-run
 
 pytest: $(VENV)/.installed-dev chromium
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 test: lint typecheck migrations pytest
 

@@ -277,10 +277,13 @@
       elt.dataset.offlineKey = form ? formKey(form) : "";
     }
   });
+  // Only an answer that replaced the preview changes what it scored: a request that failed
+  // (the network went as Save was tapped, and the field's "change" asked for a preview again)
+  // left the preview on screen as it was, still describing previewKey.
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    if (elt && elt.id === "deal-preview") {
-      previewKey = event.detail.successful ? elt.dataset.offlineKey : null;
+    if (elt && elt.id === "deal-preview" && event.detail.successful) {
+      previewKey = elt.dataset.offlineKey;
     }
   });
   // A new form from the site (after a save): remember the next number.
