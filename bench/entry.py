@@ -94,28 +94,16 @@ ON CONFLICT (club_id, season, kind, table_size, player_id) DO UPDATE SET
 def figure_rows(game: Any, payload: Any, result: Any, scores: dict[int, int]) -> list[Any]:
     """The rows the save adds to its players' figures and game totals (worked out beforehand,
     like the scores), each table's upsert statement with its parameters."""
-    from django.db import connection
-
     from tarot_scores.games.models import Deal
     from tarot_scores.stats import services as stats
 
     deal = Deal(
         payload=payload, taker_id=payload["taker"], won=result.won, contract=payload["contract"]
     )
-    out = []
-    q = connection.ops.quote_name
-    for table, rows in stats._figures_rows(game, deal, scores).items():
-        name = q(table.model._meta.db_table)
-        columns = [*table.key, *table.counts]
-        marks = "(" + ", ".join(["%s"] * len(columns)) + ")"
-        sets = ", ".join(f"{q(c)} = {name}.{q(c)} + excluded.{q(c)}" for c in table.counts)
-        sql = (
-            f"INSERT INTO {name} ({', '.join(q(c) for c in columns)}) "
-            f"VALUES {', '.join([marks] * len(rows))} "
-            f"ON CONFLICT ({', '.join(q(c) for c in table.names)}) DO UPDATE SET {sets}"
-        )
-        out.append((sql, [value for row in rows for value in row]))
-    return out
+    return [
+        (stats._upsert_sql(table, len(rows)), [value for row in rows for value in row])
+        for table, rows in stats._figures_rows(game, deal, scores).items()
+    ]
 
 
 FLOOR_RATINGS_READ = """

@@ -29,6 +29,7 @@ from tournaments.duplicate import (
     Movement,
     MovementError,
     MovementRow,
+    SessionResult,
     TableDeal,
     Traveller,
     compare_seats,
@@ -105,7 +106,7 @@ def board_scores(*, tournament: Tournament, board: int | None = None) -> list[Bo
 
 
 @dataclass(frozen=True)
-class DuplicateRow:
+class DuplicateRow(SessionResult):
     """A player's line of a duplicate ranking. ``penalties`` are taken off ``matchpoints``
     (matchpoints method) or off ``total`` (average method), already: see docs/duplicate.md."""
 
@@ -122,20 +123,6 @@ class DuplicateRow:
     # A duplicate tournament has no cuts; the standings page reads these of any row.
     eliminated_after: int | None = None
     counted_from: int = 1
-
-    @property
-    def percentage(self) -> Fraction | None:
-        if not self.maximum:
-            return None
-        return Fraction(100 * self.matchpoints, self.maximum)
-
-    @property
-    def result(self) -> Fraction:
-        """What ranks the player: his percentage (50 before any comparison) or his total."""
-        if self.method is Method.AVERAGE:
-            return self.total
-        percentage = self.percentage
-        return Fraction(50) if percentage is None else percentage
 
     @property
     def shown_percentage(self) -> Decimal | None:

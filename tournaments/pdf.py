@@ -68,6 +68,16 @@ def collation_key(name: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+def _standings_heading(tournament: Tournament, series_label: str, st: Any) -> list[Any]:
+    """A standings sheet's first lines: the tournament, its heading, "Standings" (of a series)."""
+    title = _("Standings: %(series)s") % {"series": series_label} if series_label else None
+    return [
+        para(tournament.name, st["title"]),
+        para(_heading(tournament), st["meta"]),
+        para(title or _("Standings"), st["h2"]),
+    ]
+
+
 def _heading(tournament: Tournament) -> str:
     date = formats.date_format(tournament.date, "DATE_FORMAT")
     return f"{tournament.club.name} · {date}"
@@ -321,14 +331,7 @@ def render_standings(
     usable = pagesize[0] - 2 * _MARGIN
     has_teams = any(r.team for r in rows)
     story: list[Any] = [
-        para(tournament.name, st["title"]),
-        para(_heading(tournament), st["meta"]),
-        para(
-            _("Standings: %(series)s") % {"series": series_label}
-            if series_label
-            else _("Standings"),
-            st["h2"],
-        ),
+        *_standings_heading(tournament, series_label, st),
     ]
     story += _cut_paragraphs(rows, st)
     # Penalties are already out of their rounds' points; their own column says how many.
@@ -427,14 +430,7 @@ def render_duplicate_standings(
     average = tournament.duplicate_method == Tournament.DuplicateMethod.AVERAGE
     head, cells = duplicate_columns(average=average, penalties=has_penalties)
     story: list[Any] = [
-        para(tournament.name, st["title"]),
-        para(_heading(tournament), st["meta"]),
-        para(
-            _("Standings: %(series)s") % {"series": series_label}
-            if series_label
-            else _("Standings"),
-            st["h2"],
-        ),
+        *_standings_heading(tournament, series_label, st),
         para(str(tournament.get_duplicate_method_display()), st["meta"]),
     ]
     data: list[list[Any]] = [[para(h, st["head"]) for h in head]]

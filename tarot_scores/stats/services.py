@@ -146,18 +146,22 @@ def _upsert(table: _Table, rows: Sequence[Sequence[Any]]) -> None:
     """Add each row's counts to its key's row, creating the rows missing: one statement."""
     if not rows:
         return
+    with connection.cursor() as cursor:
+        cursor.execute(_upsert_sql(table, len(rows)), [value for row in rows for value in row])
+
+
+def _upsert_sql(table: _Table, count: int) -> str:
+    """The statement of ``_upsert`` for ``count`` rows (bench/entry.py's floor sends it too)."""
     q = connection.ops.quote_name
     name = q(table.model._meta.db_table)
     columns = [*table.key, *table.counts]
     marks = "(" + ", ".join(["%s"] * len(columns)) + ")"
     sets = ", ".join(f"{q(c)} = {name}.{q(c)} + excluded.{q(c)}" for c in table.counts)
-    sql = (
+    return (
         f"INSERT INTO {name} ({', '.join(q(c) for c in columns)}) "
-        f"VALUES {', '.join([marks] * len(rows))} "
+        f"VALUES {', '.join([marks] * count)} "
         f"ON CONFLICT ({', '.join(q(c) for c in table.names)}) DO UPDATE SET {sets}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [value for row in rows for value in row])
 
 
 def _take_back(table: _Table, rows: Sequence[Sequence[Any]]) -> None:

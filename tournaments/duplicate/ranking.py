@@ -66,16 +66,14 @@ class SeatResult:
         return self.maximum > 0 and self.matchpoints == self.maximum
 
 
-@dataclass(frozen=True)
-class RankedRow:
-    rank: int
-    player: int
+class SessionResult:
+    """A player's session result from his ``matchpoints`` out of ``maximum`` and his exact
+    ``total`` of differences, by ``method``: shared by the pure rows and the site's rows."""
+
     method: Method
     matchpoints: int
     maximum: int
-    total: Fraction  # the exact sum of differences from the average
-    tops: int
-    boards: int
+    total: Fraction
 
     @property
     def percentage(self) -> Fraction | None:
@@ -91,6 +89,18 @@ class RankedRow:
             return self.total
         percentage = self.percentage
         return Fraction(50) if percentage is None else percentage
+
+
+@dataclass(frozen=True)
+class RankedRow(SessionResult):
+    rank: int
+    player: int
+    method: Method
+    matchpoints: int
+    maximum: int
+    total: Fraction  # the exact sum of differences from the average
+    tops: int
+    boards: int
 
 
 def rounded(value: Fraction, places: int = 0) -> Decimal:
