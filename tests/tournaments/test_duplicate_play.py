@@ -280,6 +280,27 @@ def test_the_field_is_fixed_once_the_movement_is_drawn() -> None:
     services.entry_check_in(entry=entry, checked_in=True)
 
 
+def test_once_drawn_the_pages_offer_no_change_of_the_field_and_say_why() -> None:
+    tournament = duplicate_event(8)
+    user = organiser_of(tournament.club)
+    client = browser_of(user)
+    url = reverse("tournaments:registration", args=[tournament.pk])
+    before = client.get(url).content.decode()
+    assert 'id="register"' in before and "check-in-" in before and "withdraw-" in before
+    assert 'id="field-fixed"' not in before
+
+    services.round_seat_next(tournament=tournament, by=user)
+    after = client.get(url).content.decode()
+    assert 'id="register"' not in after
+    assert "check-in-" not in after and "withdraw-" not in after
+    assert "movement of this duplicate tournament is drawn" in text_of(after.encode())
+
+    detail = text_of(client.get(reverse("tournaments:detail", args=[tournament.pk])).content)
+    assert "2 boards a table" in detail
+    assert "by the movement: each player keeps his direction" in detail
+    assert "Mixing" not in detail
+
+
 def _share_a_table(numbers: dict[int, int], plan: Any, a: int, b: int) -> bool:
     return any(
         numbers[a] in station.players and numbers[b] in station.players for station in plan.stations
@@ -793,3 +814,32 @@ def test_a_duplicate_rounds_sheets_and_page_say_who_deals_each_board() -> None:
     html = text_of(browser.get(reverse("tournaments:round", args=[tournament.pk, 1])).content)
     first = names[seated(tables_of(round_)[0])[0]]
     assert f"{first} (North)" in html and "deals first" not in html
+
+
+def test_the_counts_of_boards_entered_read_right_in_french_and_english() -> None:
+    """ "1 donne saisie sur 4", not "1 donnes saisies" (French's plural follows the first number);
+    the table's board list puts French's space before its colon."""
+    tournament = duplicate_event(8, boards=2)
+    user = organiser_of(tournament.club)
+    round_ = services.round_seat_next(tournament=tournament, by=user)
+    first, second = tables_of(round_)
+    board = sorted(duplicate_play.deal_boards(game=first.game) or ())[0]
+    game_services.deal_record(
+        game=first.game, payload=garde(seated(first)[0]), by=None, board=board
+    )
+    url = reverse("tournaments:round", args=[tournament.pk, 1])
+
+    french = text_of(signed_in_client(user).get(url, HTTP_ACCEPT_LANGUAGE="fr").content)
+    assert "1 donne saisie sur 4" in french
+    assert "1 donne saisie sur 2" in french and "0 donne saisie sur 2" in french
+    assert "donnes saisies" not in french
+    english = text_of(browser_of(user).get(url).content)
+    assert "1 of 4 deals entered" in english and "0 of 2 deals entered" in english
+
+    link = reverse("tournaments:table_entry", args=[second.token])
+    boards = sorted(duplicate_play.deal_boards(game=second.game) or ())
+    page = text_of(Client().get(link, HTTP_ACCEPT_LANGUAGE="fr").content)
+    assert f"Étui {boards[0]} : à jouer" in page
+    assert f"Board {boards[0]}: to play" in text_of(
+        Client().get(link, HTTP_ACCEPT_LANGUAGE="en").content
+    )

@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
@@ -34,6 +34,7 @@ from tests.factories import ClubFactory, MembershipFactory, UserFactory, token_c
 from tournaments import duplicate_selectors
 from tournaments import services as tournament_services
 from tournaments.duplicate import Method, movement
+from tournaments.duplicate.pdf import movement_rule
 from tournaments.models import DealConfirmation, Entry, Penalty, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -729,3 +730,29 @@ def test_the_duplicate_pages_speak_french(example: Session) -> None:
     movement_page = french.get(reverse("tournaments:movement", args=[tournament.pk])).content
     assert "Feuille de mouvement (PDF)" in movement_page.decode()
     assert "Chaque joueur garde son orientation" in movement_page.decode()
+
+
+def test_the_movement_rule_is_said_in_words(example: Session) -> None:
+    """Each direction's move, by name, in the reader's language ("monte de 2 tables", "reste"),
+    on the page and on the movement sheet."""
+    assert movement(4, 4, 2).strides == (0, 0, 2, 2)
+    url = reverse("tournaments:movement", args=[example.tournament.pk])
+    rule = "North stays, East stays, South moves 2 tables up, West moves 2 tables up."
+    assert rule in english().get(url).content.decode()
+    french = Client().get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Nord reste, Est reste, Sud monte de 2 tables, Ouest monte de 2 tables." in french
+    sheet = english().get(reverse("tournaments:movement_pdf", args=[example.tournament.pk]))
+    _pages, texts = read_pdf(streamed(sheet))
+    assert rule in " ".join(texts[0].split())
+
+
+@pytest.mark.parametrize(
+    ("strides", "said"),
+    [
+        ((0, 1, 2, 3), "North stays, East moves 1 table up, South moves 2 tables up, West moves 3"),
+        ((0, 0, 0, 0), "Each player keeps his direction and his table."),
+    ],
+)
+def test_the_movement_rule_reads_each_stride(strides: tuple[int, ...], said: str) -> None:
+    with translation.override("en"):
+        assert said in movement_rule(strides)

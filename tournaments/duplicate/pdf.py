@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import cm
@@ -37,6 +38,27 @@ def direction_name(direction: Direction) -> str:
         Direction.WEST: _("West"),
     }
     return names[direction]
+
+
+def movement_rule(strides: Sequence[int]) -> str:
+    """The movement in a sentence, as the page and the movement sheet print it: "Each player
+    keeps his direction. Each round the boards go one table down; North stays, East moves 1
+    table up, South 2 tables up, West 3 tables up." (``strides``: North, East, South, West)."""
+    if not any(strides):
+        return _(
+            "Each player keeps his direction and his table. Each round the boards go one table "
+            "down."
+        )
+    moves = []
+    for direction, stride in zip(Direction, strides, strict=True):
+        if stride:
+            move = ngettext("moves %(n)s table up", "moves %(n)s tables up", stride) % {"n": stride}
+        else:
+            move = _("stays")
+        moves.append(f"{direction_name(direction)} {move}")
+    return _(
+        "Each player keeps his direction. Each round the boards go one table down; %(moves)s."
+    ) % {"moves": ", ".join(moves)}
 
 
 def board_label_text(board: int, dealer: Direction) -> str:
@@ -63,11 +85,7 @@ def render_movement_sheet(
         return f"{number}. {name}" if name else str(number)
 
     st = styles(text_size=11, title_left=True)
-    _north, east, south, west = plan.strides
-    rule = _(
-        "Each player keeps his direction. Each round North stays, East goes %(east)s "
-        "table(s) up, South %(south)s, West %(west)s; the boards go one table down."
-    ) % {"east": east, "south": south, "west": west}
+    rule = movement_rule(plan.strides)
     usable_w, usable_h = A4[0] - 2 * _MARGIN, A4[1] - 2 * _MARGIN
     rows = movement_rows(plan)
     story: list[Any] = []

@@ -185,6 +185,7 @@ def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "drawn": bool(names),
         "directions": _directions(),
         "repeats": len(plan.repeated_meetings()) if plan else 0,
+        "rule": duplicate_pdf.movement_rule(plan.strides) if plan else "",
         "is_organiser": permissions.is_organiser(request, tournament.club),
     }
     return render(request, TEMPLATES + "movement.html", context)

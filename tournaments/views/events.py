@@ -23,7 +23,7 @@ from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.kinds import variant_label
-from tournaments import people, seating, selectors, services
+from tournaments import duplicate_play, people, seating, selectors, services
 from tournaments.forms import ApartPairForm, EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pdf import collation_key
@@ -252,6 +252,9 @@ def _registration_context(
         "knockout": is_knockout(tournament),
         "apart_pairs": people.apart_pairs_listed(tournament=tournament),
         "apart_form": apart_form,
+        # A duplicate tournament's field, once its movement is drawn: no check-in, withdrawal
+        # or registration offered (each would be refused), the reason said instead.
+        "field_fixed": duplicate_play.seated_refusal(tournament) or "",
     }
 
 
