@@ -767,3 +767,12 @@ def test_a_championship_of_24_players_cut_to_12_then_8_up_to_the_printed_standin
         assert f"{row.rank}. {row.player.label}" in text
     assert text.count("eliminated after round 2") == 4
     assert text.count("eliminated after round 1") == 12
+
+
+def test_the_page_names_the_round_inside_its_sentences() -> None:
+    f = field_of(EIGHT)
+    client = factories.signed_in_client(f.referee)
+    french = client.get(cut_url(f), headers={"Accept-Language": "fr"}).content.decode()
+    assert "Coupure après la séance 1" in french and "Retour à la séance 1" in french
+    english = client.get(cut_url(f), headers=EN).content.decode()
+    assert "Cut after round 1" in english and "Back to round 1" in english

@@ -24,7 +24,13 @@ from tournaments import cuts
 from tournaments.forms import CutForm
 from tournaments.models import Round, Tournament
 from tournaments.permissions import can_referee
-from tournaments.views.access import readable, round_name, round_of
+from tournaments.views.access import readable, round_of
+
+
+def _cut_round_name(number: int) -> str:
+    """The round a cut follows, inside a sentence: "Cut after round 2", "Coupure après la
+    séance 2" (only a rounds tournament has cuts)."""
+    return _("round %(n)s") % {"n": number}
 
 
 def _context(
@@ -39,7 +45,7 @@ def _context(
     return {
         "tournament": tournament,
         "round": round_,
-        "name": round_name(tournament, round_.number),
+        "name": _cut_round_name(round_.number),
         "form": form,
         "preview": preview,
         "made": made,
@@ -85,7 +91,7 @@ def cut(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpRespon
 def _post(
     request: HtmxHttpRequest, tournament: Tournament, round_: Round, here: str
 ) -> HttpResponse:
-    name = round_name(tournament, round_.number)
+    name = _cut_round_name(round_.number)
     if request.POST.get("action") == "undo":
         try:
             cuts.cut_undo(tournament=tournament, after_round=round_.number, by=request.user)
