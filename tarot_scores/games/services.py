@@ -568,7 +568,12 @@ def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
             _("Board %(board)s has been entered again since: this deal cannot come back.")
             % {"board": current.board},
         )
-    result, table = deal_score(game=game, payload=current.payload, number=current.number)
+    # Scored with the players who played it, as a correction is (a substitute who sat in
+    # since takes nothing of a deal from before him).
+    seats = deal_seats(current, table_seats(game))
+    result, table = deal_score(
+        game=game, payload=current.payload, number=current.number, table=seats
+    )
     scores = table.scores_by_id(result)
     current.deleted_at = None
     current.version += 1
