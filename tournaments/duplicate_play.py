@@ -41,11 +41,13 @@ MIN_TABLES = 2
 # --- creation ---------------------------------------------------------------------------------
 
 
-def creation_refusals(*, format: str, team_size: int, allow_threes: bool) -> dict[str, str]:
+def creation_refusals(
+    *, format: str, team_size: int, allow_threes: bool, rounds: int | None = None
+) -> dict[str, str]:
     """What a duplicate tournament cannot be, field by field (empty for another format, or when
     nothing is wrong). Tables of 5 do not arise (the count must be a multiple of 4), so their
     mode is not looked at; whether there are too many rounds for the tables is known only when
-    the first round is seated."""
+    the first round is seated (``rounds``: at least 2, when given)."""
     if format != Tournament.Format.DUPLICATE:
         return {}
     refusals: dict[str, str] = {}
@@ -56,6 +58,12 @@ def creation_refusals(*, format: str, team_size: int, allow_threes: bool) -> dic
     if allow_threes:
         refusals["allow_threes"] = _(
             "A duplicate tournament plays tables of 4 only: the boards hold four hands."
+        )
+    # A round plays each board at one table: comparing needs a second round.
+    if rounds is not None and rounds < 2:
+        refusals["rounds"] = _(
+            "A duplicate tournament needs at least 2 rounds: a board is compared only once "
+            "another table has played it, in a later round."
         )
     return refusals
 
@@ -103,6 +111,18 @@ def seated_refusal(tournament: Tournament) -> str | None:
     return _(
         "The movement of this duplicate tournament is drawn: nobody can join, leave or change "
         "presence until it is over."
+    )
+
+
+def seats_fixed_refusal(tournament: Tournament) -> str | None:
+    """Why a duplicate tournament's seats cannot be swapped or taken over by a substitute
+    (None for any other format): each seat is the movement's, and a player's boards are
+    compared at his direction over the whole session."""
+    if tournament.format != Tournament.Format.DUPLICATE:
+        return None
+    return _(
+        "In a duplicate tournament every seat is the movement's: players cannot be swapped or "
+        "replaced by a substitute."
     )
 
 

@@ -165,6 +165,7 @@ class TournamentForm(forms.Form):
                 format=data["format"],
                 team_size=data.get("team_size") or 0,
                 allow_threes=bool(data.get("allow_threes")),
+                rounds=data.get("rounds"),
             )
             for field, message in refusals.items():
                 self.add_error(field, message)

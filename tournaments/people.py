@@ -34,7 +34,7 @@ from tarot_scores.core.errors import Reason, Refusal
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Deal, Seat
-from tournaments import seating
+from tournaments import duplicate_play, seating
 from tournaments.models import (
     ApartPair,
     Bye,
@@ -302,6 +302,9 @@ def substitute_seat(
     given, already seated in this round, already registered in the tournament)."""
     round_ = Round.objects.select_for_update().select_related("tournament__club").get(pk=round_.pk)
     tournament = round_.tournament
+    refusal = duplicate_play.seats_fixed_refusal(tournament)
+    if refusal:
+        raise Refusal.on("replaced", "duplicate_seats", refusal)
     if round_.status == Round.Status.CLOSED:
         raise Refusal.on(
             "replaced", "round_closed", _("This round is closed: no substitute can sit in now.")

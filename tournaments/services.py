@@ -85,7 +85,7 @@ def tournament_create(
     4: ``Refusal`` by field otherwise (``duplicate_play.creation_refusals``); its
     ``deals_per_round`` are the boards a round and ``duplicate_method`` compares them."""
     refusals = duplicate_play.creation_refusals(
-        format=format, team_size=team_size, allow_threes=allow_threes
+        format=format, team_size=team_size, allow_threes=allow_threes, rounds=rounds
     )
     if refusals:
         raise Refusal(
@@ -507,7 +507,11 @@ def _lock(round_: Round) -> None:
 
 @transaction.atomic
 def round_swap(*, round_: Round, first: Player, second: Player) -> None:
-    """Swap two players' seats before the round's first deal is entered."""
+    """Swap two players' seats before the round's first deal is entered (not in a duplicate
+    tournament: its seats are the movement's)."""
+    refusal = duplicate_play.seats_fixed_refusal(round_.tournament)
+    if refusal:
+        raise TournamentError(refusal)
     _lock(round_)
     if round_.status != Round.Status.SEATED or any(n for _t, n in round_progress(round_)):
         raise TournamentError(_("Players can only be swapped before the round starts."))

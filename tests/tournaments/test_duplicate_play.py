@@ -190,6 +190,43 @@ def test_the_api_creates_a_duplicate_tournament_and_refuses_per_field() -> None:
     assert Tournament.objects.count() == 1
 
 
+def test_one_round_is_refused_on_its_field_a_board_needs_a_second_table() -> None:
+    club = ClubFactory.create()
+    page = browser_of(organiser_of(club)).post(
+        reverse("tournaments:new", args=[club.slug]), _new_page_post(rounds="1")
+    )
+    assert page.status_code == 400
+    assert "at least 2 rounds" in page.context["form"].errors["rounds"][0]
+    with pytest.raises(Refusal) as refused:
+        services.tournament_create(club=club, name="X", by=None, format=DUPLICATE, rounds=1)
+    assert set(refused.value.messages()) == {"rounds"}
+    api = token_client(organiser_of(club), lang="en")
+    body = {"club": club.pk, "name": "Duplicate API", "format": "duplicate", "rounds": 1}
+    assert set(assert_field_errors(api.post("/api/v1/tournaments/", body, "json"))) == {"rounds"}
+    assert not Tournament.objects.exists()
+    # One round is fine in a rounds tournament.
+    services.tournament_create(club=club, name="Y", by=None, rounds=1)
+
+
+def test_no_swap_and_no_substitute_in_a_duplicate_round() -> None:
+    """Each seat is the movement's: a swap or a substitute would move a player's boards."""
+    tournament = duplicate_event(8)
+    user = organiser_of(tournament.club)
+    round_ = services.round_seat_next(tournament=tournament, by=user)
+    first, second = tables_of(round_)
+    a, b = (Player.objects.get(pk=seated(t)[0]) for t in (first, second))
+    with pytest.raises(services.TournamentError, match="every seat is the movement's"):
+        services.round_swap(round_=round_, first=a, second=b)
+    replaced = Entry.objects.get(tournament=tournament, player=a)
+    with pytest.raises(Refusal) as refused:
+        people.substitute_seat(round_=round_, replaced=replaced, name="Remplaçant")
+    assert set(refused.value.messages()) == {"replaced"}
+    assert seated(first)[0] == a.pk and seated(second)[0] == b.pk
+    html = browser_of(user).get(reverse("tournaments:round", args=[tournament.pk, 1]))
+    assert 'id="swap-form"' not in html.content.decode()
+    assert 'id="substitute-heading"' not in html.content.decode()
+
+
 # --- seating ------------------------------------------------------------------------------------
 
 
@@ -239,8 +276,8 @@ def test_the_draw_is_the_seeds() -> None:
     ("players", "rounds", "said"),
     [
         (9, 2, "multiple of 4"),
-        (4, 1, "at least 8"),
-        (0, 1, "multiple of 4"),
+        (4, 2, "at least 8"),
+        (0, 2, "multiple of 4"),
         (8, 3, "2 tables has at most 2 rounds"),
     ],
 )

@@ -214,7 +214,10 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
             variant = "house"
         rules = rule_set_for(variant=variant, house_rules=house_rules)
         refusals = duplicate_play.creation_refusals(
-            format=attrs["format"], team_size=attrs["team_size"], allow_threes=attrs["allow_threes"]
+            format=attrs["format"],
+            team_size=attrs["team_size"],
+            allow_threes=attrs["allow_threes"],
+            rounds=attrs.get("rounds"),
         )
         if refusals:
             raise serializers.ValidationError({f: [text] for f, text in refusals.items()})

@@ -160,7 +160,11 @@ def _round_context(
     started = any(c.state.entered for c in cards)
     complete = bool(cards) and all(c.state.complete for c in cards)
     last = services.next_round_number(tournament) == round_.number + 1
-    swappable = organiser and round_.status == Round.Status.SEATED and not started
+    # A duplicate tournament's seats are the movement's: no swap, no substitute offered.
+    movement_seats = duplicate_play.seats_fixed_refusal(tournament) is not None
+    swappable = (
+        organiser and round_.status == Round.Status.SEATED and not started and not movement_seats
+    )
     return {
         "tournament": tournament,
         "round": round_,
@@ -183,7 +187,7 @@ def _round_context(
         "byes": people.round_byes(round_=round_),
         "substitutions": people.round_substitutions(round_=round_),
         "substitute_form": (substitute or substitute_form(round_))
-        if organiser and round_.status != Round.Status.CLOSED
+        if organiser and round_.status != Round.Status.CLOSED and not movement_seats
         else None,
     }
 
