@@ -34,9 +34,25 @@ class ReadOnly:
         return False
 
 
+def _has_deals(game: Any) -> bool:
+    return game is not None and game.pk is not None and game.deals.exists()
+
+
 class SeatInline(admin.TabularInline):
+    """A game's seats: changed here only before its first deal (its deals' score lines, the
+    players' statistics and ratings name the players who sat)."""
+
     model = Seat
     extra = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not _has_deals(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not _has_deals(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not _has_deals(obj) and super().has_delete_permission(request, obj)
 
 
 class ScoreLineInline(ReadOnly, admin.TabularInline):
@@ -124,6 +140,15 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("status", "variant", "club")
     date_hierarchy = "date"
     inlines = [SeatInline]
+
+    # What its deals were scored and counted by: the season of their statistics (the date),
+    # the rules, the club. Once a deal is in, these are read-only here (moving them would
+    # leave the statistics and game totals under the old ones).
+    SCORED_BY = ("club", "date", "variant", "house_rules", "rules")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields + self.SCORED_BY if _has_deals(obj) else fields
 
 
 @admin.register(Deal)

@@ -10,8 +10,10 @@ from django.db.models import Model
 from django.urls import reverse
 
 from tarot_scores.clubs.models import Club
+from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, ScoreLine
 from tarot_scores.stats.models import PlayerSeason
+from tests import factories
 from tests.factories import Table
 
 pytestmark = pytest.mark.django_db
@@ -71,3 +73,23 @@ def test_a_deals_page_shows_its_score_lines_and_history(table: Table) -> None:
     content = table.client("superuser").get(_url(Deal, "change", deal.pk)).content.decode()
     assert 'id="lines-heading"' in content and 'id="revisions-heading"' in content
     assert "Aurélie" in content  # a score line, shown read-only
+
+
+def test_a_game_with_deals_keeps_its_date_rules_and_seats_in_the_admin() -> None:
+    staff = factories.UserFactory.create(is_staff=True, is_superuser=True)
+    client = factories.signed_in_client(staff)
+    empty = factories.make_game()
+    played = factories.make_game()
+    seats = list(played.seats.order_by("position").values_list("player_id", flat=True))
+    services.deal_record(game=played, payload=factories.garde(seats[0]), by=None)
+
+    editable = client.get(reverse("admin:tarot_scores_game_change", args=[empty.pk]))
+    html = editable.content.decode()
+    assert 'name="date"' in html and 'name="variant"' in html and 'name="seats-0-player"' in html
+
+    kept = client.get(reverse("admin:tarot_scores_game_change", args=[played.pk]))
+    html = kept.content.decode()
+    assert kept.status_code == 200
+    assert 'name="date"' not in html and 'name="variant"' not in html
+    assert 'name="club"' not in html and 'name="seats-0-player"' not in html
+    assert 'name="label"' in html  # what does not score stays editable

@@ -80,6 +80,22 @@ def test_the_page_and_its_block_have_their_own_tags(world: World) -> None:
     assert Client().get(url, headers={"If-None-Match": block["ETag"]}).status_code == 200
 
 
+def test_a_member_made_organiser_gets_the_page_again_not_a_304(world: World) -> None:
+    """The page's links follow the reader's role: its tag names the role it was drawn for."""
+    from tarot_scores.clubs.models import Membership
+
+    url, _ = urls(world.tournament)["page"]
+    registration = f'href="{reverse("tournaments:registration", args=[world.tournament.pk])}"'
+    client = world.client("member")
+    first = client.get(url)
+    assert registration not in first.content.decode()
+    user = world.users["member"]
+    Membership.objects.filter(club=world.club, user=user).update(role=Membership.Role.ORGANISER)
+    again = client.get(url, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200
+    assert registration in again.content.decode()
+
+
 def test_a_304_needs_the_right_to_read(world: World) -> None:
     private = build_world(public=False, tag="prive")
     url, _ = urls(private.tournament)["page"]

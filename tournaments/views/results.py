@@ -230,8 +230,11 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     query = request.GET.get("q", "")[:SEARCH_LENGTH].strip()
     series = _series(request)
     htmx = bool(request.htmx)
+    # The page's links depend on the reader's role: a member made organiser (or no longer one)
+    # gets the page again, not a 304 of the one drawn for his former role.
+    organiser = permissions.is_organiser(request, tournament.club)
     parts: list[object] = ["standings", tournament.pk, get_language(), htmx, request.user.pk]
-    parts += [number, player, query, series]
+    parts += [number, player, query, series, organiser]
 
     def draw() -> str:
         return _standings_block(
@@ -255,7 +258,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
             f"standings-{series}-{number}",
             parts=parts,
             draw=draw,
-            fresh=lambda: permissions.is_organiser(request, tournament.club),
+            fresh=lambda: organiser,
         )
     if html is None:
         return not_modified(etag)
@@ -268,7 +271,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "series": series,
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
-        "is_organiser": permissions.is_organiser(request, tournament.club),
+        "is_organiser": organiser,
     }
     return with_etag(render(request, TEMPLATES + "standings.html", context), etag)
 
