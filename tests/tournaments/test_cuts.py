@@ -24,7 +24,7 @@ from tarot_scores.clubs.models import Club
 from tarot_scores.core.errors import Refusal
 from tests import factories
 from tests.tournaments.test_pdf import read, streamed
-from tournaments import cuts, selectors, services
+from tournaments import cuts, people, selectors, services
 from tournaments.cuts import CutRefused
 from tournaments.models import Cut, Entry, Round, Standing, Tournament
 from tournaments.standings import standings_rebuild
@@ -331,6 +331,23 @@ def test_the_next_round_seats_only_the_qualified() -> None:
     entries = Entry.objects.filter(tournament=tournament)
     assert {e.player_id for e in entries if e.plays_in(2)} == qualified
     assert all(e.cut_after == 1 for e in entries if e.player_id not in qualified)
+
+
+def test_a_cut_leaves_the_substitutes_entries_alone() -> None:
+    tournament, organiser = championship(8)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    factories.play(round_, seed=1, deals=1)
+    replaced = Entry.objects.filter(tournament=tournament).order_by("player_id").first()
+    assert replaced is not None
+    done = people.substitute_seat(
+        round_=round_, replaced=replaced, name="Zoé Remplaçante", by=organiser
+    )
+    factories.play(round_, seed=2)
+    cuts.cut_confirm(tournament=tournament, after_round=1, keep=4, by=organiser)
+    substitute = Entry.objects.get(pk=done.substitute.pk)
+    assert substitute.cut_after is None  # a substitute is never in the field, nor cut from it
+    (row,) = selectors.standings_for(tournament=tournament, substitutes=True)
+    assert row.eliminated_after is None
 
 
 def test_a_player_registered_after_a_cut_is_not_seated() -> None:
