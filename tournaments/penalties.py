@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -219,6 +220,11 @@ def table_penalties(*, game: Game, deal_id: int | None = None) -> list[PenaltyMa
         rows = rows.filter(deal_id=deal_id, deal__game_id=game.pk)
     else:
         # The round this game is a table of, and the players seated at it (not the round's
-        # other tables).
-        rows = rows.filter(round__tables__game_id=game.pk, entry__player__seats__game_id=game.pk)
+        # other tables) or replaced there by a substitute (his penalties stay on the sheet).
+        seated = Seat.objects.filter(game_id=game.pk).values("player_id")
+        replaced = Substitution.objects.filter(table__game_id=game.pk).values("replaced_id")
+        rows = rows.filter(
+            Q(entry__player_id__in=seated) | Q(entry_id__in=replaced),
+            round__tables__game_id=game.pk,
+        )
     return [_mark(p) for p in rows.order_by("given_at", "pk")]
