@@ -499,6 +499,58 @@ def cut_url(f: Field, after: int = 1) -> str:
 EN = {"Accept-Language": "en"}
 
 
+@pytest.mark.parametrize(
+    ("lang", "keep", "sentences"),
+    [
+        (
+            "en",
+            1,
+            [
+                "1 of 8 players goes through. 7 players are eliminated.",
+                "— the cut line: 1 player above —",
+            ],
+        ),
+        (
+            "en",
+            7,
+            [
+                "7 of 8 players go through. 1 player is eliminated.",
+                "— the cut line: 7 players above —",
+            ],
+        ),
+        (
+            "fr",
+            1,
+            [
+                "1 joueur sur 8 est qualifié. 7 joueurs sont éliminés.",
+                "— la ligne de coupure : 1 joueur au-dessus —",
+            ],
+        ),
+        (
+            "fr",
+            7,
+            [
+                "7 joueurs sur 8 sont qualifiés. 1 joueur est éliminé.",
+                "— la ligne de coupure : 7 joueurs au-dessus —",
+            ],
+        ),
+    ],
+)
+def test_the_cut_pages_counts_read_right_for_one_player(
+    lang: str, keep: int, sentences: list[str]
+) -> None:
+    f = field_of(EIGHT)
+    client = factories.signed_in_client(f.referee)
+    lang_header = {"Accept-Language": lang}
+    page = client.get(cut_url(f) + f"?preview=1&keep={keep}&carry=on", headers=lang_header)
+    html = page.content.decode()
+    for sentence in sentences:
+        assert sentence in html
+    client.post(cut_url(f), {"keep": str(keep), "carry": "on"})
+    html = client.get(cut_url(f), headers=lang_header).content.decode()
+    assert sentences[0].split(". ")[0] + "." in html
+
+
 def test_the_page_previews_the_line_then_confirms_and_undoes_the_cut(
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
@@ -511,7 +563,7 @@ def test_the_page_previews_the_line_then_confirms_and_undoes_the_cut(
         page = client.get(cut_url(f) + "?preview=1&keep=3&carry=on", headers=EN)
     html = page.content.decode()
     assert page.status_code == 200
-    assert "3 of 8 players go through, 5 are eliminated." in html
+    assert "3 of 8 players go through. 5 players are eliminated." in html
     # The line is drawn after C: A, B, C above it, D to H below.
     line = html.index('id="cut-line"')
     assert html.index(">C</th>") < line < html.index(">D</th>")
@@ -745,7 +797,7 @@ def test_a_championship_of_24_players_cut_to_12_then_8_up_to_the_printed_standin
     url = reverse("tournaments:cut", args=[tournament.pk, 1])
     before = selectors.standings_for(tournament=tournament)
     preview = client.get(url, {"preview": "1", "share": "50", "carry": "on"}, headers=EN)
-    assert "12 of 24 players go through, 12 are eliminated." in preview.content.decode()
+    assert "12 of 24 players go through. 12 players are eliminated." in preview.content.decode()
     assert client.post(url, {"share": "50", "carry": "on"}).status_code == 302
     round_2 = play_round(tournament, 2)
     seated_2 = {p.pk for s in selectors.round_tables(round_=round_2) for p in s.players}
