@@ -362,6 +362,23 @@ def test_the_registration_page_offers_the_byes_and_the_api_takes_them() -> None:
     assert [row["byes"] for row in standings if row["byes"]] == [[1]]
 
 
+@pytest.mark.parametrize("sent", ["true", 1, "yes", None, [True]])
+def test_the_api_refuses_byes_that_are_not_a_boolean(sent: object) -> None:
+    e = event(6)
+    api = factories.token_client(e.organiser)
+    url = f"/api/v1/tournaments/{e.tournament.pk}/rounds/"
+    answer = api.post(url, {"byes": sent}, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 400
+    assert answer.json() == {"byes": ["Send true or false: whether players may sit out."]}
+    assert not Round.objects.filter(tournament=e.tournament).exists()
+    french = api.post(url, {"byes": sent}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.json() == {
+        "byes": ["Envoyez true ou false : si des joueurs peuvent être exempts."]
+    }
+    assert api.post(url, {"byes": False}, format="json").status_code == 409  # 6 cannot sit
+    assert api.post(url, {"byes": True}, format="json").status_code == 201
+
+
 # --- substitutes ----------------------------------------------------------------------------
 
 
