@@ -237,9 +237,10 @@ def cut_confirm(
         confirmed_at=timezone.now(),
     )
     qualified = [row.player.pk for row in preview.qualified]
-    Entry.objects.filter(tournament=tournament, cut_after__isnull=True).exclude(
-        player_id__in=qualified
-    ).update(cut_after=after_round)
+    # A substitute's own entry is never in the field (ranked apart): not cut either.
+    Entry.objects.filter(
+        tournament=tournament, cut_after__isnull=True, substitute_for__isnull=True
+    ).exclude(player_id__in=qualified).update(cut_after=after_round)
     results_changed(club_id=tournament.club_id)
     return cut
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,7 +27,8 @@ from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Deal, Game, Seat
 from tarot_scores.games.penalties import PenaltyMark
-from tournaments.models import Entry, Penalty, Round, Tournament
+from tarot_scores.games.seats import deal_seats
+from tournaments.models import Entry, Penalty, Round, Substitution, Tournament
 from tournaments.standings import standings_refresh
 
 MAX_PENALTY_POINTS = 10_000
@@ -60,7 +62,8 @@ def _round_and_deal(
     deal_id: int | None,
 ) -> tuple[Round, Deal | None]:
     """The round the penalty lowers and the deal it names, checked: the player sat in that
-    round, and the deal is one of his table's there."""
+    round (seated, or replaced there by a substitute), and he played the deal (a replaced
+    player the deals before the substitution, the substitute those after)."""
     deal: Deal | None = None
     if deal_id is not None:
         deal = (
@@ -84,26 +87,30 @@ def _round_and_deal(
         if found is None:
             raise Refusal.on("round", "unknown_round", _("No such round in this tournament."))
         round_ = found
-    seat = (
-        Seat.objects.filter(game__tournament_table__round=round_, player_id=entry.player_id)
-        .select_related("game")
-        .first()
+    # His table in the round: where he is seated now, or where a substitute took his seat
+    # over (he keeps the deals played before).
+    games = set(
+        Seat.objects.filter(
+            game__tournament_table__round=round_, player_id=entry.player_id
+        ).values_list("game_id", flat=True)
+    ) | set(
+        Substitution.objects.filter(round=round_, replaced=entry).values_list(
+            "table__game_id", flat=True
+        )
     )
-    if seat is None:
+    if not games:
         raise Refusal.on(
             "entry",
             "not_seated",
             _("%(name)s was not seated in round %(n)s.")
             % {"name": entry.player.label, "n": round_.number},
         )
-    if deal is not None and deal.game_id != seat.game_id:
-        raise Refusal.on(
-            "deal",
-            "other_table",
-            _("%(name)s did not play this deal.") % {"name": entry.player.label},
-        )
     if deal is None and deal_number is not None:
-        deal = Deal.objects.filter(game_id=seat.game_id, number=deal_number).first()
+        deal = (
+            Deal.objects.select_related("game")
+            .filter(game_id__in=games, number=deal_number)
+            .first()
+        )
         if deal is None:
             raise Refusal.on(
                 "deal",
@@ -111,6 +118,16 @@ def _round_and_deal(
                 _("No deal %(d)s at %(name)s's table in round %(n)s.")
                 % {"d": deal_number, "name": entry.player.label, "n": round_.number},
             )
+    # The players of the deal as it was played: a substitute's seat before he sat in is the
+    # replaced player's.
+    if deal is not None and (
+        deal.game_id not in games or entry.player_id not in {p.pk for p in deal_seats(deal).players}
+    ):
+        raise Refusal.on(
+            "deal",
+            "other_table",
+            _("%(name)s did not play this deal.") % {"name": entry.player.label},
+        )
     round_.tournament = tournament
     return round_, deal
 
@@ -203,6 +220,11 @@ def table_penalties(*, game: Game, deal_id: int | None = None) -> list[PenaltyMa
         rows = rows.filter(deal_id=deal_id, deal__game_id=game.pk)
     else:
         # The round this game is a table of, and the players seated at it (not the round's
-        # other tables).
-        rows = rows.filter(round__tables__game_id=game.pk, entry__player__seats__game_id=game.pk)
+        # other tables) or replaced there by a substitute (his penalties stay on the sheet).
+        seated = Seat.objects.filter(game_id=game.pk).values("player_id")
+        replaced = Substitution.objects.filter(table__game_id=game.pk).values("replaced_id")
+        rows = rows.filter(
+            Q(entry__player_id__in=seated) | Q(entry_id__in=replaced),
+            round__tables__game_id=game.pk,
+        )
     return [_mark(p) for p in rows.order_by("given_at", "pk")]

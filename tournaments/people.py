@@ -40,12 +40,12 @@ from tournaments.models import (
     Bye,
     Entry,
     Round,
-    Standing,
     Substitution,
     Table,
     Tournament,
 )
 from tournaments.seating.byes import who_sits_out
+from tournaments.selectors import standings_for
 from tournaments.standings import standings_refresh
 
 MAX_REASON = 200
@@ -179,8 +179,8 @@ def byes_draw(
 ) -> tuple[list[int], list[int]]:
     """Round ``number``'s players (ids) split into those seated and those who sit out: the
     fewest that leave a count the tables seat, by the rule of ``who_sits_out`` (fewest byes so
-    far, then the lowest total, then the draw). Two queries when someone sits out; raises
-    ``seating.SeatingError`` when no table can be made at all."""
+    far, then the lowest total the standings show, then the draw). Three queries when someone
+    sits out; raises ``seating.SeatingError`` when no table can be made at all."""
     count = seating.fewest_byes(len(players), allow_threes=tournament.allow_threes)
     if not count:
         return players, []
@@ -190,7 +190,9 @@ def byes_draw(
         .annotate(n=Count("pk"))
         .order_by()
     )
-    totals = dict(Standing.objects.filter(tournament=tournament).values_list("player_id", "total"))
+    # The totals the standings show: after a cut that did not carry the scores over, the
+    # current stage's, not every round's.
+    totals = {row.player.pk: row.total for row in standings_for(tournament=tournament)}
     out = who_sits_out(
         players,
         count,

@@ -24,7 +24,7 @@ from tarot_scores.clubs.models import Club
 from tarot_scores.core.errors import Refusal
 from tests import factories
 from tests.tournaments.test_pdf import read, streamed
-from tournaments import cuts, selectors, services
+from tournaments import cuts, people, selectors, services
 from tournaments.cuts import CutRefused
 from tournaments.models import Cut, Entry, Round, Standing, Tournament
 from tournaments.standings import standings_rebuild
@@ -333,6 +333,23 @@ def test_the_next_round_seats_only_the_qualified() -> None:
     assert all(e.cut_after == 1 for e in entries if e.player_id not in qualified)
 
 
+def test_a_cut_leaves_the_substitutes_entries_alone() -> None:
+    tournament, organiser = championship(8)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    factories.play(round_, seed=1, deals=1)
+    replaced = Entry.objects.filter(tournament=tournament).order_by("player_id").first()
+    assert replaced is not None
+    done = people.substitute_seat(
+        round_=round_, replaced=replaced, name="Zoé Remplaçante", by=organiser
+    )
+    factories.play(round_, seed=2)
+    cuts.cut_confirm(tournament=tournament, after_round=1, keep=4, by=organiser)
+    substitute = Entry.objects.get(pk=done.substitute.pk)
+    assert substitute.cut_after is None  # a substitute is never in the field, nor cut from it
+    (row,) = selectors.standings_for(tournament=tournament, substitutes=True)
+    assert row.eliminated_after is None
+
+
 def test_a_player_registered_after_a_cut_is_not_seated() -> None:
     tournament, organiser = championship(8)
     play_round(tournament, 1)
@@ -482,6 +499,58 @@ def cut_url(f: Field, after: int = 1) -> str:
 EN = {"Accept-Language": "en"}
 
 
+@pytest.mark.parametrize(
+    ("lang", "keep", "sentences"),
+    [
+        (
+            "en",
+            1,
+            [
+                "1 of 8 players goes through. 7 players are eliminated.",
+                "— the cut line: 1 player above —",
+            ],
+        ),
+        (
+            "en",
+            7,
+            [
+                "7 of 8 players go through. 1 player is eliminated.",
+                "— the cut line: 7 players above —",
+            ],
+        ),
+        (
+            "fr",
+            1,
+            [
+                "1 joueur sur 8 est qualifié. 7 joueurs sont éliminés.",
+                "— la ligne de coupure : 1 joueur au-dessus —",
+            ],
+        ),
+        (
+            "fr",
+            7,
+            [
+                "7 joueurs sur 8 sont qualifiés. 1 joueur est éliminé.",
+                "— la ligne de coupure : 7 joueurs au-dessus —",
+            ],
+        ),
+    ],
+)
+def test_the_cut_pages_counts_read_right_for_one_player(
+    lang: str, keep: int, sentences: list[str]
+) -> None:
+    f = field_of(EIGHT)
+    client = factories.signed_in_client(f.referee)
+    lang_header = {"Accept-Language": lang}
+    page = client.get(cut_url(f) + f"?preview=1&keep={keep}&carry=on", headers=lang_header)
+    html = page.content.decode()
+    for sentence in sentences:
+        assert sentence in html
+    client.post(cut_url(f), {"keep": str(keep), "carry": "on"})
+    html = client.get(cut_url(f), headers=lang_header).content.decode()
+    assert sentences[0].split(". ")[0] + "." in html
+
+
 def test_the_page_previews_the_line_then_confirms_and_undoes_the_cut(
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
@@ -494,7 +563,7 @@ def test_the_page_previews_the_line_then_confirms_and_undoes_the_cut(
         page = client.get(cut_url(f) + "?preview=1&keep=3&carry=on", headers=EN)
     html = page.content.decode()
     assert page.status_code == 200
-    assert "3 of 8 players go through, 5 are eliminated." in html
+    assert "3 of 8 players go through. 5 players are eliminated." in html
     # The line is drawn after C: A, B, C above it, D to H below.
     line = html.index('id="cut-line"')
     assert html.index(">C</th>") < line < html.index(">D</th>")
@@ -728,7 +797,7 @@ def test_a_championship_of_24_players_cut_to_12_then_8_up_to_the_printed_standin
     url = reverse("tournaments:cut", args=[tournament.pk, 1])
     before = selectors.standings_for(tournament=tournament)
     preview = client.get(url, {"preview": "1", "share": "50", "carry": "on"}, headers=EN)
-    assert "12 of 24 players go through, 12 are eliminated." in preview.content.decode()
+    assert "12 of 24 players go through. 12 players are eliminated." in preview.content.decode()
     assert client.post(url, {"share": "50", "carry": "on"}).status_code == 302
     round_2 = play_round(tournament, 2)
     seated_2 = {p.pk for s in selectors.round_tables(round_=round_2) for p in s.players}

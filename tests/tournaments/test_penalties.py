@@ -14,7 +14,7 @@ from django.urls import reverse
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games.models import Deal
 from tests import factories
-from tournaments import penalties, selectors, services
+from tournaments import penalties, people, selectors, services
 from tournaments.models import Entry, Penalty, Round, Standing, Tournament
 from tournaments.standings import standings_rebuild
 
@@ -220,6 +220,40 @@ def test_a_deal_of_another_table_or_round_is_refused() -> None:
             round_number=1,
         )
     assert refused.value.codes() == {"deal": ["other_round"]}
+
+
+def test_a_deal_penalty_goes_to_who_played_it_before_or_after_a_substitution() -> None:
+    club = factories.ClubFactory.create()
+    referee = factories.UserFactory.create(username="rita")
+    tournament = factories.make_tournament(club, 8, rounds=2, deals_per_round=2)
+    tournament.referees.add(referee)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    factories.play(round_, seed=1, deals=1)
+    replaced = Entry.objects.select_related("player").filter(tournament=tournament).first()
+    assert replaced is not None
+    done = people.substitute_seat(round_=round_, replaced=replaced, name="Zoé Remplaçante")
+    factories.play(round_, seed=2)
+    game = done.table.game
+    first, second = game.deals.order_by("number")
+    substitute = Entry.objects.select_related("player").get(pk=done.substitute.pk)
+
+    def give(entry: Entry, **where: Any) -> Penalty:
+        return penalties.penalty_give(
+            tournament=tournament, entry=entry, points=5, reason="x", by=referee, **where
+        )
+
+    # The replaced player played deal 1 and sat in the round; the substitute played deal 2.
+    assert give(replaced, deal_id=first.pk).deal_id == first.pk
+    assert give(replaced, round_number=1, deal_number=1).deal_id == first.pk
+    assert give(replaced, round_number=1).deal_id is None
+    assert give(substitute, deal_id=second.pk).deal_id == second.pk
+    for entry, deal in ((substitute, first), (replaced, second)):
+        with pytest.raises(Refusal) as refused:
+            give(entry, deal_id=deal.pk)
+        assert refused.value.codes() == {"deal": ["other_table"]}
+    with pytest.raises(Refusal) as refused:
+        give(substitute, round_number=1, deal_number=1)
+    assert refused.value.codes() == {"deal": ["other_table"]}
 
 
 def test_removing_twice_is_refused_and_the_history_keeps_both() -> None:

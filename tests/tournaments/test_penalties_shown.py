@@ -23,7 +23,7 @@ from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import Deal, Game
 from tests import factories
 from tests.games.helpers import page_text as _page_text
-from tournaments import penalties, services
+from tournaments import penalties, people, services
 from tournaments.models import Entry, Penalty, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -155,6 +155,26 @@ def test_the_sheet_marks_a_deal_penalty_on_its_cell_and_lists_a_round_one_below(
         assert cell_of(html, f"total-{i}") == str(before[i])
         assert cell_of(html, f"total-after-{i}") == str(before[i] - taken[i])
         assert cell_of(html, f"total-penalties-{i}") == (f"−{taken[i]}" if taken[i] else "")
+
+
+def test_a_replaced_players_penalties_stay_on_the_sheet_and_the_round_page() -> None:
+    s = sitting()
+    replaced = s.entry(1)
+    on_deal = s.give(1, 20, "Cards shown", deal=2)
+    on_round = s.give(1, 10, "Late back from the break")
+    people.substitute_seat(round_=s.table.round, replaced=replaced, name="Zoé Remplaçante")
+
+    # The sheet's source (the game page itself is read through it).
+    marks = penalties.table_penalties(game=s.table.game)
+    assert marks is not None
+    assert [(m.key, m.player_id) for m in marks] == [
+        (on_deal.pk, replaced.player_id),
+        (on_round.pk, replaced.player_id),
+    ]
+
+    page = get(reverse("tournaments:round", args=[s.tournament.pk, 1]), s.organiser)
+    shown = page.split(f'data-testid="penalties-{s.table.number}"', 1)[1].split("</ul>", 1)[0]
+    assert "Cards shown" in shown and "Late back from the break" in shown
 
 
 def test_the_sheet_in_french_names_the_penalty_and_both_totals() -> None:

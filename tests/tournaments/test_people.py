@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games.models import ScoreLine, Seat
 from tests import factories
-from tournaments import people, selectors, services
+from tournaments import cuts, people, selectors, services
 from tournaments.models import ApartPair, Bye, Entry, Round, Standing, Substitution, Tournament
 from tournaments.seating.byes import who_sits_out
 from tournaments.standings import standings_rebuild
@@ -281,6 +281,42 @@ def test_byes_go_to_those_with_fewest_then_lowest_and_count_in_the_standings() -
     )
 
 
+def test_after_a_cut_without_carry_the_byes_follow_the_totals_the_standings_show() -> None:
+    e = event(12, rounds=3)
+    first = e.seat()
+    factories.play(first, seed=1)
+    made = cuts.cut_confirm(
+        tournament=e.tournament, after_round=1, keep=7, carry=False, by=e.organiser
+    )
+    assert made.keep == 7
+    shown = {r.player.pk: r.total for r in selectors.standings_for(tournament=e.tournament)}
+    qualified = sorted(r.player.pk for r in selectors.standings_for(tournament=e.tournament)[:7])
+    second = e.seat(byes=True)
+    out = {b.entry.player_id for b in Bye.objects.filter(round=second)}
+    # The stage starts again at round 2: every qualifier shows 0, so the draw decides, not
+    # round 1's points (which the standings no longer count).
+    expected = who_sits_out(
+        qualified,
+        len(out),
+        byes_so_far={},
+        totals={p: float(shown[p]) for p in qualified},
+        seed=e.tournament.seed,
+        round_number=2,
+    )
+    by_round_one = who_sits_out(
+        qualified,
+        len(out),
+        byes_so_far={},
+        totals={
+            s.player_id: float(s.total) for s in Standing.objects.filter(tournament=e.tournament)
+        },
+        seed=e.tournament.seed,
+        round_number=2,
+    )
+    assert set(by_round_one) != set(expected)  # the case tells the two apart
+    assert out == set(expected)
+
+
 def test_a_bye_shows_on_the_round_page_the_standings_csv_and_pdfs(
     django_assert_max_num_queries: Any,
 ) -> None:
@@ -324,6 +360,23 @@ def test_the_registration_page_offers_the_byes_and_the_api_takes_them() -> None:
     assert Bye.objects.count() == 1
     standings = api.get(f"/api/v1/tournaments/{e.tournament.pk}/standings/").json()
     assert [row["byes"] for row in standings if row["byes"]] == [[1]]
+
+
+@pytest.mark.parametrize("sent", ["true", 1, "yes", None, [True]])
+def test_the_api_refuses_byes_that_are_not_a_boolean(sent: object) -> None:
+    e = event(6)
+    api = factories.token_client(e.organiser)
+    url = f"/api/v1/tournaments/{e.tournament.pk}/rounds/"
+    answer = api.post(url, {"byes": sent}, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 400
+    assert answer.json() == {"byes": ["Send true or false: whether players may sit out."]}
+    assert not Round.objects.filter(tournament=e.tournament).exists()
+    french = api.post(url, {"byes": sent}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.json() == {
+        "byes": ["Envoyez true ou false : si des joueurs peuvent être exempts."]
+    }
+    assert api.post(url, {"byes": False}, format="json").status_code == 409  # 6 cannot sit
+    assert api.post(url, {"byes": True}, format="json").status_code == 201
 
 
 # --- substitutes ----------------------------------------------------------------------------

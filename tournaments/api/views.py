@@ -367,7 +367,8 @@ class RoundListView(TournamentAPIView):
         "409 while the previous round is not complete, once every round is played (or the "
         'final table), or when the players present cannot make tables. With `{"byes": true}` '
         "(rounds format), a count that cannot make tables is seated with the fewest players "
-        "sitting out (a bye, 0 points for the round: docs/tournaments.md).",
+        "sitting out (a bye, 0 points for the round: docs/tournaments.md); `byes` is a boolean, "
+        "anything else is 400.",
         tags=TAGS,
         request=None,
         responses={201: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
@@ -376,8 +377,13 @@ class RoundListView(TournamentAPIView):
     def post(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
         require_organiser(request, tournament.club)
+        byes = request.data.get("byes", False) if isinstance(request.data, dict) else False
+        if not isinstance(byes, bool):  # "true", 1, null...: not silently a round without byes
+            return Response(
+                {"byes": [_("Send true or false: whether players may sit out.")]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         try:
-            byes = isinstance(request.data, dict) and request.data.get("byes") is True
             round_ = services.round_seat_next(tournament=tournament, by=request.user, byes=byes)
         except TournamentError as error:
             return _conflict(error)

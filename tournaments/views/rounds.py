@@ -27,7 +27,7 @@ from tournaments import duplicate_play, pdf, people, selectors, services
 from tournaments.duplicate import DIRECTIONS
 from tournaments.duplicate.pdf import direction_name
 from tournaments.forms import SubstituteForm, SwapForm
-from tournaments.models import Entry, Penalty, Round, Tournament
+from tournaments.models import Entry, Penalty, Round, Substitution, Tournament
 from tournaments.selectors import TableState
 from tournaments.views.access import (
     countdown,
@@ -85,7 +85,20 @@ class TableCard:
         return [(s, p, notes[s - 1] if s <= len(notes) else "") for s, p in self.seats]
 
 
-def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[TableCard]:
+def _cards(
+    request: HtmxHttpRequest,
+    round_: Round,
+    *,
+    organiser: bool,
+    substitutions: list[Substitution] | None = None,
+) -> list[TableCard]:
+    """The round's tables; each lists the live penalties of its players, those seated now and
+    those a substitute replaced there (``substitutions``: the round's, read if not given)."""
+    if substitutions is None:
+        substitutions = people.round_substitutions(round_=round_)
+    replaced: dict[int, list[int]] = defaultdict(list)
+    for done in substitutions:
+        replaced[done.table_id].append(done.replaced.player_id)
     cards = []
     given: dict[int, list[Penalty]] = defaultdict(list)
     for penalty in selectors.penalties_for(
@@ -106,7 +119,14 @@ def _cards(request: HtmxHttpRequest, round_: Round, *, organiser: bool) -> list[
                 list(enumerate(state.players, start=1)),
                 url,
                 qr_svg(url, title) if organiser else "",
-                [p for player in state.players for p in given.get(player.pk, [])],
+                [
+                    p
+                    for pid in [
+                        *(player.pk for player in state.players),
+                        *replaced.get(state.table.pk, []),
+                    ]
+                    for p in given.get(pid, [])
+                ],
                 directions,
             )
         )
@@ -156,7 +176,8 @@ def _round_context(
     substitute: SubstituteForm | None = None,
 ) -> dict[str, object]:
     organiser = permissions.is_organiser(request, tournament.club)
-    cards = _cards(request, round_, organiser=organiser)
+    substitutions = people.round_substitutions(round_=round_)
+    cards = _cards(request, round_, organiser=organiser, substitutions=substitutions)
     started = any(c.state.entered for c in cards)
     complete = bool(cards) and all(c.state.complete for c in cards)
     last = services.next_round_number(tournament) == round_.number + 1
@@ -185,7 +206,7 @@ def _round_context(
         "next": None if last else round_.number + 1,
         "clashes": people.round_clashes(round_=round_),
         "byes": people.round_byes(round_=round_),
-        "substitutions": people.round_substitutions(round_=round_),
+        "substitutions": substitutions,
         "substitute_form": (substitute or substitute_form(round_))
         if organiser and round_.status != Round.Status.CLOSED and not movement_seats
         else None,
