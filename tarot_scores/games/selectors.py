@@ -12,7 +12,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games.kinds import NOVATAROK
 from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
-from tarot_scores.games.seats import TableSeats
+from tarot_scores.games.seats import TableSeats, deal_seats
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,15 @@ def _sheet(
             rows.append(DealRow(deal, [None] * len(players), list(totals)))
             continue
         scores: list[int | None] = [0] * len(players)
+        then: dict[int, int] | None = None
         for player_id, points in lines[deal.pk].items():
-            i = position[player_id]
+            i = position.get(player_id)
+            if i is None:
+                # Played by someone whose seat has been taken over since (a tournament's
+                # substitute): his points stay in his seat's column. Only such deals ask.
+                if then is None:
+                    then = {p.pk: k for k, p in enumerate(deal_seats(deal, table).players)}
+                i = then[player_id]
             scores[i] = points
             totals[i] += points
         rows.append(DealRow(deal, scores, list(totals)))

@@ -15,6 +15,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tarot_scores.core.errors import Refusal
+from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import ScoreLine, Seat
 from tests import factories
 from tournaments import cuts, people, selectors, services
@@ -617,3 +618,29 @@ def test_correcting_a_deal_from_before_a_substitution_scores_its_own_players() -
     )
     assert page.status_code == 200
     assert f'value="{aurelie.player_id}"' in page.content.decode()
+
+
+def test_the_sheets_of_a_table_show_a_substitution_made_after_deals() -> None:
+    """The table's score sheet (game page and the table's link) keeps the deals played before
+    the substitute sat in, in the seat's column (a server error before)."""
+    e = event(8, rounds=2, deals_per_round=4)
+    round_ = e.seat()
+    factories.play(round_, seed=3, deals=2)
+    aurelie = e.entry("Aurélie")
+    done = people.substitute_seat(round_=round_, replaced=aurelie, name="Yann")
+    table = done.table
+    sheet = game_selectors.game_sheet(game_id=table.game_id)
+    lines = dict(
+        ScoreLine.objects.filter(deal__game=table.game, player=aurelie.player).values_list(
+            "deal__number", "points"
+        )
+    )
+    column = [p.pk for p in sheet.players].index(done.substitute.player_id)
+    assert [row.scores[column] for row in sheet.rows] == [lines[1], lines[2]]
+    client = factories.signed_in_client(e.organiser)
+    for url in (
+        reverse("games:detail", args=[table.game_id]),
+        reverse("tournaments:table_entry", args=[table.token]),
+    ):
+        page = client.get(url)
+        assert page.status_code == 200, url
