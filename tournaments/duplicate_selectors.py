@@ -125,16 +125,6 @@ class DuplicateRow(SessionResult):
     counted_from: int = 1
 
     @property
-    def shown_percentage(self) -> Decimal | None:
-        percentage = self.percentage
-        return None if percentage is None else rounded(percentage, 2)
-
-    @property
-    def shown_total(self) -> int:
-        """The total as printed: rounded once, halves away from zero."""
-        return int(rounded(self.total))
-
-    @property
     def shown(self) -> str:
         """The result as one text: "66.67 %" or "+12" (what the CSV's result column holds)."""
         if self.method is Method.AVERAGE:

@@ -31,8 +31,6 @@ from .ranking import (
     compare_seats,
     rank_session,
     rounded,
-    shown_percentage,
-    shown_total,
 )
 from .traveller import TableDeal, Traveller, TravellerLine, traveller
 
@@ -62,7 +60,5 @@ __all__ = [
     "movement_strides",
     "rank_session",
     "rounded",
-    "shown_percentage",
-    "shown_total",
     "traveller",
 ]

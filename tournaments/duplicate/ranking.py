@@ -90,6 +90,17 @@ class SessionResult:
         percentage = self.percentage
         return Fraction(50) if percentage is None else percentage
 
+    @property
+    def shown_percentage(self) -> Decimal | None:
+        """The percentage as printed: two decimals, halves away from zero."""
+        percentage = self.percentage
+        return None if percentage is None else rounded(percentage, 2)
+
+    @property
+    def shown_total(self) -> int:
+        """The total as printed: the exact total rounded once to a whole point."""
+        return int(rounded(self.total))
+
 
 @dataclass(frozen=True)
 class RankedRow(SessionResult):
@@ -107,16 +118,6 @@ def rounded(value: Fraction, places: int = 0) -> Decimal:
     """``value`` to ``places`` decimals, halves away from zero (as people round)."""
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-
-
-def shown_total(row: RankedRow) -> Decimal:
-    """The total as printed: the exact total rounded once to a whole point."""
-    return rounded(row.total)
-
-
-def shown_percentage(row: RankedRow) -> Decimal | None:
-    percentage = row.percentage
-    return None if percentage is None else rounded(percentage, 2)
 
 
 def _check(scores: Sequence[BoardScore]) -> None:

@@ -21,8 +21,6 @@ from tournaments.duplicate import (
     compare_seats,
     rank_session,
     rounded,
-    shown_percentage,
-    shown_total,
 )
 
 N, E = Direction.NORTH, Direction.EAST
@@ -102,7 +100,7 @@ def test_session_ranking_by_each_method(
     got = []
     for row in rows:
         value: object = row.matchpoints if method is Method.MATCHPOINTS else row.total
-        shown = shown_percentage(row) if method is Method.MATCHPOINTS else None
+        shown = row.shown_percentage if method is Method.MATCHPOINTS else None
         got.append((row.rank, row.player, value, shown, row.tops))
     assert got == expected
     assert [row.boards for row in rows] == [2, 2, 2]
@@ -124,14 +122,14 @@ def test_ties_are_broken_by_tops_then_shared() -> None:
 
 def test_the_average_total_is_rounded_once_halves_away_from_zero() -> None:
     rows = {r.player: r for r in rank_session(seat(1, N, [100, 0, 0]), Method.AVERAGE)}
-    assert [shown_total(rows[p]) for p in (1, 2, 3)] == [Decimal(67), Decimal(-33), Decimal(-33)]
+    assert [rows[p].shown_total for p in (1, 2, 3)] == [Decimal(67), Decimal(-33), Decimal(-33)]
     assert rounded(Fraction(-5, 2)) == Decimal(-3) and rounded(Fraction(5, 2)) == Decimal(3)
     assert rounded(Fraction(1, 3), 2) == Decimal("0.33")
 
 
 def test_a_player_never_compared_has_no_percentage() -> None:
     [row] = rank_session(seat(1, N, [120]), Method.MATCHPOINTS)
-    assert row.percentage is None and shown_percentage(row) is None and row.result == 50
+    assert row.percentage is None and row.shown_percentage is None and row.result == 50
 
 
 @pytest.mark.parametrize(
