@@ -676,6 +676,22 @@ def test_a_movement_that_cannot_be_made_is_said_not_a_500(club: Club) -> None:
     assert client.get(reverse("tournaments:board", args=[tournament.pk, 1])).status_code == 404
 
 
+def test_before_the_draw_the_movement_page_says_when_round_one_could_not_be_seated(
+    club: Club,
+) -> None:
+    tournament = tournament_services.tournament_create(
+        club=club, name="Neuf", by=None, format=Tournament.Format.DUPLICATE, rounds=2
+    )
+    for name in NAMES[:9]:
+        tournament_services.entry_add(tournament=tournament, name=name, checked_in=True)
+    url = reverse("tournaments:movement", args=[tournament.pk])
+    html = english().get(url).content.decode()
+    assert 'id="movement-unseatable"' in html and "multiple of 4" in html
+    assert "9 are checked in" in html
+    Entry.objects.filter(tournament=tournament, player__name=NAMES[8]).update(checked_in=False)
+    assert 'id="movement-unseatable"' not in english().get(url).content.decode()
+
+
 def test_the_duplicate_pages_are_linked_and_absent_elsewhere(example: Session) -> None:
     client = english()
     tournament = example.tournament

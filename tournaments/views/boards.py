@@ -18,10 +18,10 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.words import CONTRACT_SHORT
-from tournaments import duplicate_selectors
+from tournaments import duplicate_play, duplicate_selectors
 from tournaments.duplicate import DIRECTIONS, Movement, MovementError, board_dealer
 from tournaments.duplicate import pdf as duplicate_pdf
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.views.access import readable
 
 TEMPLATES = "tournaments/"
@@ -39,6 +39,11 @@ def _movement_or_none(tournament: Tournament) -> Movement | None:
         return duplicate_selectors.movement_of(tournament)
     except MovementError:
         return None
+
+
+def _seating_refusal(tournament: Tournament) -> str | None:
+    checked_in = Entry.objects.filter(tournament=tournament, checked_in=True).count()
+    return duplicate_play.seating_refusal(tournament, checked_in)
 
 
 def _movement_or_404(tournament: Tournament) -> Movement:
@@ -183,6 +188,9 @@ def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "plan": plan,
         "rounds": duplicate_selectors.movement_lines(plan, names) if plan else [],
         "drawn": bool(names),
+        # Before the draw the movement follows the players checked in: say now when round 1
+        # could not be seated with them (not a multiple of 4, too few, too many rounds).
+        "unseatable": None if names else _seating_refusal(tournament),
         "directions": _directions(),
         "repeats": len(plan.repeated_meetings()) if plan else 0,
         "rule": duplicate_pdf.movement_rule(plan.strides) if plan else "",
