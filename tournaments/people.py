@@ -22,7 +22,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -109,16 +109,22 @@ def apart_pair_add(
         raise Refusal(reasons)
     assert first is not None and second is not None
     low, high = sorted((first, second), key=lambda e: e.pk)
-    if ApartPair.objects.filter(tournament=tournament, first=low, second=high).exists():
-        raise Refusal.on(
-            "second",
-            "already_apart",
-            _("%(a)s and %(b)s are already kept apart.")
-            % {"a": low.player.label, "b": high.player.label},
-        )
-    return ApartPair.objects.create(
-        tournament=tournament, first=low, second=high, reason=text, created_by=signed_in(by)
+    already = Refusal.on(
+        "second",
+        "already_apart",
+        _("%(a)s and %(b)s are already kept apart.")
+        % {"a": low.player.label, "b": high.player.label},
     )
+    if ApartPair.objects.filter(tournament=tournament, first=low, second=high).exists():
+        raise already
+    try:
+        with transaction.atomic():
+            return ApartPair.objects.create(
+                tournament=tournament, first=low, second=high, reason=text, created_by=signed_in(by)
+            )
+    except IntegrityError:
+        # Two organisers kept the same pair apart at the same moment: the other's is stored.
+        raise already from None
 
 
 @transaction.atomic

@@ -644,3 +644,21 @@ def test_the_sheets_of_a_table_show_a_substitution_made_after_deals() -> None:
     ):
         page = client.get(url)
         assert page.status_code == 200, url
+
+
+def test_the_same_pair_kept_apart_twice_at_once_is_refused_not_a_500(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two organisers keep the same pair apart at the same moment: the second finds the pair
+    stored past its check (the unique constraint) and gets the same refusal as afterwards."""
+    from django.db.models import QuerySet
+
+    e = event(8)
+    first, second = e.entry("Aurélie"), e.entry("Bruno")
+    people.apart_pair_add(tournament=e.tournament, first=first, second=second, reason="famille")
+    monkeypatch.setattr(QuerySet, "exists", lambda self: False)  # the other's not seen yet
+    with pytest.raises(Refusal) as refused:
+        people.apart_pair_add(tournament=e.tournament, first=second, second=first, reason="x")
+    assert refused.value.codes() == {"second": ["already_apart"]}
+    monkeypatch.undo()
+    assert ApartPair.objects.filter(tournament=e.tournament).count() == 1
