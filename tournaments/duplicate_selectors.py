@@ -37,6 +37,7 @@ from tournaments.duplicate import (
     movement_rows,
     rank_session,
     rounded,
+    shared_ranks,
     traveller,
 )
 from tournaments.models import Entry, Penalty, Table, Tournament
@@ -180,27 +181,7 @@ def _penalty_points(tournament: Tournament) -> dict[int, int]:
 
 def _ranked(rows: list[DuplicateRow]) -> list[DuplicateRow]:
     """Best first by the result, then the tops; equal on both share a rank (by name)."""
-    rows = sorted(rows, key=lambda r: (-r.result, -r.tops, r.player.label.casefold()))
-    out: list[DuplicateRow] = []
-    for index, row in enumerate(rows):
-        previous = out[-1] if out else None
-        same = previous is not None and (previous.result, previous.tops) == (row.result, row.tops)
-        rank = previous.rank if same and previous is not None else index + 1
-        out.append(
-            DuplicateRow(
-                rank,
-                row.player,
-                row.method,
-                row.matchpoints,
-                row.maximum,
-                row.total,
-                row.tops,
-                row.boards,
-                row.penalties,
-                row.team,
-            )
-        )
-    return out
+    return shared_ranks(rows, lambda row: row.player.label.casefold())
 
 
 def duplicate_standings(

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Deal, Game, Seat
@@ -163,7 +164,7 @@ def penalty_give(
         deal=deal,
         points=points,
         reason=reason.strip(),
-        given_by=by if getattr(by, "is_authenticated", False) else None,
+        given_by=signed_in(by),
     )
     standings_refresh(round_=round_, player_ids=[entry.player_id])
     results_changed(club_id=tournament.club_id)
@@ -185,7 +186,7 @@ def penalty_remove(*, penalty: Penalty, by: Any, reason: str = "") -> Penalty:
     if refusal is not None:
         raise refusal
     locked.removed_at = timezone.now()
-    locked.removed_by = by if getattr(by, "is_authenticated", False) else None
+    locked.removed_by = signed_in(by)
     locked.removal_reason = reason.strip()
     locked.save(update_fields=["removed_at", "removed_by", "removal_reason"])
     standings_refresh(round_=locked.round, player_ids=[locked.entry.player_id])

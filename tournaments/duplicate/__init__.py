@@ -31,6 +31,7 @@ from .ranking import (
     compare_seats,
     rank_session,
     rounded,
+    shared_ranks,
 )
 from .traveller import TableDeal, Traveller, TravellerLine, traveller
 
@@ -60,5 +61,6 @@ __all__ = [
     "movement_strides",
     "rank_session",
     "rounded",
+    "shared_ranks",
     "traveller",
 ]

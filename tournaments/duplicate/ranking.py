@@ -22,11 +22,12 @@ tables entered them and returns ranked rows.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any, TypeVar
 
 from .movement import Direction
 
@@ -68,12 +69,15 @@ class SeatResult:
 
 class SessionResult:
     """A player's session result from his ``matchpoints`` out of ``maximum`` and his exact
-    ``total`` of differences, by ``method``: shared by the pure rows and the site's rows."""
+    ``total`` of differences, by ``method``, with his ``tops`` and ``rank``: shared by the pure
+    rows and the site's rows."""
 
+    rank: int
     method: Method
     matchpoints: int
     maximum: int
     total: Fraction
+    tops: int
 
     @property
     def percentage(self) -> Fraction | None:
@@ -187,11 +191,20 @@ def rank_session(scores: Iterable[BoardScore], method: Method) -> tuple[RankedRo
         )
         for player in boards
     ]
-    rows.sort(key=lambda row: (-row.result, -row.tops, row.player))
-    ranked: list[RankedRow] = []
-    for index, row in enumerate(rows):
+    return tuple(shared_ranks(rows, lambda row: row.player))
+
+
+Ranked = TypeVar("Ranked", bound=SessionResult)
+
+
+def shared_ranks(rows: Iterable[Ranked], listed: Callable[[Ranked], Any]) -> list[Ranked]:
+    """``rows`` best first by the result, then the tops, each with its rank: rows equal on
+    both share a rank (1, 2, 2, 4) and are listed by ``listed`` (dataclass rows)."""
+    ordered = sorted(rows, key=lambda row: (-row.result, -row.tops, listed(row)))
+    ranked: list[Ranked] = []
+    for index, row in enumerate(ordered):
         previous = ranked[-1] if ranked else None
         same = previous is not None and (previous.result, previous.tops) == (row.result, row.tops)
         rank = previous.rank if same and previous is not None else index + 1
-        ranked.append(replace(row, rank=rank))
-    return tuple(ranked)
+        ranked.append(replace(row, rank=rank))  # type: ignore[type-var]
+    return ranked
