@@ -254,15 +254,14 @@ def time_the_save(
     from tarot_scores.games.seats import table_seats
     from tarot_scores.stats.services import ratings_after_deal
 
-    hooks = services._after_deal_change
+    hooks = services.deal_changed
+    unrated = [hook for hook in hooks if hook is not ratings_after_deal]
     saved = [0, 0, 0, 0]
     spent = [0.0, 0.0, 0.0, 0.0]
     ids = [p.pk for p in players]
     while min(spent) < seconds / 4:
         for kind in (1, 0, 2, 3):  # rated save, unrated save, rated floor, unrated floor
-            if kind == 0:
-                hooks.remove(ratings_after_deal)
-            try:
+            with hooks.replaced(unrated if kind == 0 else hooks):
                 game = services.game_create(club=club, players=players, variant="fft", by=None)
                 table = table_seats(game)
                 season = club.season_of(game.date)
@@ -295,9 +294,6 @@ def time_the_save(
                         )
                     spent[kind] += time.perf_counter() - started
                     saved[kind] += 1
-            finally:
-                if kind == 0:
-                    hooks.append(ratings_after_deal)
     return tuple(spent[k] / saved[k] * 1000 for k in (1, 0, 2, 3))  # type: ignore[return-value]
 
 

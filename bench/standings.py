@@ -76,53 +76,57 @@ def main() -> None:
         services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
 
     hook_seconds: list[float] = []
-    hooks = game_services._after_deal_change
-    timed_index = hooks.index(standings.standings_after_deal)
+    hooks = game_services.deal_changed
 
     def timed_hook(**kw: Any) -> None:
         started = time.perf_counter()
         standings.standings_after_deal(**kw)
         hook_seconds.append(time.perf_counter() - started)
 
-    hooks[timed_index] = timed_hook
-    rng = random.Random(1)
-    deal_seconds: list[float] = []
-    first: dict[str, tuple[float, int]] = {}
-    print(f"{args.db}: {args.players} players, {args.deals} deals per table and round")
-    print(
-        "deals  stored ms (x1st) q   |  from score lines ms (x1st) q   |  a page of 50 ms (x1st) q"
-    )
-    deals = 0
-    for _ in range(args.rounds):
-        round_ = services.round_seat_next(tournament=tournament, by=None)
-        for state in selectors.round_tables(round_=round_):
-            ids = [p.pk for p in state.players]
-            for number in range(1, args.deals + 1):
-                payload = random_tarot_payload(rng, ids, number, sitting_out_dealer=len(ids) == 5)
-                started = time.perf_counter()
-                game_services.deal_record(game=state.table.game, payload=payload, by=None)
-                deal_seconds.append(time.perf_counter() - started)
-                deals += 1
-        stored = best_of(lambda: selectors.standings_for(tournament=tournament))
-        full = best_of(lambda: selectors.standings_from_score_lines(tournament=tournament))
-        first.setdefault("stored", stored)
-        first.setdefault("full", full)
-        whole = selectors.standings_for(tournament=tournament)
-        assert whole == selectors.standings_from_score_lines(tournament=tournament)
-        # The pages the database reads are the pages of the whole ranking (ties and names).
-        for start in range(0, len(whole), 50):
-            assert (
-                selectors.standings_slice(tournament=tournament, first=start, size=50)
-                == (whole[start : start + 50])
-            )
-        paged = best_of(lambda: selectors.standings_slice(tournament=tournament, first=0, size=50))
-        first.setdefault("paged", paged)
+    timed = [timed_hook if hook is standings.standings_after_deal else hook for hook in hooks]
+    with hooks.replaced(timed):
+        rng = random.Random(1)
+        deal_seconds: list[float] = []
+        first: dict[str, tuple[float, int]] = {}
+        print(f"{args.db}: {args.players} players, {args.deals} deals per table and round")
         print(
-            f"{deals:5d}  {stored[0]:8.1f} ({stored[0] / first['stored'][0]:4.2f}) {stored[1]}"
-            f"   |  {full[0]:8.1f} ({full[0] / first['full'][0]:4.2f}) {full[1]}"
-            f"   |  {paged[0]:8.1f} ({paged[0] / first['paged'][0]:4.2f}) {paged[1]}"
+            "deals  stored ms (x1st) q   |  from score lines ms (x1st) q   |  "
+            "a page of 50 ms (x1st) q"
         )
-    hooks[timed_index] = standings.standings_after_deal
+        deals = 0
+        for _ in range(args.rounds):
+            round_ = services.round_seat_next(tournament=tournament, by=None)
+            for state in selectors.round_tables(round_=round_):
+                ids = [p.pk for p in state.players]
+                for number in range(1, args.deals + 1):
+                    payload = random_tarot_payload(
+                        rng, ids, number, sitting_out_dealer=len(ids) == 5
+                    )
+                    started = time.perf_counter()
+                    game_services.deal_record(game=state.table.game, payload=payload, by=None)
+                    deal_seconds.append(time.perf_counter() - started)
+                    deals += 1
+            stored = best_of(lambda: selectors.standings_for(tournament=tournament))
+            full = best_of(lambda: selectors.standings_from_score_lines(tournament=tournament))
+            first.setdefault("stored", stored)
+            first.setdefault("full", full)
+            whole = selectors.standings_for(tournament=tournament)
+            assert whole == selectors.standings_from_score_lines(tournament=tournament)
+            # The pages the database reads are the pages of the whole ranking (ties and names).
+            for start in range(0, len(whole), 50):
+                assert (
+                    selectors.standings_slice(tournament=tournament, first=start, size=50)
+                    == (whole[start : start + 50])
+                )
+            paged = best_of(
+                lambda: selectors.standings_slice(tournament=tournament, first=0, size=50)
+            )
+            first.setdefault("paged", paged)
+            print(
+                f"{deals:5d}  {stored[0]:8.1f} ({stored[0] / first['stored'][0]:4.2f}) {stored[1]}"
+                f"   |  {full[0]:8.1f} ({full[0] / first['full'][0]:4.2f}) {full[1]}"
+                f"   |  {paged[0]:8.1f} ({paged[0] / first['paged'][0]:4.2f}) {paged[1]}"
+            )
     hook = statistics.median(hook_seconds) * 1000
     deal = statistics.median(deal_seconds) * 1000
     print(

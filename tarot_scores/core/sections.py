@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from tarot_scores.clubs.models import Club
+from tarot_scores.core.hooks import Hook
 
 
 @dataclass(frozen=True)
@@ -26,27 +27,18 @@ class Section:
 HomeSection = Callable[[HttpRequest], Section | None]
 ClubSection = Callable[[HttpRequest, Club], Section | None]
 
-_home: list[HomeSection] = []
-_club: list[ClubSection] = []
+home_sections: Hook[HomeSection] = Hook("core.sections.home_sections")
+club_sections: Hook[ClubSection] = Hook("core.sections.club_sections")
 
-
-def on_home_page(source: HomeSection) -> HomeSection:
-    """Add ``source``'s part to a signed-in reader's home page, after those added before."""
-    if source not in _home:
-        _home.append(source)
-    return source
-
-
-def on_club_page(source: ClubSection) -> ClubSection:
-    """Add ``source``'s part to a club's page, after its games."""
-    if source not in _club:
-        _club.append(source)
-    return source
+# Add a part to a signed-in reader's home page, after those added before.
+on_home_page = home_sections.register
+# Add a part to a club's page, after its games.
+on_club_page = club_sections.register
 
 
 def home_page_sections(request: HttpRequest) -> list[Section]:
-    return [s for s in (source(request) for source in _home) if s is not None]
+    return home_sections.answers(lambda source: source(request))
 
 
 def club_page_sections(request: HttpRequest, club: Club) -> list[Section]:
-    return [s for s in (source(request, club) for source in _club) if s is not None]
+    return club_sections.answers(lambda source: source(request, club))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Protocol
 
+from tarot_scores.core.hooks import Hook
 from tarot_scores.games.models import Game
 
 
@@ -36,32 +37,19 @@ class ReasonNeeded(Protocol):
     def __call__(self, *, game: Game) -> bool: ...
 
 
-_guards: list[GameGuard] = []
-_reasons: list[ReasonNeeded] = []
+game_guards: Hook[GameGuard] = Hook("games.guards.game_guards")
+reasons_needed: Hook[ReasonNeeded] = Hook("games.guards.reasons_needed")
 
-
-def on_game_access(guard: GameGuard) -> GameGuard:
-    """Have ``guard`` consulted before the club's own rules for every game."""
-    if guard not in _guards:
-        _guards.append(guard)
-    return guard
-
-
-def on_reason_needed(hook: ReasonNeeded) -> ReasonNeeded:
-    """Have ``hook`` say which games' changes need a written reason."""
-    if hook not in _reasons:
-        _reasons.append(hook)
-    return hook
+# Have a guard consulted before the club's own rules for every game.
+on_game_access = game_guards.register
+# Have a function say which games' changes need a written reason.
+on_reason_needed = reasons_needed.register
 
 
 def guarded(*, reader: Any, game: Game, act: Act) -> bool | None:
     """The first guard's answer for this game, or None when no guard runs it."""
-    for guard in _guards:
-        answer = guard(reader=reader, game=game, act=act)
-        if answer is not None:
-            return answer
-    return None
+    return game_guards.first(lambda guard: guard(reader=reader, game=game, act=act))
 
 
 def reason_needed(*, game: Game) -> bool:
-    return any(hook(game=game) for hook in _reasons)
+    return any(needs(game=game) for needs in reasons_needed)

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Protocol
 
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.hooks import Hook
 from tarot_scores.games.models import Game
 from tarot_scores.games.selectors import GameSheet, Ranked, rank_players
 
@@ -48,24 +49,16 @@ class PenaltySource(Protocol):
     def __call__(self, *, game: Game, deal_id: int | None = None) -> list[PenaltyMark] | None: ...
 
 
-_sources: list[PenaltySource] = []
-
-
-def on_penalties(source: PenaltySource) -> PenaltySource:
-    """Have ``source`` asked for the penalties of every game's sheet and deal history."""
-    if source not in _sources:
-        _sources.append(source)
-    return source
+penalty_sources: Hook[PenaltySource] = Hook("games.penalties.penalty_sources")
+# Have a source asked for the penalties of every game's sheet and deal history.
+on_penalties = penalty_sources.register
 
 
 def penalties_of(*, game: Game, deal_id: int | None = None) -> list[PenaltyMark]:
     """The first source's penalties for this game (or one of its deals); none for a game no
     source runs."""
-    for source in _sources:
-        found = source(game=game, deal_id=deal_id)
-        if found is not None:
-            return found
-    return []
+    found = penalty_sources.first(lambda source: source(game=game, deal_id=deal_id))
+    return found if found is not None else []
 
 
 @dataclass(frozen=True)

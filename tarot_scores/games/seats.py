@@ -7,6 +7,7 @@ from typing import Any
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.hooks import Hook
 from tarot_scores.games.kinds import PLAYER_FIELDS, PLAYER_LISTS, TAROT
 from tarot_scores.games.models import Deal, Game, Seat
 
@@ -101,24 +102,20 @@ def table_seats(game: Game) -> TableSeats:
 # order, the players then, or None when nothing changed. Registered at start-up
 # (``tournaments.apps``); the games code never imports tournaments.
 DealSeatsHook = Callable[[Deal, list[Player]], list[Player] | None]
-_deal_seats_hooks: list[DealSeatsHook] = []
-
-
-def on_deal_seats(hook: DealSeatsHook) -> None:
-    _deal_seats_hooks.append(hook)
+seats_then: Hook[DealSeatsHook] = Hook("games.seats.seats_then")
+on_deal_seats = seats_then.register
 
 
 def deal_seats(deal: Deal, now: TableSeats | None = None) -> TableSeats:
     """The table as it was when ``deal`` was played: its seats now, with a player who has been
     replaced since back in his seat, so that correcting the deal scores its own players."""
     table = now or table_seats(deal.game)
-    for hook in _deal_seats_hooks:
-        then = hook(deal, list(table.players))
-        if then is not None:
-            return TableSeats(
-                [
-                    Seat(game_id=deal.game_id, player=player, position=seat.position)
-                    for seat, player in zip(table.seats, then, strict=True)
-                ]
-            )
-    return table
+    then = seats_then.first(lambda hook: hook(deal, list(table.players)))
+    if then is None:
+        return table
+    return TableSeats(
+        [
+            Seat(game_id=deal.game_id, player=player, position=seat.position)
+            for seat, player in zip(table.seats, then, strict=True)
+        ]
+    )

@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.core.hooks import Hook
 from tarot_scores.games.kinds import NOVATAROK
 from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, deal_seats
@@ -138,20 +139,15 @@ def club_games(*, club: Club) -> QuerySet[Game]:
 # Games another app lists under its own heading (a tournament's tables, under their
 # tournament), registered from its AppConfig's ``ready``: the club page's list of games
 # leaves them out without the games knowing that app.
-_grouped_elsewhere: list[Q] = []
-
-
-def on_grouped_elsewhere(games: Q) -> Q:
-    """Leave the games ``games`` matches out of ``club_loose_games``."""
-    if games not in _grouped_elsewhere:
-        _grouped_elsewhere.append(games)
-    return games
+grouped_elsewhere: Hook[Q] = Hook("games.selectors.grouped_elsewhere")
+# Leave the games a filter matches out of ``club_loose_games`` and ``open_games_of``.
+on_grouped_elsewhere = grouped_elsewhere.register
 
 
 def club_loose_games(*, club: Club) -> QuerySet[Game]:
     """A club's games that belong to nothing larger: its evenings, not a tournament's tables."""
     games = club_games(club=club)
-    for grouped in _grouped_elsewhere:
+    for grouped in grouped_elsewhere:
         games = games.exclude(grouped)
     return games
 
@@ -161,7 +157,7 @@ def open_games_of(*, user: Any, limit: int) -> list[Game]:
     their club and seated players: two queries, whatever the number of games. Games grouped
     elsewhere (a tournament's tables) are left to their own list."""
     games = Game.objects.filter(status=Game.Status.OPEN, seats__player__user=user)
-    for grouped in _grouped_elsewhere:
+    for grouped in grouped_elsewhere:
         games = games.exclude(grouped)
     return list(
         games.select_related("club")

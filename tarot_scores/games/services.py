@@ -21,6 +21,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
+from tarot_scores.core.hooks import Hook
 from tarot_scores.core.points import POINTS, typed_points
 from tarot_scores.games.guards import reason_needed
 from tarot_scores.games.kinds import HOUSE, TAROT, game_kind, variant_label
@@ -255,7 +256,10 @@ class AfterDealChange(Protocol):
     ) -> None: ...
 
 
-_after_deal_change: list[AfterDealChange] = []
+deal_changed: Hook[AfterDealChange] = Hook("games.services.deal_changed")
+# Have a function called after every deal change, in its transaction (from an AppConfig's
+# ``ready``: tournaments closes a round this way without the games importing it).
+on_deal_change = deal_changed.register
 
 
 class DealBoards(Protocol):
@@ -265,23 +269,14 @@ class DealBoards(Protocol):
     def __call__(self, *, game: Game) -> Collection[int] | None: ...
 
 
-_deal_boards: list[DealBoards] = []
-
-
-def on_deal_boards(rule: DealBoards) -> DealBoards:
-    """Have ``rule`` say which boards a game plays (from an AppConfig's ``ready``)."""
-    if rule not in _deal_boards:
-        _deal_boards.append(rule)
-    return rule
+deal_boards: Hook[DealBoards] = Hook("games.services.deal_boards")
+# Have a function say which boards a game plays (from an AppConfig's ``ready``).
+on_deal_boards = deal_boards.register
 
 
 def game_boards(game: Game) -> Collection[int] | None:
     """The boards this game plays, or None when its deals have no board."""
-    for rule in _deal_boards:
-        boards = rule(game=game)
-        if boards is not None:
-            return boards
-    return None
+    return deal_boards.first(lambda boards: boards(game=game))
 
 
 def board_taken(board: int) -> Refusal:
@@ -314,19 +309,11 @@ def _check_board(game: Game, board: int | None) -> None:
         raise board_taken(board)
 
 
-def on_deal_change(hook: AfterDealChange) -> AfterDealChange:
-    """Have ``hook`` called after every deal change, in its transaction (from an AppConfig's
-    ``ready``: tournaments closes a round this way without the games importing it)."""
-    if hook not in _after_deal_change:
-        _after_deal_change.append(hook)
-    return hook
-
-
 def _deal_changed(
     game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
 ) -> None:
-    for hook in _after_deal_change:
-        hook(game=game, deal=deal, action=action, seated=seated)
+    for after in deal_changed:
+        after(game=game, deal=deal, action=action, seated=seated)
 
 
 @dataclass(frozen=True)

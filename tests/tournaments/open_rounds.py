@@ -16,10 +16,6 @@ from tournaments.services import round_after_deal
 @contextmanager
 def deals_leave_rounds_open() -> Iterator[None]:
     """Deals entered inside this block do not close their round."""
-    hooks = game_services._after_deal_change
-    saved = list(hooks)
-    hooks[:] = [hook for hook in hooks if hook is not round_after_deal]
-    try:
+    hooks = game_services.deal_changed
+    with hooks.replaced([hook for hook in hooks if hook is not round_after_deal]):
         yield
-    finally:
-        hooks[:] = saved

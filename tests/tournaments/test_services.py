@@ -282,12 +282,9 @@ def test_the_round_closes_in_the_deals_transaction(club: Club) -> None:
         seen.append(Round.objects.get(pk=round_.pk).status)
         raise RuntimeError("the next step of the deal failed")
 
-    game_services.on_deal_change(fail_after)
-    try:
-        with pytest.raises(RuntimeError):
-            _enter(table, range(4, 5), rng)
-    finally:
-        game_services._after_deal_change.remove(fail_after)
+    hooks = game_services.deal_changed
+    with hooks.replaced([*hooks, fail_after]), pytest.raises(RuntimeError):
+        _enter(table, range(4, 5), rng)
     assert seen == [Round.Status.CLOSED]  # closed inside the deal's transaction...
     round_.refresh_from_db()  # ...and rolled back with it
     assert round_.status == Round.Status.SEATED and round_.closed_at is None
@@ -508,11 +505,9 @@ def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> 
 
     # Before the tournament's own hook: the correction holds its game, and only then would look
     # at the round, once the organiser's close has locked it and waits for this game.
-    game_services._after_deal_change.insert(0, hold_the_game)
-    try:
+    hooks = game_services.deal_changed
+    with hooks.replaced([hold_the_game, *hooks]):
         outcomes = _run_at_once(correct, close)
-    finally:
-        game_services._after_deal_change.remove(hold_the_game)
 
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert Deal.objects.get(pk=deal.pk).version == 2
