@@ -15,10 +15,12 @@ class TarotScoresConfig(AppConfig):
         from tarot_scores.core.sections import on_home_page
         from tarot_scores.core.signin import lock_the_django_request
         from tarot_scores.games.home import home_open_games
-        from tarot_scores.games.services import on_deal_change
-        from tarot_scores.stats.services import ratings_after_deal
+        from tarot_scores.games.services import on_deal_change, on_scores_counted
+        from tarot_scores.stats.services import ratings_after_deal, stats_apply
 
-        # The ratings follow every way a deal is written (game page, table link, API).
+        # The season statistics and the ratings follow every way a deal is written (game page,
+        # table link, API), in its transaction; the games do not import the stats.
+        on_scores_counted(stats_apply)
         on_deal_change(ratings_after_deal)
         # A signed-in reader's home page: their clubs, then their open games (tournaments adds
         # today's events after them).

@@ -1,9 +1,11 @@
 """Writes of the games: creating a game, entering, correcting, deleting and restoring deals.
 
 Each runs in one transaction, checks the deal with the scoring engine, stores the input as
-entered, one score line per player, a revision for the history, and keeps the season
-statistics in step. HTML views and the API call the same functions, so each rule is
-enforced once."""
+entered, one score line per player, a revision for the history, and has the concerns above
+the games keep in step through hooks they register at start-up: the season statistics
+(``scores_counted``, registered by the stats), the ratings and a tournament's table
+(``deal_changed``). HTML views and the API call the same functions, so each rule is enforced
+once."""
 
 from __future__ import annotations
 
@@ -30,7 +32,6 @@ from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
-from tarot_scores.stats.services import stats_apply
 
 
 class DealConflict(Refusal):
@@ -257,6 +258,30 @@ class AfterDealChange(Protocol):
 
 
 deal_changed: Hook[AfterDealChange] = Hook("games.services.deal_changed")
+
+
+class ScoresCounted(Protocol):
+    """What another concern keeps from a deal's scores (player id -> points), in the deal's
+    transaction: called with ``sign`` 1 when they start to count (a deal entered or restored)
+    and -1 when they stop (deleted); a correction takes the old scores back, then counts the
+    new. ``table_size`` is how many sat at the table."""
+
+    def __call__(
+        self, game: Game, deal: Deal, scores: Mapping[int, int], sign: int, table_size: int
+    ) -> None: ...
+
+
+# The season statistics (``stats.services.stats_apply``, registered by the site's AppConfig):
+# the stats read the games, so the games reach them only through this hook.
+scores_counted: Hook[ScoresCounted] = Hook("games.services.scores_counted")
+on_scores_counted = scores_counted.register
+
+
+def _count(game: Game, deal: Deal, scores: Mapping[int, int], sign: int, table_size: int) -> None:
+    for keep in scores_counted:
+        keep(game, deal, scores, sign, table_size)
+
+
 # Have a function called after every deal change, in its transaction (from an AppConfig's
 # ``ready``: tournaments closes a round this way without the games importing it).
 on_deal_change = deal_changed.register
@@ -425,7 +450,7 @@ def deal_record(
                 ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
             )
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label, reason)
-            stats_apply(locked, deal, scores, 1, len(table.players))
+            _count(locked, deal, scores, 1, len(table.players))
             _deal_changed(locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players])
             return RecordedDeal(deal, scores)
     except IntegrityError:
@@ -506,7 +531,7 @@ def deal_update(
     result, table = deal_score(game=game, payload=payload, number=current.number, table=seats)
     old = _current_scores(current)
     scores = table.scores_by_id(result)
-    stats_apply(game, current, old, -1, len(table.players))
+    _count(game, current, old, -1, len(table.players))
     current.payload = dict(payload)
     _stat_columns(current, game, payload, result)
     current.version += 1
@@ -514,7 +539,7 @@ def deal_update(
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label, reason)
-    stats_apply(game, current, scores, 1, len(table.players))
+    _count(game, current, scores, 1, len(table.players))
     _deal_changed(game, current, DealRevision.Action.EDITED, [p.pk for p in table.players])
     return current
 
@@ -529,7 +554,7 @@ def deal_delete(
     reason = _checked_reason(game, reason)
     old = _current_scores(current)
     seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
-    stats_apply(game, current, old, -1, len(seated))
+    _count(game, current, old, -1, len(seated))
     ScoreLine.objects.filter(deal=current).delete()
     current.deleted_at = timezone.now()
     current.version += 1
@@ -567,6 +592,6 @@ def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "", reason)
-    stats_apply(game, current, scores, 1, len(table.players))
+    _count(game, current, scores, 1, len(table.players))
     _deal_changed(game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players])
     return current
