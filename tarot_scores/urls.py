@@ -7,8 +7,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tarot_scores.calculator import views as views_calculator
+from tarot_scores.clubs import urls as club_urls
 from tarot_scores.core import pwa, views
 from tarot_scores.core.signin import PasswordResetView
+from tarot_scores.games import urls as game_urls
+from tarot_scores.stats import urls as stats_urls
 from tarot_scores.stats import views as stats_views
 
 # Under /api/ an unknown path answers JSON, as an unknown id does.
@@ -41,7 +44,20 @@ urlpatterns = [
     path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/invitations/", include("tarot_scores.clubs.invitation_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("clubs/", include("tarot_scores.clubs.urls")),
+    # A club's address holds the pages of the clubs, the games and the stats, one namespace.
+    path(
+        "clubs/",
+        include(
+            (
+                [
+                    *club_urls.urlpatterns,
+                    *game_urls.club_urlpatterns,
+                    *stats_urls.club_urlpatterns,
+                ],
+                club_urls.app_name,
+            )
+        ),
+    ),
     path("", include("tarot_scores.games.urls")),
     path("tournaments/", include("tournaments.urls")),
 ]

@@ -56,9 +56,9 @@ from tarot_scores.api.serializers import (
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
 from tarot_scores.core.i18n import engine_language
+from tarot_scores.core.kinds import PLAYER_FIELDS
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games import services
-from tarot_scores.games.kinds import PLAYER_FIELDS
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.scoring import ScoringError

@@ -21,7 +21,7 @@ from rest_framework import serializers
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.i18n import engine_language
-from tarot_scores.games.kinds import (
+from tarot_scores.core.kinds import (
     FIVE_PLAYER_MODES,
     HOUSE,
     PLAYER_FIELDS,

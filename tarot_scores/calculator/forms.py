@@ -15,8 +15,8 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores.core.errors import Refusal
+from tarot_scores.core.kinds import TABLE_SIZES, TAROT
 from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
-from tarot_scores.games.kinds import TABLE_SIZES, TAROT
 from tarot_scores.scoring import ScoringError
 
 PLAYER_COUNTS = TABLE_SIZES[TAROT]

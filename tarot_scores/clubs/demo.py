@@ -1,20 +1,17 @@
-"""The demo club a fresh ``make run`` shows: players, finished games of 3, 4 and 5 players and
-one open game, all entered through the same services as real play (so every score is real)."""
+"""The demo club's people (its organiser, a member, twelve players) and the random deals they
+play: ``games.demo`` seats them at the evenings a fresh ``make run`` shows, and tests and
+benchmarks draw deals with ``random_tarot_payload``."""
 
 from __future__ import annotations
 
-import datetime
 import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, Membership, Player
-from tarot_scores.games import services as game_services
-from tarot_scores.games.models import Game
 
 DEMO_CLUB = "Club de Tarot de la Butte"
 DEMO_USER = "demo"  # the organiser, who plays as Aurélie
@@ -70,17 +67,9 @@ def random_tarot_payload(
     }
 
 
-def _play(rng: random.Random, game: Game, deals: int, by: Any) -> None:
-    seat_ids = list(game.seats.values_list("player_id", flat=True))
-    five_out = game.rules.get("five_players") == scoring.FivePlayers.SITTING_OUT
-    for number in range(1, deals + 1):
-        payload = random_tarot_payload(rng, seat_ids, number, sitting_out_dealer=five_out)
-        game_services.deal_record(game=game, payload=payload, by=by, number=number)
-
-
-@transaction.atomic
-def demo_load(*, seed: int = 1789) -> Club:
-    rng = random.Random(seed)
+def demo_people() -> tuple[Club, Any, list[Player]]:
+    """The demo club, its organiser (who plays as Aurélie) and its players; Bruno's account is
+    a member."""
     user_model = get_user_model()
     organiser = user_model.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
     club = club_services.club_create(name=DEMO_CLUB, by=organiser)
@@ -93,27 +82,4 @@ def demo_load(*, seed: int = 1789) -> Club:
     club_services.membership_set(club=club, user=member, role=Membership.Role.MEMBER)
     players[1].user = member
     players[1].save(update_fields=["user"])
-
-    today = datetime.date.today()
-    tables = [(4, 12, 21), (3, 10, 14), (5, 14, 7), (4, 16, 7), (5, 10, 3)]
-    for size, deals, days_ago in tables:
-        seated = rng.sample(players, size)
-        game = game_services.game_create(
-            club=club,
-            players=seated,
-            variant="fft",
-            by=organiser,
-            date=today - datetime.timedelta(days=days_ago),
-        )
-        _play(rng, game, deals, organiser)
-        game_services.game_set_status(game=game, status=Game.Status.FINISHED)
-    open_game = game_services.game_create(
-        club=club,
-        players=players[:4],
-        variant="fft",
-        by=organiser,
-        date=today,
-        label="Table 1",
-    )
-    _play(rng, open_game, 3, organiser)
-    return club
+    return club, organiser, players

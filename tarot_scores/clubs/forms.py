@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.i18n import engine_language
-from tarot_scores.games.kinds import FIVE_PLAYER_CHOICES, KINDS, TAROT
+from tarot_scores.core.kinds import FIVE_PLAYER_CHOICES, KINDS, TAROT
 from tarot_scores.scoring import ScoringError
 
 

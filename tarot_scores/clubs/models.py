@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring
-from tarot_scores.games.kinds import TAROT, VARIANT_LABELS
+from tarot_scores.core.kinds import TAROT, VARIANT_LABELS
 
 
 class Club(models.Model):

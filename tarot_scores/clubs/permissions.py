@@ -6,7 +6,9 @@ to their account). Everyone may read a club that publishes its results. Superuse
 everything. HTML views and the API ask these same questions.
 
 A game another app runs (a tournament's table) follows that app's rules: it registers a guard
-(``games.guards``) that answers before the club's own rules.
+(``game_guards``, also offered as ``games.guards.on_game_access``) that answers before the
+club's own rules. The games sit above the clubs: a question about a game is asked of the game
+it is given, and this module imports nothing of the games.
 
 Each question takes ``who``: the request (the usual case), an ``Access`` or a bare user. A page
 asks several questions about the same club or game: the request's ``Access`` reads each role
@@ -15,14 +17,41 @@ and each seat once for the whole request, while a bare user is read afresh for e
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
 from rest_framework.request import Request
 
 from tarot_scores.clubs.models import Club, Membership
-from tarot_scores.games.guards import Act, guarded
-from tarot_scores.games.models import Deal, Game
+from tarot_scores.core.hooks import Hook
+
+if TYPE_CHECKING:
+    from tarot_scores.games.models import Deal, Game
+
+
+class Act(StrEnum):
+    """What a reader wants to do to a game."""
+
+    ENTER = "enter"  # enter its next deal
+    CORRECT = "correct"  # correct, delete or restore one of its deals
+    MANAGE = "manage"  # finish it, or reopen it
+
+
+class GameGuard(Protocol):
+    """May ``reader`` (an ``Access``) do ``act`` to ``game``? True or False for a game this
+    guard runs, None for any other."""
+
+    def __call__(self, *, reader: Any, game: Game, act: Act) -> bool | None: ...
+
+
+game_guards: Hook[GameGuard] = Hook("clubs.permissions.game_guards")
+
+
+def guarded(*, reader: Any, game: Game, act: Act) -> bool | None:
+    """The first guard's answer for this game, or None when no guard runs it."""
+    return game_guards.first(lambda guard: guard(reader=reader, game=game, act=act))
 
 
 class Access:
@@ -143,3 +172,16 @@ def can_manage_game(who: Any, game: Game) -> bool:
     reader = _access(who)
     ruled = reader.verdict(game, Act.MANAGE)
     return ruled if ruled is not None else _club_enters(reader, game)
+
+
+def club_readable(request: HttpRequest, club: Club) -> None:
+    """Private clubs do not exist for outsiders: 404 unless this reader may see ``club``."""
+    if not can_view_club(request, club):
+        raise Http404
+
+
+def club_for(request: HttpRequest, slug: str) -> Club:
+    """The club, if this reader may see it; otherwise 404, whether or not it exists."""
+    club = get_object_or_404(Club, slug=slug)
+    club_readable(request, club)
+    return club

@@ -24,9 +24,9 @@ from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.kinds import KINDS, TAROT
 from tarot_scores.core.names import check_name
 from tarot_scores.core.results import results_changed
-from tarot_scores.games.kinds import KINDS, TAROT
 
 
 def _club_name_taken() -> Refusal:

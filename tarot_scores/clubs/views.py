@@ -1,9 +1,8 @@
-"""Club pages: the list of clubs, a club's page, players, members, invitations and house
-rules."""
+"""Club pages: the list of clubs, players, members, invitations, settings and house rules. A
+club's own page lists its games: ``games.views.club_detail``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -13,7 +12,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
-from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -35,16 +33,11 @@ from tarot_scores.clubs.forms import (
     own_player,
 )
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership
-from tarot_scores.core.access import club_for, login_first
+from tarot_scores.clubs.permissions import club_for
+from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
-from tarot_scores.core.sections import club_page_sections
-from tarot_scores.games import selectors as game_selectors
-from tarot_scores.games.models import Game
-from tarot_scores.games.words import rules_label
 from tarot_scores.scoring import PRESETS
-
-GAMES_PER_PAGE = 30
 
 
 @require_http_methods(["GET", "POST"])
@@ -79,40 +72,6 @@ def club_list(request: HtmxHttpRequest) -> HttpResponse:
         {"clubs": clubs, "mine": mine, "form": form, "waiting": waiting},
         status=400 if form.is_bound else 200,
     )
-
-
-@dataclass(frozen=True)
-class GameRow:
-    game: Game
-    rules: str
-    players: list[Any]
-
-
-@require_GET
-def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    club = club_for(request, slug)
-    # A tournament's tables are shown under their tournament (its section), not here.
-    page = Paginator(game_selectors.club_loose_games(club=club), GAMES_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    rows = [
-        GameRow(game, rules_label(game), [seat.player for seat in game.seats.all()])
-        for game in page.object_list
-    ]
-    context = {
-        "club": club,
-        "players": selectors.club_players(club=club),
-        "page": page,
-        "rows": rows,
-        "is_member": permissions.is_member(request, club),
-        "is_organiser": permissions.is_organiser(request, club),
-    }
-    template = "tarot_scores/club/detail.html"
-    if request.htmx:
-        template += "#games"
-    else:
-        context["sections"] = club_page_sections(request, club)
-    return render(request, template, context)
 
 
 @login_required

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest
 
-from tarot_scores.clubs.models import Club
 from tarot_scores.core.hooks import Hook
+
+if TYPE_CHECKING:
+    # Only named in the hooks' shapes: the clubs sit above core.
+    from tarot_scores.clubs.models import Club
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,7 @@ class Section:
 
 
 HomeSection = Callable[[HttpRequest], Section | None]
-ClubSection = Callable[[HttpRequest, Club], Section | None]
+ClubSection = Callable[[HttpRequest, "Club"], Section | None]
 
 home_sections: Hook[HomeSection] = Hook("core.sections.home_sections")
 club_sections: Hook[ClubSection] = Hook("core.sections.club_sections")

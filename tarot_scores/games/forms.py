@@ -23,8 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.errors import Refusal
-from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
-from tarot_scores.games.kinds import (
+from tarot_scores.core.kinds import (
     BURACO,
     FIVE_PLAYER_CHOICES,
     HOUSE,
@@ -33,6 +32,7 @@ from tarot_scores.games.kinds import (
     TAROT,
     game_kind,
 )
+from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
 from tarot_scores.games.models import Game
 from tarot_scores.games.seats import TableSeats
 from tarot_scores.games.setup import (

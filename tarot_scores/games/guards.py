@@ -4,31 +4,29 @@ need a written reason.
 The club's rules (``clubs.permissions``) decide for a club's own games. A game that another
 app runs (a tournament's table) follows that app's rules instead: it registers a guard at
 start-up (from its AppConfig's ``ready``), so that the games never import it. A guard answers
-None for the games it does not run.
+None for the games it does not run. Who may act is asked by ``clubs.permissions``, where the
+guards' hook lives (the clubs sit below the games); it is offered here beside the other.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
+from tarot_scores.clubs.permissions import Act, GameGuard, game_guards, guarded
 from tarot_scores.core.hooks import Hook
 from tarot_scores.games.models import Game
 
-
-class Act(StrEnum):
-    """What a reader wants to do to a game."""
-
-    ENTER = "enter"  # enter its next deal
-    CORRECT = "correct"  # correct, delete or restore one of its deals
-    MANAGE = "manage"  # finish it, or reopen it
-
-
-class GameGuard(Protocol):
-    """May ``reader`` (a ``clubs.permissions.Access``) do ``act`` to ``game``? True or False
-    for a game this guard runs, None for any other."""
-
-    def __call__(self, *, reader: Any, game: Game, act: Act) -> bool | None: ...
+__all__ = [
+    "Act",
+    "GameGuard",
+    "ReasonNeeded",
+    "game_guards",
+    "guarded",
+    "on_game_access",
+    "on_reason_needed",
+    "reason_needed",
+    "reasons_needed",
+]
 
 
 class ReasonNeeded(Protocol):
@@ -37,18 +35,12 @@ class ReasonNeeded(Protocol):
     def __call__(self, *, game: Game) -> bool: ...
 
 
-game_guards: Hook[GameGuard] = Hook("games.guards.game_guards")
 reasons_needed: Hook[ReasonNeeded] = Hook("games.guards.reasons_needed")
 
 # Have a guard consulted before the club's own rules for every game.
 on_game_access = game_guards.register
 # Have a function say which games' changes need a written reason.
 on_reason_needed = reasons_needed.register
-
-
-def guarded(*, reader: Any, game: Game, act: Act) -> bool | None:
-    """The first guard's answer for this game, or None when no guard runs it."""
-    return game_guards.first(lambda guard: guard(reader=reader, game=game, act=act))
 
 
 def reason_needed(*, game: Game) -> bool:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
-from tarot_scores.games.kinds import TAROT, game_kind
+from tarot_scores.core.kinds import TAROT, game_kind
 
 
 class Game(models.Model):

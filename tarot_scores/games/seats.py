@@ -8,7 +8,7 @@ from typing import Any
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.hooks import Hook
-from tarot_scores.games.kinds import PLAYER_FIELDS, PLAYER_LISTS, TAROT
+from tarot_scores.core.kinds import PLAYER_FIELDS, PLAYER_LISTS, TAROT
 from tarot_scores.games.models import Deal, Game, Seat
 
 

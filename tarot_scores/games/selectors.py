@@ -11,7 +11,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.hooks import Hook
-from tarot_scores.games.kinds import NOVATAROK
+from tarot_scores.core.kinds import NOVATAROK
 from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, deal_seats
 

@@ -24,9 +24,9 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.hooks import Hook
+from tarot_scores.core.kinds import HOUSE, TAROT, game_kind, variant_label
 from tarot_scores.core.points import POINTS, typed_points
 from tarot_scores.games.guards import reason_needed
-from tarot_scores.games.kinds import HOUSE, TAROT, game_kind, variant_label
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for

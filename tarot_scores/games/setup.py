@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from tarot_scores import scoring
 from tarot_scores.clubs.models import HouseRules, Player
 from tarot_scores.core.errors import Reason, Refusal
-from tarot_scores.games.kinds import BURACO, FIVE_PLAYER_WORDS, NOVATAROK, TABLE_SIZES, TAROT
+from tarot_scores.core.kinds import BURACO, FIVE_PLAYER_WORDS, NOVATAROK, TABLE_SIZES, TAROT
 
 
 def rule_set_for(*, variant: str, house_rules: HouseRules | None) -> scoring.RuleSet | None:

@@ -19,3 +19,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("deals/<int:deal_id>/undo/", views.deal_undo, name="deal_undo"),
     path("deals/<int:deal_id>/history/", views.deal_history, name="deal_history"),
 ]
+
+# Under a club's address (the ``clubs`` namespace: the site's URLconf puts them there).
+club_urlpatterns: list[URLPattern] = [
+    path("<slug:slug>/", views.club_detail, name="detail"),
+    path("<slug:slug>/games/new/", views.game_new, name="game_new"),
+]

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import (
     FileResponse,
@@ -30,10 +31,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
 from tarot_scores.clubs.models import HouseRules
-from tarot_scores.core.access import club_for, club_readable, login_first
+from tarot_scores.clubs.permissions import club_for, club_readable
+from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
+from tarot_scores.core.sections import club_page_sections
 from tarot_scores.games import entry, exports, selectors, services
 from tarot_scores.games.entry import (
     EditScreen,
@@ -56,6 +59,7 @@ from tarot_scores.games.words import DealWords, deal_words, rules_label
 from tarot_scores.scoring import ScoringError
 
 TEMPLATES = "tarot_scores/game/"
+GAMES_PER_PAGE = 30
 
 
 def _sheet_or_404(game_id: int) -> GameSheet:
@@ -459,3 +463,39 @@ def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         {"club": club, "form": form, "players": players},
         status=400 if form.is_bound else 200,
     )
+
+
+@dataclass(frozen=True)
+class GameRow:
+    game: Game
+    rules: str
+    players: list[Any]
+
+
+@require_GET
+def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """A club's page: its players, its games (an evening's tables; with htmx, a page of them),
+    then what other concerns add (``core.sections``: its tournaments)."""
+    club = club_for(request, slug)
+    # A tournament's tables are shown under their tournament (its section), not here.
+    page = Paginator(selectors.club_loose_games(club=club), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    rows = [
+        GameRow(game, rules_label(game), [seat.player for seat in game.seats.all()])
+        for game in page.object_list
+    ]
+    context = {
+        "club": club,
+        "players": club_selectors.club_players(club=club),
+        "page": page,
+        "rows": rows,
+        "is_member": permissions.is_member(request, club),
+        "is_organiser": permissions.is_organiser(request, club),
+    }
+    template = "tarot_scores/club/detail.html"
+    if request.htmx:
+        template += "#games"
+    else:
+        context["sections"] = club_page_sections(request, club)
+    return render(request, template, context)

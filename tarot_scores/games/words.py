@@ -10,8 +10,8 @@ from typing import Any
 from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tarot_scores.core.kinds import BURACO, HOUSE, NOVATAROK, variant_label
 from tarot_scores.games import services
-from tarot_scores.games.kinds import BURACO, HOUSE, NOVATAROK, variant_label
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import TableSeats
 from tarot_scores.scoring import ScoringError

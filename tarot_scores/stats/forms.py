@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tarot_scores.clubs.models import Club
-from tarot_scores.games.kinds import KINDS, TABLE_SIZES, TAROT
+from tarot_scores.core.kinds import KINDS, TABLE_SIZES, TAROT
 
 
 def season_label(club: Club, season: int) -> str:

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from tarot_scores.clubs.models import Club, Player
-from tarot_scores.games.kinds import TAROT
+from tarot_scores.core.kinds import TAROT
 from tarot_scores.games.models import Deal, Game
 
 

@@ -15,7 +15,7 @@ from django.db.models import Count, F, QuerySet, Sum
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
-from tarot_scores.games.kinds import TAROT
+from tarot_scores.core.kinds import TAROT
 from tarot_scores.games.models import ScoreLine
 
 

@@ -12,7 +12,7 @@ from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When, Wind
 from django.db.models.functions import ExtractYear, RowNumber
 
 from tarot_scores.clubs.models import Club, Player
-from tarot_scores.games.kinds import TAROT
+from tarot_scores.core.kinds import TAROT
 from tarot_scores.games.models import Game, ScoreLine
 from tarot_scores.scoring import OTHER_GAMES
 from tarot_scores.stats.models import (

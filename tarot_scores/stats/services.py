@@ -13,8 +13,8 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 
 from tarot_scores.clubs.models import Club
+from tarot_scores.core.kinds import TAROT
 from tarot_scores.core.results import results_changed
-from tarot_scores.games.kinds import TAROT
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tarot_scores.stats.figures import ContractRow, FigureRow, PairingRow, deal_figures
 from tarot_scores.stats.models import (

@@ -22,8 +22,8 @@ from django.views.decorators.http import require_GET
 from reportlab.graphics.shapes import Drawing
 
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.clubs.permissions import club_for
 from tarot_scores.clubs.selectors import clubs_for
-from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key, player_page_key

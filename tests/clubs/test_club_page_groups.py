@@ -15,8 +15,8 @@ from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores.clubs.models import Club, Player
-from tarot_scores.clubs.views import GAMES_PER_PAGE
 from tarot_scores.games import services as game_services
+from tarot_scores.games.views import GAMES_PER_PAGE
 from tests.factories import make_tournament, play
 from tournaments import services as tournament_services
 from tournaments.models import Table, Tournament

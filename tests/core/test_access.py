@@ -9,7 +9,8 @@ from django.http import Http404
 from django.test import RequestFactory
 from django_htmx.middleware import HtmxDetails
 
-from tarot_scores.core.access import club_for, club_readable, login_first
+from tarot_scores.clubs.permissions import club_for, club_readable
+from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 

@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
-from tarot_scores.core.access import club_readable
+from tarot_scores.clubs.permissions import club_readable
 from tournaments.models import Round, Table, Tournament
 
 

@@ -19,7 +19,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import HouseRules, Player
-from tarot_scores.core.access import club_for, login_first
+from tarot_scores.clubs.permissions import club_for
+from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.kinds import variant_label

@@ -3,8 +3,9 @@
 from argparse import ArgumentParser
 from typing import Any
 
-from tarot_scores.clubs.demo import DEMO_MEMBER, DEMO_PASSWORD, DEMO_USER, demo_load
+from tarot_scores.clubs.demo import DEMO_MEMBER, DEMO_PASSWORD, DEMO_USER
 from tarot_scores.clubs.models import Club
+from tarot_scores.games.demo import demo_load
 from tarot_scores.management.base import ClubCommand
 
 
