@@ -14,11 +14,11 @@ PYTEST_ARGS ?=
 # The suite runs in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs it in this one.
 PYTEST_WORKERS ?= auto
 
-.PHONY: help run test lint fmt typecheck migrations pytest chromium messages bench clean
+.PHONY: help run test lint fmt typecheck contracts migrations pytest chromium messages bench clean
 
 help:
 	@echo "make run      serve http://127.0.0.1:8000 (SQLite, demo club on an empty database)"
-	@echo "make test     lint, format check, mypy and the whole suite incl. browser tests"
+	@echo "make test     lint, format check, mypy, import contracts and the whole suite incl. browser tests"
 	@echo "make lint | fmt | messages | bench | clean"
 
 $(PY):
@@ -55,6 +55,10 @@ fmt: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
+# Imports go the ways docs/architecture.md says (import-linter; contracts in pyproject.toml).
+contracts: $(VENV)/.installed-dev
+	$(BIN)/lint-imports
+
 # Every model change has its migration.
 migrations: $(VENV)/.installed-dev
 	$(MANAGE) makemigrations --check --dry-run
@@ -62,7 +66,7 @@ migrations: $(VENV)/.installed-dev
 pytest: $(VENV)/.installed-dev chromium
 	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
-test: lint typecheck migrations pytest
+test: lint typecheck contracts migrations pytest
 
 messages: $(VENV)/.installed
 	$(MANAGE) makemessages -l fr --ignore='staticfiles/*' --ignore='bench/*' --ignore='tests/*'
@@ -74,5 +78,5 @@ bench: $(VENV)/.installed-dev
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; (cd bench && ../$(PY) $$b.py); done
 
 clean:
-	rm -rf $(VENV) *.egg-info staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis test-results
+	rm -rf $(VENV) *.egg-info staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache .hypothesis test-results
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
