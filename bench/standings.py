@@ -59,11 +59,15 @@ def main() -> None:
     from tarot_scores.clubs import services as club_services
     from tarot_scores.clubs.demo import random_tarot_payload
     from tarot_scores.games import services as game_services
-    from tournaments import selectors, services, standings
     from tournaments.models import Tournament
+    from tournaments.registration import services as registration_services
+    from tournaments.rounds import selectors as round_selectors
+    from tournaments.rounds import services as round_services
+    from tournaments.standings import selectors as standings_selectors
+    from tournaments.standings import store as standings_store
 
     club = club_services.club_create(name="Festival national", by=None)
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         name="Festival",
         by=None,
@@ -73,17 +77,17 @@ def main() -> None:
         seating_method=Tournament.Seating.RANDOM,
     )
     for i in range(args.players):
-        services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
+        registration_services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
 
     hook_seconds: list[float] = []
     hooks = game_services.deal_changed
 
     def timed_hook(**kw: Any) -> None:
         started = time.perf_counter()
-        standings.standings_after_deal(**kw)
+        standings_store.standings_after_deal(**kw)
         hook_seconds.append(time.perf_counter() - started)
 
-    timed = [timed_hook if hook is standings.standings_after_deal else hook for hook in hooks]
+    timed = [timed_hook if hook is standings_store.standings_after_deal else hook for hook in hooks]
     with hooks.replaced(timed):
         rng = random.Random(1)
         deal_seconds: list[float] = []
@@ -95,8 +99,8 @@ def main() -> None:
         )
         deals = 0
         for _ in range(args.rounds):
-            round_ = services.round_seat_next(tournament=tournament, by=None)
-            for state in selectors.round_tables(round_=round_):
+            round_ = round_services.round_seat_next(tournament=tournament, by=None)
+            for state in round_selectors.round_tables(round_=round_):
                 ids = [p.pk for p in state.players]
                 for number in range(1, args.deals + 1):
                     payload = random_tarot_payload(
@@ -106,20 +110,20 @@ def main() -> None:
                     game_services.deal_record(game=state.table.game, payload=payload, by=None)
                     deal_seconds.append(time.perf_counter() - started)
                     deals += 1
-            stored = best_of(lambda: selectors.standings_for(tournament=tournament))
-            full = best_of(lambda: selectors.standings_from_score_lines(tournament=tournament))
+            stored = best_of(lambda: standings_selectors.standings_for(tournament=tournament))
+            full = best_of(lambda: standings_selectors.standings_from_score_lines(tournament=tournament))
             first.setdefault("stored", stored)
             first.setdefault("full", full)
-            whole = selectors.standings_for(tournament=tournament)
-            assert whole == selectors.standings_from_score_lines(tournament=tournament)
+            whole = standings_selectors.standings_for(tournament=tournament)
+            assert whole == standings_selectors.standings_from_score_lines(tournament=tournament)
             # The pages the database reads are the pages of the whole ranking (ties and names).
             for start in range(0, len(whole), 50):
                 assert (
-                    selectors.standings_slice(tournament=tournament, first=start, size=50)
+                    standings_selectors.standings_slice(tournament=tournament, first=start, size=50)
                     == (whole[start : start + 50])
                 )
             paged = best_of(
-                lambda: selectors.standings_slice(tournament=tournament, first=0, size=50)
+                lambda: standings_selectors.standings_slice(tournament=tournament, first=0, size=50)
             )
             first.setdefault("paged", paged)
             print(
