@@ -77,7 +77,9 @@ def main() -> None:
         seating_method=Tournament.Seating.RANDOM,
     )
     for i in range(args.players):
-        registration_services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True
+        )
 
     hook_seconds: list[float] = []
     hooks = game_services.deal_changed
@@ -111,7 +113,9 @@ def main() -> None:
                     deal_seconds.append(time.perf_counter() - started)
                     deals += 1
             stored = best_of(lambda: standings_selectors.standings_for(tournament=tournament))
-            full = best_of(lambda: standings_selectors.standings_from_score_lines(tournament=tournament))
+            full = best_of(
+                lambda: standings_selectors.standings_from_score_lines(tournament=tournament)
+            )
             first.setdefault("stored", stored)
             first.setdefault("full", full)
             whole = standings_selectors.standings_for(tournament=tournament)
