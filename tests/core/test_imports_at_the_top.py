@@ -12,18 +12,6 @@ ROOT = Path(__file__).resolve().parents[2]
 OWN = ("tarot_scores", "tournaments")
 EXEMPT_PARTS = {"migrations", "management"}
 
-# Imports the tournaments package still writes inside functions to get round its import cycle
-# (services, selectors, standings, people, duplicate_play); the re-layout of tournaments/ into
-# rooms removes them, and this list with them. Nothing may be added to it.
-STILL_INSIDE = {
-    ("tournaments/duplicate_play.py", "tournaments.services"),
-    ("tournaments/selectors.py", "tournaments.people"),
-    ("tournaments/services.py", "tournaments.selectors"),
-    ("tournaments/standings.py", "tournaments.selectors"),
-    ("tournaments/standings.py", "tournaments.people"),
-    ("tournaments/standings.py", "tournaments.models"),
-}
-
 
 def _own_imports_inside_functions(source: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
@@ -56,17 +44,10 @@ def _offenders() -> list[tuple[str, int, str]]:
 
 
 def test_no_module_imports_its_own_packages_inside_a_function() -> None:
-    found = _offenders()
-    unexpected = [o for o in found if (o[0], o[2]) not in STILL_INSIDE]
+    unexpected = _offenders()
     assert unexpected == [], "move these imports to the top of their module: " + ", ".join(
         f"{path}:{line} imports {module}" for path, line, module in unexpected
     )
-
-
-def test_the_list_of_those_still_inside_holds_only_what_is_still_there() -> None:
-    # An entry whose import has moved to the top is taken off, so the list only shrinks.
-    still = {(path, module) for path, _, module in _offenders()}
-    assert still >= STILL_INSIDE, STILL_INSIDE - still
 
 
 def test_the_walk_finds_an_import_inside_a_function_and_passes_one_at_the_top() -> None:
