@@ -23,7 +23,7 @@ from tarot_scores.clubs.permissions import club_for
 from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
-from tarot_scores.games.kinds import variant_label
+from tarot_scores.core.kinds import variant_label
 from tournaments import duplicate_play, people, seating, selectors, services
 from tournaments.forms import ApartPairForm, EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
