@@ -258,6 +258,9 @@ class AfterDealChange(Protocol):
 
 
 deal_changed: Hook[AfterDealChange] = Hook("games.services.deal_changed")
+# Have a function called after every deal change, in its transaction (from an AppConfig's
+# ``ready``: tournaments closes a round this way without the games importing it).
+on_deal_change = deal_changed.register
 
 
 class ScoresCounted(Protocol):
@@ -280,11 +283,6 @@ on_scores_counted = scores_counted.register
 def _count(game: Game, deal: Deal, scores: Mapping[int, int], sign: int, table_size: int) -> None:
     for keep in scores_counted:
         keep(game, deal, scores, sign, table_size)
-
-
-# Have a function called after every deal change, in its transaction (from an AppConfig's
-# ``ready``: tournaments closes a round this way without the games importing it).
-on_deal_change = deal_changed.register
 
 
 class DealBoards(Protocol):

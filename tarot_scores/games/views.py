@@ -1,5 +1,6 @@
 """Game pages: the score sheet (feuille de marque), entering a deal from a phone at the table,
-correcting or deleting one with its full history, finishing a game, and the CSV/PDF exports.
+correcting or deleting one with its full history, finishing a game, the CSV/PDF exports, and
+a club's page, which lists its games (under the club's address: ``club_urlpatterns``).
 
 Views stay thin: the forms shape what was typed, the services score and store it, the
 selectors read the sheet back. With htmx a view answers the fragment it replaces; without

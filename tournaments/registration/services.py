@@ -17,9 +17,9 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Reason, Refusal
+from tarot_scores.core.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
-from tarot_scores.games.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.games.setup import rule_set_for
 from tournaments.errors import TournamentError
 from tournaments.formats import duplicate as duplicate_format

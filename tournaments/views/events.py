@@ -23,7 +23,7 @@ from tarot_scores.clubs.permissions import club_for
 from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
-from tarot_scores.games.kinds import variant_label
+from tarot_scores.core.kinds import variant_label
 from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
 from tournaments import seating
