@@ -114,9 +114,15 @@ class Deal(models.Model):
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     class Meta:
-        ordering = ["game", "number"]
+        # A number freed by an undo or a deletion is taken again by the next deal: the struck
+        # deal keeps it in the history, sorted before the live one.
+        ordering = ["game", "number", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="one_deal_per_number"),
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=models.Q(deleted_at__isnull=True),
+                name="one_live_deal_per_number",
+            ),
             models.UniqueConstraint(fields=["client_id"], name="one_deal_per_client_id"),
             models.UniqueConstraint(
                 fields=["game", "board"],

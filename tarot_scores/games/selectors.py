@@ -62,7 +62,8 @@ def game_sheet(*, game_id: int) -> GameSheet:
     """A game's score sheet: every deal in order with each player's score and running totals."""
     game = Game.objects.select_related("club", "house_rules").get(pk=game_id)
     table = TableSeats(list(Seat.objects.filter(game=game).select_related("player")))
-    deals = list(Deal.objects.filter(game=game).order_by("number"))
+    # A struck deal sorts before the live one that took its number again.
+    deals = list(Deal.objects.filter(game=game).order_by("number", "pk"))
     lines: dict[int, dict[int, int]] = {deal.pk: {} for deal in deals}
     rows = ScoreLine.objects.filter(deal_id__in=lines).values_list("deal_id", "player_id", "points")
     for deal_id, player_id, points in rows:
@@ -81,10 +82,12 @@ def _sheet(
     rows: list[DealRow] = []
     last_number = 0
     for deal in deals:
-        last_number = max(last_number, deal.number)
         if deal.is_deleted:
             rows.append(DealRow(deal, [None] * len(players), list(totals)))
             continue
+        # The next deal follows the last live one: an undone or deleted last deal frees its
+        # number and its dealer.
+        last_number = max(last_number, deal.number)
         scores: list[int | None] = [0] * len(players)
         then: dict[int, int] | None = None
         for player_id, points in lines[deal.pk].items():

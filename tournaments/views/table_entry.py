@@ -241,7 +241,7 @@ def _board_context(
     open_boards = [b for b in boards if not b.entered]
     posted = str(form.data.get("board", "")) if form.is_bound else ""
     if undone is not None:
-        deal = next((r.deal for r in sheet.rows if r.deal.number == undone), None)
+        deal = entry.undone_deal(sheet, undone)
         posted = str(deal.board) if deal is not None and deal.board else posted
     chosen = next((b for b in open_boards if str(b.board) == posted), None)
     chosen = chosen or (open_boards[0] if open_boards else None)
