@@ -101,7 +101,7 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     ]
     context = {
         "club": club,
-        "players": selectors.club_players(club=club),
+        "players": selectors.club_players_by_name(club=club),
         "page": page,
         "rows": rows,
         "is_member": permissions.is_member(request, club),

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
@@ -22,7 +23,8 @@ class Game(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
-        FINISHED = "finished", _("finished")
+        # Une partie: "terminée" (a tournament, "terminé", shares the plain word).
+        FINISHED = "finished", pgettext_lazy("game", "finished")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     date = models.DateField(_("date"), default=timezone.localdate)

@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.core.collation import name_key
 from tarot_scores.games.kinds import NOVATAROK
 from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, deal_seats
@@ -122,7 +123,7 @@ def _sheet(
 
 def rank_players(totals: list[tuple[Player, int]]) -> list[Ranked]:
     """Highest total first; equal totals share a rank (1, 2, 2, 4)."""
-    ordered = sorted(totals, key=lambda pt: (-pt[1], pt[0].label.casefold()))
+    ordered = sorted(totals, key=lambda pt: (-pt[1], name_key(pt[0].label)))
     out: list[Ranked] = []
     for i, (player, total) in enumerate(ordered):
         rank = out[-1].rank if out and out[-1].total == total else i + 1
