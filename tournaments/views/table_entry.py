@@ -142,12 +142,15 @@ def _confirmation_context(request: HttpRequest, table: Table, view: TableSeats) 
         return {"confirming": False}
     players = [p for p in view.players]
     holder, from_account = _holder(request, table, players)
+    waiting = _waiting(table, view, holder)
     return {
         "confirming": True,
         "holder": holder,
         "holder_from_account": from_account,
         "holder_choices": players,
-        "waiting": _waiting(table, view, holder),
+        "waiting": waiting,
+        # Said first on the page: how many deals wait for this phone's holder to answer.
+        "for_you": sum(1 for item in waiting if item.may_answer),
     }
 
 
@@ -491,7 +494,6 @@ def table_holder(request: HtmxHttpRequest, token: str) -> HttpResponse:
         messages.error(request, _("Choose your name among the players of this table."))
     else:
         request.session[_session_key(table)] = player.pk
-        messages.success(request, _("This phone is %(name)s's.") % {"name": player.label})
     return redirect("tournaments:table_entry", token=table.token)
 
 
