@@ -13,6 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 from tarot_scores.clubs.models import Player
 from tests.e2e.a11y import assert_accessible
 from tests.e2e.screen import in_viewport
+from tests.e2e.test_game_entry import log_in
 from tests.e2e.test_phone_entry import Phone, open_entry, shoot
 from tests.factories import Table, build_table, garde
 
@@ -157,3 +158,24 @@ def test_after_a_refusal_the_totals_fit_and_save_is_on_screen(
     for i in range(5):
         assert in_viewport(page, page.get_by_test_id(f"total-{i}")), i
     shoot(page, "phone-five-after-refusal.png")
+
+
+def test_finishing_a_game_asks_first(page: Page, live_server: LiveServer) -> None:
+    table = build_table()
+    table.record(garde(table.ids[0]))
+    log_in(page, live_server, table.users["organiser"])
+    page.goto(reverse("games:detail", args=[table.game.pk]))
+
+    page.locator("#finish-game").click()
+
+    confirm = page.locator("#finish-game-confirm")
+    expect(confirm).to_be_visible()
+    expect(page.locator("#finish-game-box")).to_contain_text("plus aucune donne")
+    table.game.refresh_from_db()
+    assert table.game.status == "open"  # one tap asked, it did not finish
+    assert_accessible(page)
+    confirm.click()
+    expect(page.locator("#reopen-game")).to_be_visible()
+    expect(page.locator(".game-meta")).to_contain_text("Terminée")
+    table.game.refresh_from_db()
+    assert table.game.status == "finished"
