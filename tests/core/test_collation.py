@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.collation import by_name, name_key
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, build_world
+from tournaments.views.rounds import substitute_form
 
 
 def test_accents_and_case_do_not_move_a_name() -> None:
@@ -30,3 +31,15 @@ def test_the_club_page_lists_its_players_alphabetically(club: Club) -> None:
     places = [text.index(name) for name in ("Denis Petit", "Éric Bonnet", "Sylvie Roux")]
     assert places == sorted(places)
     assert text.index("Sylvie Roux") < text.index("Zoé Marchand")
+
+
+@pytest.mark.django_db
+def test_the_round_pages_lists_put_emile_between_denis_and_fanny() -> None:
+    world = build_world(tag="order")
+
+    form = substitute_form(world.round)
+
+    names = [label.split(" (")[0] for _pk, label in form.fields["replaced"].choices[1:]]
+    assert "Émile" in names
+    assert names == sorted(names, key=name_key)
+    assert names.index("Denis") < names.index("Émile") < names.index("Fanny")
