@@ -39,7 +39,8 @@ def test_the_round_pages_lists_put_emile_between_denis_and_fanny() -> None:
 
     form = substitute_form(world.round)
 
-    names = [label.split(" (")[0] for _pk, label in form.fields["replaced"].choices[1:]]
+    choices = form.fields["replaced"].choices  # type: ignore[attr-defined]
+    names = [label.split(" (")[0] for _pk, label in choices[1:]]
     assert "Émile" in names
     assert names == sorted(names, key=name_key)
     assert names.index("Denis") < names.index("Émile") < names.index("Fanny")
