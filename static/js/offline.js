@@ -8,6 +8,9 @@
 //   next deal. When the network is back (the "online" event, and a retry every 15 s), the deals
 //   are sent in order, each as the page would post it. The server stores one deal per
 //   client_id, so a deal sent twice (an answer lost on the way) is stored once.
+// - A banner (#offline-banner, in base.html) says so while the network is gone.
+// - The totals at the top of an entry screen get a provisional line: the stored totals plus the
+//   deals kept on the phone whose scores the preview had counted (#totals-provisional).
 // - A deal the site does not take (someone else entered that number, the game is finished, a
 //   refusal) stops its game's queue and says what to do: enter it as the next deal, try again,
 //   or discard it.
@@ -159,6 +162,18 @@
     }).join(" · ");
   }
 
+  // The same scores as numbers, in seat order (for the provisional totals), or null.
+  function previewPoints(form) {
+    if (previewScores(form) === null) {
+      return null;
+    }
+    var cells = document.querySelectorAll("#deal-preview [data-testid^=preview-score-]");
+    var points = Array.prototype.map.call(cells, function (cell) {
+      return parseInt(cell.textContent.trim().replace("\u2212", "-"), 10);
+    });
+    return points.every(function (p) { return !isNaN(p); }) ? points : null;
+  }
+
   function seats() {
     var holder = panel();
     var node = holder && holder.querySelector('template[data-text="seats"]');
@@ -223,6 +238,7 @@
       fields: fields,
       summary: describe(form),
       scores: previewScores(form),
+      points: previewPoints(form),
       state: "waiting",
       at: Date.now(),
     };
@@ -291,6 +307,14 @@
     var form = entryForm();
     if (form) {
       rememberNext(form.dataset.offlineGame, parseInt(form.elements.number.value, 10));
+    }
+    // The totals may have been swapped in again: their provisional line follows.
+    if (document.getElementById("totals-provisional")) {
+      allDeals().then(function (deals) {
+        var holder = panel();
+        var game = holder ? holder.dataset.game : "";
+        provisional(deals.filter(function (d) { return d.game === game; }));
+      }).catch(function () {});
     }
   });
 
@@ -500,6 +524,7 @@
         list.appendChild(item);
       });
       holder.hidden = mine.length === 0;
+      provisional(mine);
       var form = entryForm();
       if (form && form.dataset.offlineGame === game && mine.length) {
         var after = mine[mine.length - 1].number + 1;
@@ -509,6 +534,52 @@
       }
     });
   }
+
+  // The stored totals plus the kept deals' scores, on a line of their own marked provisional;
+  // hidden when no kept deal has scores (a deal kept before its preview came has none).
+  function provisional(mine) {
+    var row = document.getElementById("totals-provisional");
+    if (!row) {
+      return;
+    }
+    var cells = row.querySelectorAll("td[data-stored]");
+    var sums = Array.prototype.map.call(cells, function () { return 0; });
+    var counted = 0;
+    mine.forEach(function (deal) {
+      if (deal.points && deal.points.length === cells.length) {
+        deal.points.forEach(function (p, i) { sums[i] += p; });
+        counted += 1;
+      }
+    });
+    Array.prototype.forEach.call(cells, function (cell, i) {
+      cell.textContent = String(parseInt(cell.dataset.stored, 10) + sums[i]);
+    });
+    var label = document.getElementById("totals-provisional-label");
+    if (label) {
+      label.querySelector(".provisional-count").textContent = String(counted);
+      label.hidden = counted === 0;
+    }
+    row.hidden = counted === 0;
+  }
+
+  // --- the banner while the network is gone -------------------------------------------------
+
+  function banner(offline) {
+    var node = document.getElementById("offline-banner");
+    if (node) {
+      node.hidden = !offline;
+    }
+  }
+
+  window.addEventListener("offline", function () { banner(true); });
+  window.addEventListener("online", function () { banner(false); });
+  // A request that could not leave says more than navigator.onLine (true is only a hope).
+  document.addEventListener("htmx:sendError", function () { banner(true); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status)) {
+      banner(false);
+    }
+  });
 
   function counts(deals) {
     queued = {};
@@ -569,6 +640,7 @@
   window.addEventListener("online", flush);
 
   function start() {
+    banner(!navigator.onLine);
     var form = entryForm();
     if (form) {
       // A fresh name for the deal on this form: the page may come from the phone's cache.

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
+from tarot_scores.core.collation import by_name
 
 
 def clubs_for(*, user: Any) -> QuerySet[Club]:
@@ -20,7 +21,14 @@ def clubs_for(*, user: Any) -> QuerySet[Club]:
 
 
 def club_players(*, club: Club) -> QuerySet[Player]:
+    """The club's players, by name in the database's order: pages that list them for people
+    sort them with ``core.collation`` (``club_players_by_name``)."""
     return club.players.select_related("user").order_by("name", "id")
+
+
+def club_players_by_name(*, club: Club) -> list[Player]:
+    """The club's players as a list reads them: Éric before Sylvie."""
+    return by_name(club_players(club=club), lambda p: p.name)
 
 
 def club_own_players(*, club: Club) -> QuerySet[Player]:

@@ -195,7 +195,6 @@ def screen_state(
     undo made without JavaScript (``?saved=N``, ``?undone=N``), the notice it would have had.
     ``saved`` names the sheet's last live deal (an older one is no longer undone from here);
     ``undone`` a deleted one, whose answers come back in the form to be fixed and saved."""
-    rows = {row.deal.number: row for row in sheet.rows}
     saved_number = _query_number(query.get("saved"))
     undone_number = _query_number(query.get("undone"))
     live = [row for row in sheet.rows if not row.deal.is_deleted]
@@ -205,10 +204,20 @@ def screen_state(
         saved = deal_card(sheet.game, sheet.table, row.deal, scores)
         undo_url = undo(row.deal) if undo is not None else ""
         return blank_form(sheet), {"saved": saved, "undo_url": undo_url}
-    undone = rows.get(undone_number) if undone_number is not None else None
-    if undone is not None and undone.deal.is_deleted:
-        return refill_form(sheet, undone.deal), {"undone": undone.deal.number}
+    undone = undone_deal(sheet, undone_number)
+    if undone is not None:
+        return refilled(sheet, undone)
     return blank_form(sheet), {}
+
+
+def undone_deal(sheet: GameSheet, number: int | None) -> Deal | None:
+    """The deal of that number just undone: the last struck one, while no live deal has taken
+    its number again (then it is no longer what the form is refilled from)."""
+    found = None
+    for row in sheet.rows:
+        if row.deal.number == number:
+            found = row.deal
+    return found if found is not None and found.is_deleted else None
 
 
 def refill_form(sheet: GameSheet, deal: Deal) -> DealForm:
@@ -216,6 +225,18 @@ def refill_form(sheet: GameSheet, deal: Deal) -> DealForm:
     return deal_form_for(sheet.game)(
         game=sheet.game, table=sheet.table, number=sheet.next_number, payload=deal.payload
     )
+
+
+def refilled(sheet: GameSheet, deal: Deal) -> tuple[DealForm, dict[str, Any]]:
+    """The form refilled from ``deal`` (just undone) and the screen's extras: the "undone"
+    notice, and the result line of what is back in the form, as if it had just been typed
+    (its score, or what is at fault), not the questions of an empty form."""
+    form = refill_form(sheet, deal)
+    typed = deal_form_for(sheet.game)(
+        initial_as_data(form), game=sheet.game, table=sheet.table, number=sheet.next_number
+    )
+    preview = preview_context(sheet.game, sheet.table, typed)["preview"]
+    return form, {"undone": deal.number, "preview": preview}
 
 
 def deal_undo(request: HtmxHttpRequest, deal: Deal, screen: EntryScreen) -> HttpResponse:
@@ -241,8 +262,8 @@ def deal_undo(request: HtmxHttpRequest, deal: Deal, screen: EntryScreen) -> Http
     if problem:
         context = screen.context(sheet, blank_form(sheet), **problem)
         return render(request, screen.template + "#entry-response", context, status=409)
-    form = refill_form(sheet, deal)
-    context = screen.context(sheet, form, undone=deal.number)
+    form, extra = refilled(sheet, deal)
+    context = screen.context(sheet, form, **extra)
     return render(request, screen.template + "#entry-response", context)
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import cm
-from reportlab.platypus import Spacer, Table
+from reportlab.platypus import KeepTogether, Spacer, Table
 
 from tarot_scores.core.exports import CsvExport, RowWriter
 from tarot_scores.core.pdf import (
@@ -125,9 +125,15 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
     story.append(Spacer(1, 0.4 * cm))
 
     size = 8
-    head = (
-        [_("Deal"), _("Taker"), _("Contract"), _("Result")] if tarot else [_("Deal"), _("Details")]
-    )
+    rows = live_rows(sheet)
+    # The called partner has a column of his own where a partner can be called (five at the
+    # table): "Taker" holds the taker only.
+    partners = tarot and (len(names) == 5 or any(words.partner for _row, words in rows))
+    if tarot:
+        head = [_("Deal"), _("Taker"), *([_("Partner")] if partners else []), _("Contract")]
+        head.append(_("Result"))
+    else:
+        head = [_("Deal"), _("Details")]
     # Under each player's name: the deal's score, then the running total after it.
     sub_head = [pgettext("score sheet column", "Score"), pgettext("running total", "Total")]
     numbers = [str(row.deal.number) for row in sheet.rows] or ["1"]
@@ -135,7 +141,9 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
     # A marked score is one unbroken string in its cell: measured whole.
     marked = [f"+1234-[{n}]" for n in note.values()]
     score_w = fitting_width(*sub_head, "+1234", *marked, size=size, padding=3, least=0.9 * cm)
-    fixed = [deal_w, 0.0, 2.4 * cm, 2.6 * cm] if tarot else [deal_w, 0.0]
+    fixed = [deal_w, 0.0, *([2.2 * cm] if partners else []), 2.4 * cm, 2.6 * cm]
+    if not tarot:
+        fixed = [deal_w, 0.0]
     scores_w = 2 * score_w * len(names)
     pagesize = A4
     if A4[0] - 3 * cm - sum(fixed) - scores_w < 2.4 * cm:
@@ -149,7 +157,7 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
         [para(h, st["head"]) for h in head] + [x for n in names for x in (para(n, st["head"]), "")],
         [""] * first_score + [para(h, st["head"]) for _n in names for h in sub_head],
     ]
-    for row, words in live_rows(sheet):
+    for row, words in rows:
         scores = [
             " ".join(
                 ["" if s is None else f"{s:+d}" if s else "0"]
@@ -158,16 +166,14 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
             for s, p in zip(row.scores, sheet.players, strict=True)
         ]
         if tarot:
-            taker = f"{words.taker} + {words.partner}" if words.partner else words.taker
             result = words.result
             if words.extras:
                 result = f"{result}; {'; '.join(words.extras)}"
-            cells = [
-                str(row.deal.number),
-                para(taker, st["cell"]),
-                para(words.contract, st["cell"]),
-                para(result, st["cell"]),
-            ]
+            cells = [str(row.deal.number), para(words.taker, st["cell"])]
+            if partners:
+                # Alone at five: the taker called no one (or himself).
+                cells.append(para(words.partner or "—", st["cell"]))
+            cells += [para(words.contract, st["cell"]), para(result, st["cell"])]
         else:
             cells = [str(row.deal.number), para(words.text, st["cell"])]
         running = [x for s, t in zip(scores, row.totals, strict=True) for x in (s, str(t))]
@@ -222,13 +228,13 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
 
     if penalties:
         story.append(Spacer(1, 0.5 * cm))
-        story.append(para(_("Penalties"), st["h2"]))
-        story.append(
+        notes: list[Any] = [
+            para(_("Penalties"), st["h2"]),
             para(
                 _("Given by the referee: taken off the player's total, not off the deal's scores."),
                 st["meta"],
-            )
-        )
+            ),
+        ]
         for name, mark in penalties.listed:
             if mark.deal_number is not None:
                 line = _("%(name)s: −%(points)s on deal %(deal)s") % {
@@ -243,23 +249,28 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
                 }
             # Helvetica's encoding has no minus sign (U+2212): a hyphen prints instead.
             line = line.replace("−", "-")
-            story.append(para(f"[{note[mark.key]}] {line} — {mark.reason}", st["meta"]))
+            notes.append(para(f"[{note[mark.key]}] {line} — {mark.reason}", st["meta"]))
+        # The heading stays with its first lines: never alone at the foot of a page.
+        story.append(KeepTogether(notes[:3]))
+        story.extend(notes[3:])
 
     story.append(Spacer(1, 0.5 * cm))
     finished = game.status == game.Status.FINISHED
-    story.append(para(_("Final ranking") if finished else _("Ranking so far"), st["h2"]))
+    # The ranking's heading, its notes and its table go to the same page.
+    together: list[Any] = [para(_("Final ranking") if finished else _("Ranking so far"), st["h2"])]
     if penalties:
-        story.append(para(_("Ranked by the totals after penalties."), st["meta"]))
+        together.append(para(_("Ranked by the totals after penalties."), st["meta"]))
     ranked_by = penalties.ranking if penalties else sheet.ranking
     ranking = [[f"{r.rank}.", sheet.table.labels[r.player.pk], str(r.total)] for r in ranked_by]
     if sheet.winners:
         winners = ", ".join(sheet.table.labels[p.pk] for p in sheet.winners)
-        story.append(para(_("Game over: %(names)s won.") % {"names": winners}, st["meta"]))
+        together.append(para(_("Game over: %(names)s won.") % {"names": winners}, st["meta"]))
     ranked = Table(ranking, colWidths=[1.2 * cm, 6 * cm, 2.5 * cm], hAlign="LEFT")
     ranked.setStyle(
         grid_style(("ALIGN", (2, 0), (2, -1), "RIGHT"), size=10, head=False, rule_colour=GRID_LIGHT)
     )
-    story.append(ranked)
+    together.append(ranked)
+    story.append(KeepTogether(together))
 
     return build(
         story,

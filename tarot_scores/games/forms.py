@@ -17,7 +17,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring
@@ -341,7 +341,8 @@ class TarotDealForm(DealForm):
         for player in active:
             f[f"handful_{player.pk}"] = forms.ChoiceField(
                 label=self.table.labels[player.pk],
-                choices=[("", _("none")), *HANDFULS],
+                # Une poignée: "aucune" (the other chips' "none" is masculine).
+                choices=[("", pgettext_lazy("handful", "none")), *HANDFULS],
                 required=False,
                 widget=ChipSelect,
             )

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
@@ -22,7 +23,8 @@ class Game(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
-        FINISHED = "finished", _("finished")
+        # Une partie: "terminée" (a tournament, "terminé", shares the plain word).
+        FINISHED = "finished", pgettext_lazy("game", "finished")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     date = models.DateField(_("date"), default=timezone.localdate)
@@ -114,9 +116,15 @@ class Deal(models.Model):
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     class Meta:
-        ordering = ["game", "number"]
+        # A number freed by an undo or a deletion is taken again by the next deal: the struck
+        # deal keeps it in the history, sorted before the live one.
+        ordering = ["game", "number", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="one_deal_per_number"),
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=models.Q(deleted_at__isnull=True),
+                name="one_live_deal_per_number",
+            ),
             models.UniqueConstraint(fields=["client_id"], name="one_deal_per_client_id"),
             models.UniqueConstraint(
                 fields=["game", "board"],

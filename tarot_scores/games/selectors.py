@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.core.collation import name_key
 from tarot_scores.core.hooks import Hook
 from tarot_scores.core.kinds import NOVATAROK
 from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
@@ -63,7 +64,8 @@ def game_sheet(*, game_id: int) -> GameSheet:
     """A game's score sheet: every deal in order with each player's score and running totals."""
     game = Game.objects.select_related("club", "house_rules").get(pk=game_id)
     table = TableSeats(list(Seat.objects.filter(game=game).select_related("player")))
-    deals = list(Deal.objects.filter(game=game).order_by("number"))
+    # A struck deal sorts before the live one that took its number again.
+    deals = list(Deal.objects.filter(game=game).order_by("number", "pk"))
     lines: dict[int, dict[int, int]] = {deal.pk: {} for deal in deals}
     rows = ScoreLine.objects.filter(deal_id__in=lines).values_list("deal_id", "player_id", "points")
     for deal_id, player_id, points in rows:
@@ -82,10 +84,12 @@ def _sheet(
     rows: list[DealRow] = []
     last_number = 0
     for deal in deals:
-        last_number = max(last_number, deal.number)
         if deal.is_deleted:
             rows.append(DealRow(deal, [None] * len(players), list(totals)))
             continue
+        # The next deal follows the last live one: an undone or deleted last deal frees its
+        # number and its dealer.
+        last_number = max(last_number, deal.number)
         scores: list[int | None] = [0] * len(players)
         then: dict[int, int] | None = None
         for player_id, points in lines[deal.pk].items():
@@ -120,7 +124,7 @@ def _sheet(
 
 def rank_players(totals: list[tuple[Player, int]]) -> list[Ranked]:
     """Highest total first; equal totals share a rank (1, 2, 2, 4)."""
-    ordered = sorted(totals, key=lambda pt: (-pt[1], pt[0].label.casefold()))
+    ordered = sorted(totals, key=lambda pt: (-pt[1], name_key(pt[0].label)))
     out: list[Ranked] = []
     for i, (player, total) in enumerate(ordered):
         rank = out[-1].rank if out and out[-1].total == total else i + 1

@@ -410,8 +410,10 @@ def deal_record(
             # Read after the lock, in a statement of its own: in PostgreSQL a statement that
             # waited for the lock still sees the deals as they were when it began, so a last
             # number read together with the lock would be stale for every waiting phone.
+            # Live deals only: an undone or deleted last deal gives its number (and so its
+            # dealer) back to the next one.
             last = (
-                Deal.objects.filter(game=locked)
+                Deal.objects.filter(game=locked, deleted_at__isnull=True)
                 .order_by("-number")
                 .values_list("number", flat=True)
                 .first()
@@ -420,7 +422,7 @@ def deal_record(
             reason = _checked_reason(locked, reason)
             _check_board(locked, board)
             if expected is not None and expected != last + 1:
-                existing = locked.deals.filter(number=expected).first()
+                existing = locked.deals.filter(number=expected, deleted_at__isnull=True).first()
                 if existing is not None:
                     raise DealConflict(
                         _("Deal %(number)s was just entered from another device.")
@@ -467,7 +469,11 @@ def deal_record(
             raise board_taken(board) from None
         # Only a number the client named can have been taken: the next free one is read
         # under the game's lock.
-        existing = Deal.objects.filter(game=game, number=expected).first() if expected else None
+        existing = (
+            Deal.objects.filter(game=game, number=expected, deleted_at__isnull=True).first()
+            if expected
+            else None
+        )
         if existing is None:
             raise
         raise DealConflict(
@@ -577,6 +583,18 @@ def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
             "board_entered",
             _("Board %(board)s has been entered again since: this deal cannot come back.")
             % {"board": current.board},
+        )
+    if game.deals.filter(number=current.number, deleted_at__isnull=True).exists():
+        # Its number was taken again (it was undone, then the deal entered afresh): coming
+        # back under another number would change its dealer (who sits out at five) and the
+        # order of the sheet, so it stays struck; the history keeps it.
+        raise GameClosed(
+            "number_reused",
+            _(
+                "Deal %(number)s has been entered again since: this deal cannot come back. "
+                "Correct the new deal %(number)s instead."
+            )
+            % {"number": current.number},
         )
     # Scored with the players who played it, as a correction is (a substitute who sat in
     # since takes nothing of a deal from before him).

@@ -488,7 +488,7 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     ]
     context = {
         "club": club,
-        "players": club_selectors.club_players(club=club),
+        "players": club_selectors.club_players_by_name(club=club),
         "page": page,
         "rows": rows,
         "is_member": permissions.is_member(request, club),

@@ -471,7 +471,8 @@ def test_the_score_sheet_has_seats_deals_totals_and_ranking(table: ApiTable) -> 
         {"rank": 2, "player": table.ids[3], "total": -14},
         {"rank": 4, "player": table.ids[1], "total": -222},
     ]
-    assert (sheet["next_number"], sheet["next_dealer"]) == (4, table.ids[3])
+    # Deal 3, the last, is struck off: the next deal takes its number and its dealer again.
+    assert (sheet["next_number"], sheet["next_dealer"]) == (3, table.ids[2])
     assert [p["id"] for p in sheet["players"]] == table.ids
     assert sheet["status"] == "open" and sheet["winners"] == []
 

@@ -10,7 +10,9 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game, ScoreLine
+from tests.e2e.screen import in_viewport
 from tests.e2e.test_game_entry import enter_deal, log_in
+from tests.e2e.test_phone_entry import SHOTS
 from tests.factories import build_table, build_world, garde
 from tournaments.rounds import selectors as round_selectors
 
@@ -249,3 +251,46 @@ def test_a_tournament_tables_link_keeps_its_deals_offline_too(
     assert [(d.number, d.taker_id) for d in stored] == [(1, taker), (2, other)]
     # The table had all its deals: the answer says so, and the round's other table waits.
     expect(page.locator("#deal-full")).to_be_visible()
+
+
+def test_offline_a_banner_says_so_and_the_totals_show_kept_deals_apart(
+    page: Page, live_server: LiveServer
+) -> None:
+    table = build_table()
+    a, b, c, d = table.ids
+    table.record(garde(a))  # stored: Aurélie +198, the others -66
+    log_in(page, live_server, table.users["seated"])
+    page.goto(reverse("games:deal_new", args=[table.game.pk]))
+    banner = page.locator("#offline-banner")
+    expect(banner).to_be_hidden()
+
+    # Typed while the network was there (the preview scored it), then the network went.
+    enter_deal(page, taker=c, contract="garde", bouts=2, points="49")
+    expect(page.get_by_test_id("preview-score-2")).to_have_text("+198")
+    page.context.set_offline(True)
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Pas de réseau")
+    page.locator("#save-deal").click()
+    expect(page.locator("#offline-queue .offline-deal")).to_have_count(1)
+
+    # The stored totals stay as they are; the provisional line adds the kept deal, apart.
+    stored = ["198", "-66", "-66", "-66"]
+    for i, total in enumerate(stored):
+        expect(page.get_by_test_id(f"total-{i}")).to_have_text(total)
+    expect(page.locator("#totals-provisional")).to_be_visible()
+    expect(page.locator("#totals-provisional-label")).to_contain_text(
+        "Provisoire, avec 1 donne(s) non envoyée(s)"
+    )
+    for i, total in enumerate(["132", "-132", "132", "-132"]):
+        expect(page.get_by_test_id(f"total-provisional-{i}")).to_have_text(total)
+    assert in_viewport(page, banner)
+    page.screenshot(path=str(SHOTS / "offline-provisional.png"))
+
+    page.context.set_offline(False)
+
+    expect(banner).to_be_hidden()
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "2")
+    expect(page.locator("#totals-provisional")).to_be_hidden()
+    for i, total in enumerate(["132", "-132", "132", "-132"]):
+        expect(page.get_by_test_id(f"total-{i}")).to_have_text(total)

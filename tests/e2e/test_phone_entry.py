@@ -187,39 +187,56 @@ def test_a_refused_deal_names_its_question_and_takes_the_focus_there(
     ]
 
 
+@pytest.mark.parametrize("players", [4, 5])
 def test_undo_strikes_the_deal_off_and_gives_its_answers_back(
-    phone: Phone, live_server: LiveServer
+    phone: Phone, live_server: LiveServer, players: int
 ) -> None:
-    table = build_table()
-    a, b, c, d = table.ids
+    table = build_table(players=players)
+    ids = table.ids
+    c = ids[2]
+    partner = {"partner": ids[3]} if players == 5 else {}
+    # Two deals played: deal 3 is dealt by the third seat.
+    table.record(garde(ids[0], **partner))
+    table.record(garde(ids[1], points=40, **partner))
+    dealer = table.players[2].label
     open_entry(phone, live_server, table)
     page = phone.page
     phone.tap(phone.chip("taker", c))
     phone.tap(phone.chip("contract", "garde"))
+    if players == 5:
+        phone.tap(phone.chip("partner", ids[3]))
     phone.tap(phone.chip("oudlers", 2))
     phone.tap(page.locator("#id_points"))
     phone.type("49")
+    expected = page.get_by_test_id("preview-score-2").inner_text()
     phone.tap(page.locator("#save-deal"))
-    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "1")
+    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "3")
 
     phone.tap(page.locator("#undo-deal"))
 
-    expect(page.locator("#deal-undone")).to_contain_text("Donne 1 annulée")
-    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "0")
+    expect(page.locator("#deal-undone")).to_contain_text("Donne 3 annulée")
+    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "2")
     expect(page.locator(f"#field-taker input[value='{c}']")).to_be_checked()
     expect(page.locator("#id_points")).to_have_value("49")
-    deal = Deal.objects.get(game=table.game)
+    # The same number and the same dealer, and the result line scores what is back.
+    expect(page.locator("#deal-entry-title")).to_have_text("Donne 3")
+    expect(page.locator("#deal-dealer")).to_contain_text(f"{dealer} distribue.")
+    expect(page.locator("#deal-preview")).not_to_contain_text("Reste à répondre")
+    expect(page.get_by_test_id("preview-score-2")).to_have_text(expected)
+    deal = Deal.objects.get(game=table.game, number=3)
     assert deal.is_deleted
     assert list(deal.revisions.values_list("action", flat=True).order_by("version")) == [
         DealRevision.Action.CREATED,
         DealRevision.Action.DELETED,
     ]
-    # Fixed (two bouts were three) and saved again: deal 2, deal 1 stays struck off.
+    # Fixed (two bouts were three) and saved again: deal 3 again, dealt by the same player.
     phone.tap(phone.chip("oudlers", 3))
     phone.tap(page.locator("#save-deal"))
-    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "1")
-    assert Deal.objects.get(game=table.game, number=2).payload["oudlers"] == 3
-    assert phone.errors == []
+    expect(page.locator("#deal-saved")).to_contain_text("Donne 3 enregistrée.")
+    expect(page.get_by_test_id("deal-count")).to_have_attribute("data-deals", "3")
+    again = Deal.objects.get(game=table.game, number=3, deleted_at__isnull=True)
+    assert again.payload["oudlers"] == 3 and again.dealer == table.players[2]
+    assert phone.errors == [], phone.errors[:3]
 
 
 @pytest.fixture

@@ -8,6 +8,9 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests import factories
+from tests.e2e.a11y import assert_accessible
+from tests.e2e.screen import in_viewport
+from tests.e2e.test_phone_entry import SHOTS
 from tournaments.models import DealConfirmation, Round
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
@@ -60,6 +63,24 @@ def test_one_phone_enters_and_a_phone_of_the_other_side_confirms(
         phone.locator("#holder-player").select_option(str(defender.pk))
         phone.locator("#holder-save").click()
         expect(phone.get_by_test_id("waiting-1")).to_contain_text("+198")
+        # What waits for the defender is the first thing on his screen, above who holds the
+        # phone and the entry form; Confirm and Disagree are the same size.
+        heading = phone.locator("#to-confirm-title")
+        expect(heading).to_have_text("1 donne attend votre confirmation")
+        assert in_viewport(phone, heading)
+        head_box, holder_box = heading.bounding_box(), phone.locator("#table-holder").bounding_box()
+        assert head_box is not None and holder_box is not None
+        assert head_box["y"] < holder_box["y"]
+        confirm, dispute = (
+            phone.locator(f"#{name}-1").bounding_box() for name in ("confirm", "dispute")
+        )
+        assert confirm is not None and dispute is not None
+        assert abs(confirm["width"] - dispute["width"]) < 1
+        assert abs(confirm["height"] - dispute["height"]) < 1
+        expect(phone.locator("main")).not_to_contain_text("sont confirmées")
+        assert phone.locator("text=Ce téléphone est").count() == 1
+        phone.screenshot(path=str(SHOTS / "table-link-waiting.png"))
+        assert_accessible(phone)
         phone.locator("#confirm-1").click()
         # The round waited for this confirmation only: it is now closed.
         expect(phone.locator("#round-closed")).to_be_visible()

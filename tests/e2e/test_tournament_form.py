@@ -53,4 +53,7 @@ def test_the_form_shows_the_fields_of_the_format_chosen(
     page.locator("#create-tournament").click()
     expect(page.locator("#entries-heading")).to_be_visible()  # its registration page
     made = Tournament.objects.get(name="Duplicate du vendredi")
+    # Redirected after the POST: the address is the new tournament's, not /new/ (a reload
+    # does not post the form again).
+    expect(page).to_have_url(live_server.url + reverse("tournaments:registration", args=[made.pk]))
     assert made.format == Tournament.Format.DUPLICATE and made.team_size == 0

@@ -89,10 +89,10 @@ def test_undo_deletes_the_deal_keeps_its_history_and_refills_the_form(table: Tab
     ]
     content = response.content.decode()
     assert "Donne 1 annulée" in page_text(response.content)
-    # What was entered comes back, for the next deal (deal 1 stays struck off).
+    # What was entered comes back, under the number it frees (deal 1 stays in the history).
     assert re.search(rf'name="taker" value="{c}"[^>]* checked', content)
     assert 'name="points" value="52"' in content
-    assert 'name="number" value="2"' in content
+    assert 'name="number" value="1"' in content
     assert 'data-deals="0"' in content
 
 

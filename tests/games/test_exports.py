@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -184,3 +185,39 @@ def test_the_final_ranking_is_printed_only_once_the_game_is_finished(table: Tabl
 
     assert "Final ranking" in english and "Ranking so far" not in english
     assert "Classement final" in french
+
+
+def _page_of(reader: Any, words: str) -> int:
+    return next(i for i, page in enumerate(reader.pages) if words in page.extract_text())
+
+
+@pytest.mark.parametrize("deals", [12, 14, 17, 19, 21, 43, 46])
+def test_the_ranking_heading_is_printed_on_the_page_of_its_table(deals: int) -> None:
+    """Whatever the length of the sheet, "Final ranking" never sits alone at a page's foot:
+    the first ranked line (rank 1.) is on its page."""
+    table = build_table(players=5)
+    for n in range(deals):
+        table.record(garde(table.ids[n % 5], points=30 + n % 40, partner=table.ids[(n + 1) % 5]))
+    services.game_set_status(game=table.game, status="finished")
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+
+    with translation.override("en"):
+        reader = PdfReader(io.BytesIO(render_score_sheet(sheet)))
+
+    heading = _page_of(reader, "Final ranking")
+    lines = reader.pages[heading].extract_text().split("Final ranking", 1)[1]
+    assert "1." in lines and sheet.table.labels[sheet.ranking[-1].player.pk] in lines
+
+
+def test_the_pdf_prints_the_taker_and_the_partner_in_their_own_columns() -> None:
+    table = build_table(players=5)
+    a, b, c, d, e = table.ids
+    table.record(garde(a, partner=c))
+    table.record(garde(b, partner=None))
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+
+    with translation.override("fr"):
+        text = pdf_text(render_score_sheet(sheet))[1]
+
+    assert "Preneur" in text and "Partenaire" in text
+    assert "Aurélie + Chloé" not in text  # no longer both under "Taker"

@@ -237,7 +237,9 @@ def _close(one: Any, two: Any) -> bool:
     return bool(one == two)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# Seeds whose random evenings include every kind of change, a restore too (a struck deal
+# whose number was taken again cannot come back, so some seeds restore nothing).
+@pytest.mark.parametrize("seed", [2, 3, 4])
 def test_incremental_ratings_equal_a_rebuild_after_random_changes(seed: int) -> None:
     rng = random.Random(seed)
     clubs = [ClubFactory.create(), ClubFactory.create()]
@@ -268,14 +270,23 @@ def test_incremental_ratings_equal_a_rebuild_after_random_changes(seed: int) -> 
 
     for _ in range(40):
         game = rng.choice(games)
-        deals = list(game.deals.all())  # the deleted ones too: they keep their numbers
-        deleted = list(Deal.objects.filter(deleted_at__isnull=False))  # of any game
+        deals = list(game.deals.all())
+        # Struck deals of any game that can come back: those whose number no live deal has
+        # taken again since (the others are refused, and change nothing).
+        deleted = [
+            d
+            for d in Deal.objects.filter(deleted_at__isnull=False)
+            if not Deal.objects.filter(
+                game_id=d.game_id, number=d.number, deleted_at__isnull=True
+            ).exists()
+        ]
         live = [d for d in deals if not d.is_deleted]
         roll = rng.random()
         if deleted and roll >= 0.85:
             services.deal_restore(deal=rng.choice(deleted), by=None)
         elif not live or roll < 0.45:
-            record(game, payload(game, len(deals) + 1))
+            # The next deal follows the last live one (a struck last deal frees its number).
+            record(game, payload(game, max((d.number for d in live), default=0) + 1))
         elif roll < 0.7:
             deal = rng.choice(live)
             services.deal_update(

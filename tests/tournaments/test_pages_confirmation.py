@@ -292,7 +292,10 @@ def test_english_words_for_the_phone() -> None:
     enter_at(state, phone(state, 2))
     page = phone(state, 0).get(link(state), headers={"Accept-Language": "en"})
     text = text_of(page.content)
-    assert "Deals to confirm" in text and "Confirm as" in text and "Disagree" in text
+    # What waits for this phone comes first, before who holds it and the entry form.
+    assert "1 deal waits for your confirmation" in text
+    assert "Confirm as" in text and "Disagree" in text
+    assert text.index("1 deal waits") < text.index("This phone is")
 
 
 def test_french_words_for_the_phone() -> None:
@@ -302,4 +305,14 @@ def test_french_words_for_the_phone() -> None:
     client = phone(state, 2)
     page = client.get(link(state), headers={"Accept-Language": "fr"})
     text = text_of(page.content)
-    assert "Donnes à confirmer" in text and "Confirmer (je suis" in text
+    assert "1 donne attend votre confirmation" in text and "Confirmer (je suis" in text
+    assert text.count("Ce téléphone est") == 1
+
+
+def test_nothing_is_said_about_confirmations_before_a_deal_is_entered() -> None:
+    e = event()
+    state = e.tables[0]
+    page = phone(state, 0).get(link(state), headers={"Accept-Language": "fr"})
+    text = text_of(page.content)
+    assert "sont confirmées" not in text and "attend votre confirmation" not in text
+    assert 'id="to-confirm"' in page.content.decode()  # there to be filled in after a Save

@@ -73,7 +73,8 @@ class Evening:
             return
         game = self.rng.choice(games)
         ids = [s.player_id for s in game.seats.order_by("position")]
-        number = (game.deals.order_by("-number").values_list("number", flat=True).first()) or 0
+        live = game.deals.filter(deleted_at__isnull=True)
+        number = (live.order_by("-number").values_list("number", flat=True).first()) or 0
         payload = random_tarot_payload(self.rng, ids, number + 1, sitting_out_dealer=len(ids) == 5)
         game_services.deal_record(game=game, payload=payload, by=None)
 
@@ -97,7 +98,12 @@ class Evening:
             game_services.deal_delete(deal=deal, version=deal.version, by=None, reason="oops")
 
     def restore(self) -> None:
-        deals = self.deals(deleted_at__isnull=False)
+        # A struck deal whose number was taken again since cannot come back: not asked.
+        deals = [
+            d
+            for d in self.deals(deleted_at__isnull=False)
+            if not d.game.deals.filter(number=d.number, deleted_at__isnull=True).exists()
+        ]
         if deals:
             game_services.deal_restore(deal=self.rng.choice(deals), by=None, reason="back")
 

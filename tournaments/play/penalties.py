@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -110,6 +110,8 @@ def _round_and_deal(
         deal = (
             Deal.objects.select_related("game")
             .filter(game_id__in=games, number=deal_number)
+            # The live deal of that number before one struck off that had it first.
+            .order_by(F("deleted_at").asc(nulls_first=True), "-pk")
             .first()
         )
         if deal is None:

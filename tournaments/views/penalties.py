@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
+from tarot_scores.core.collation import by_name
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tournaments.forms import PenaltyForm
@@ -27,10 +28,9 @@ from tournaments.views.access import readable, round_name
 
 
 def _form(tournament: Tournament, data: Any = None) -> PenaltyForm:
-    entries = list(
-        Entry.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("player__name")
+    entries = by_name(
+        Entry.objects.filter(tournament=tournament).select_related("player"),
+        lambda e: e.player.label,
     )
     numbers = tournament.round_set.order_by("number").values_list("number", flat=True)
     rounds = [(n, round_name(tournament, n)) for n in numbers]

@@ -320,9 +320,10 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
 
 
-# Two columns of eight rows: what a 1920x1080 screen shows whole, in type read from the back
-# of the room, with the round's countdown and the tables still playing above.
-PROJECTOR_ROWS = 16
+# Up to sixty rows a page: the board lays them in as many columns as fit (projector.html's
+# fit-N), whole on a 1920x1080 or 1280x720 screen with the countdown and the tables still
+# playing above, in type read from the back of the room.
+PROJECTOR_ROWS = 60
 # The tables still playing the wall lists, the furthest behind: a festival's 250 would not fit.
 PROJECTOR_TABLES = 12
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.access import login_first
+from tarot_scores.core.collation import by_name, name_key
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.models import Seat
@@ -146,7 +147,7 @@ def _swap_form(cards: list[TableCard], data: object = None) -> SwapForm:
         for card in cards
         for seat, player in card.seats
     ]
-    return SwapForm(data, players=sorted(where, key=lambda pw: pw[0].label.casefold()))
+    return SwapForm(data, players=sorted(where, key=lambda pw: name_key(pw[0].label)))
 
 
 def substitute_form(round_: Round, data: object = None) -> SubstituteForm:
@@ -165,11 +166,11 @@ def substitute_form(round_: Round, data: object = None) -> SubstituteForm:
                 tournament=tournament, player_id__in=list(where)
             ).select_related("player")
         ),
-        key=lambda ew: ew[0].player.label.casefold(),
+        key=lambda ew: name_key(ew[0].player.label),
     )
-    club_players = sorted(
+    club_players = by_name(
         Player.objects.filter(clubs=tournament.club_id).exclude(entries__tournament=tournament),
-        key=lambda p: p.label.casefold(),
+        lambda p: p.label,
     )
     return SubstituteForm(data, seated=seated, club_players=club_players)
 

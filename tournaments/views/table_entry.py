@@ -144,12 +144,15 @@ def _confirmation_context(request: HttpRequest, table: Table, view: TableSeats) 
         return {"confirming": False}
     players = [p for p in view.players]
     holder, from_account = _holder(request, table, players)
+    waiting = _waiting(table, view, holder)
     return {
         "confirming": True,
         "holder": holder,
         "holder_from_account": from_account,
         "holder_choices": players,
-        "waiting": _waiting(table, view, holder),
+        "waiting": waiting,
+        # Said first on the page: how many deals wait for this phone's holder to answer.
+        "for_you": sum(1 for item in waiting if item.may_answer),
     }
 
 
@@ -243,7 +246,7 @@ def _board_context(
     open_boards = [b for b in boards if not b.entered]
     posted = str(form.data.get("board", "")) if form.is_bound else ""
     if undone is not None:
-        deal = next((r.deal for r in sheet.rows if r.deal.number == undone), None)
+        deal = entry.undone_deal(sheet, undone)
         posted = str(deal.board) if deal is not None and deal.board else posted
     chosen = next((b for b in open_boards if str(b.board) == posted), None)
     chosen = chosen or (open_boards[0] if open_boards else None)
@@ -493,7 +496,6 @@ def table_holder(request: HtmxHttpRequest, token: str) -> HttpResponse:
         messages.error(request, _("Choose your name among the players of this table."))
     else:
         request.session[_session_key(table)] = player.pk
-        messages.success(request, _("This phone is %(name)s's.") % {"name": player.label})
     return redirect("tournaments:table_entry", token=table.token)
 
 
