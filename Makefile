@@ -39,10 +39,12 @@ run: $(VENV)/.installed
 	$(MANAGE) load_demo --if-empty
 	$(MANAGE) runserver 127.0.0.1:8000
 
+# What the tests need from Debian: the browser, and GNU gettext (the catalogue test runs
+# makemessages).
 chromium:
-	@command -v chromium >/dev/null || ( \
+	@command -v chromium >/dev/null && command -v msgfmt >/dev/null || ( \
 		export DEBIAN_FRONTEND=noninteractive; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium )
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium gettext )
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
