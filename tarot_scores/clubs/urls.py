@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("", views.club_list, name="list"),
     path("<slug:slug>/", views.club_detail, name="detail"),
     path("<slug:slug>/players/new/", views.player_new, name="player_new"),
+    path("<slug:slug>/players/paste/", views.players_paste, name="players_paste"),
     path("<slug:slug>/players/<int:player_id>/", stats_views.player_detail, name="player"),
     path(
         "<slug:slug>/players/<int:player_id>/report.pdf",

@@ -431,7 +431,13 @@ def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied
     players = list(club_selectors.club_players(club=club))
     house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))
-    form = GameForm(request.POST or None, club=club, players=players, house_rules=house_rules)
+    form = GameForm(
+        request.POST or None,
+        club=club,
+        players=players,
+        house_rules=house_rules,
+        rules=selectors.usual_rules(club=club),
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         house = form.chosen_house_rules()

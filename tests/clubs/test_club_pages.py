@@ -51,7 +51,8 @@ def test_create_club_makes_the_creator_its_organiser(client: Client, outsider: U
 
     club = Club.objects.get(name="Les Excuses de Brest")
     assert response.status_code == 302
-    assert response["Location"] == reverse("clubs:detail", args=[club.slug])
+    # A new club's next step: its players.
+    assert response["Location"] == reverse("clubs:players_paste", args=[club.slug])
     assert club.public is False  # an unticked checkbox
     membership = Membership.objects.get(club=club)
     assert membership.user == outsider and membership.role == Membership.Role.ORGANISER
