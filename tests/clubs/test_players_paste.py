@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores.clubs import services
 from tarot_scores.clubs.models import Club, Player
@@ -180,3 +181,20 @@ def test_only_who_may_add_a_player_may_paste(
     url = reverse("clubs:players_paste", args=[empty_club.slug])
     assert client.post(url, {"players": EIGHT, "action": "add"}).status_code == 403
     assert not Player.objects.exists()
+
+
+@pytest.mark.django_db
+def test_checking_and_adding_a_long_list_takes_a_bounded_number_of_queries(
+    client: Client,
+    organiser: User,
+    empty_club: Club,
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
+    client.force_login(organiser)
+    url = reverse("clubs:players_paste", args=[empty_club.slug])
+    names = "\n".join(f"Joueur {n}" for n in range(200))
+    with django_assert_max_num_queries(15):
+        client.post(url, {"players": names, "action": "check"})
+    with django_assert_max_num_queries(20):
+        client.post(url, {"players": names, "action": "add"})
+    assert empty_club.players.count() == 200
