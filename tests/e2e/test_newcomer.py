@@ -137,6 +137,7 @@ def test_a_newcomer_starts_a_club_and_saves_the_first_deal(
     ids[2] = club.players.get(nickname="Bruno").pk
     for pk in ids:
         you.tap(you.chip("players", pk))
+    players_chosen = you.taps
     expect(page.locator("#seat-order-line")).to_have_text(
         "Chloé Durand → Aurélie Martin → Bruno → Éric Bonnet → Denis Moreau"
     )
@@ -144,6 +145,7 @@ def test_a_newcomer_starts_a_club_and_saves_the_first_deal(
     you.shoot("game-new-chosen")
     you.tap(page.get_by_role("button", name="Commencer la partie"))
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    assert you.taps - players_chosen <= 4  # a new game, once its players are chosen
 
     game = Game.objects.get()
     assert [seat.player_id for seat in game.seats.order_by("position")] == ids
