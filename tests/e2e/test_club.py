@@ -1,6 +1,6 @@
 """A club evening on a phone: log in, start a club, add four players one at a time, start a
-four-player game (players tapped in seat order) and land on its score sheet. Fields are found by name so the test reads the same in any
-language."""
+four-player game (players tapped in seat order) and land on its score sheet. Fields are found
+by name so the test reads the same in any language."""
 
 from __future__ import annotations
 
