@@ -55,6 +55,10 @@ INSTALLED_APPS = [
     "template_partials",
     "tarot_scores",
     "tournaments",
+    # Last: where its French words differ from another app's ("Invalid token."), the other's
+    # are kept.
+    "allauth",
+    "allauth.account",
 ]
 
 MIDDLEWARE = [
@@ -71,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # Last, so that it answers a locked-out sign-in whichever view received it.
     "axes.middleware.AxesMiddleware",
 ]
@@ -153,6 +158,8 @@ RESULTS_LAG_SECONDS = float(os.environ.get("RESULTS_LAG_SECONDS", "2"))
 # locked-out client is refused even with the right password.
 AUTHENTICATION_BACKENDS = [
     "tarot_scores.core.signin.SignInGuard",
+    # django-allauth's: the login page takes a user name or an e-mail address.
+    "allauth.account.auth_backends.AuthenticationBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "tarot_scores.core.signin.SignInAttempts"
@@ -179,6 +186,23 @@ AXES_HTTP_RESPONSE_CODE = 429
 PASSWORD_RESET_RATES = {
     "account": os.environ.get("PASSWORD_RESET_RATE_ACCOUNT", "3/hour"),
     "client": os.environ.get("PASSWORD_RESET_RATE_CLIENT", "20/hour"),
+}
+
+# Accounts a person makes alone (django-allauth, see tarot_scores/core/accounts.py): sign-up with
+# a user name, an e-mail address and a password; the address is confirmed by a link sent to it
+# before the account may start a club. Signing in, password reset and change stay Django's own
+# pages (django-axes and the reset throttle above guard them); allauth adds sign-up, the e-mail
+# confirmation and the e-mail change, and its backend lets the login page take the address.
+ACCOUNT_ADAPTER = "tarot_scores.core.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
+# Sign-ups per client address (allauth's rate syntax); more answer 429 and store nothing.
+ACCOUNT_RATE_LIMITS = {
+    "signup": os.environ.get("SIGNUP_RATE", "10/h/ip"),
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -3,12 +3,14 @@
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.clubs import urls as club_urls
 from tarot_scores.core import pwa, views
+from tarot_scores.core.accounts import SignInForm
 from tarot_scores.core.signin import PasswordResetView
 from tarot_scores.games import urls as game_urls
 from tarot_scores.stats import urls as stats_urls
@@ -42,8 +44,16 @@ urlpatterns = [
     ),
     # Before Django's own, which it replaces: the same form, bounded per address and per client.
     path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
+    # Before Django's own too: the same page, whose first field also takes an e-mail address.
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=SignInForm),
+        name="login",
+    ),
     path("accounts/invitations/", include("tarot_scores.clubs.invitation_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    # Sign-up, the e-mail confirmation and the e-mail change (django-allauth).
+    path("accounts/", include("tarot_scores.core.account_urls")),
     # A club's address holds the pages of the clubs, the games and the stats, one namespace.
     path(
         "clubs/",

@@ -76,6 +76,29 @@ class PlayerForm(forms.Form):
         self.club = club
 
 
+class PlayersPasteForm(forms.Form):
+    """A list of players pasted at once; how each line reads is ``clubs.roster``'s rule and
+    which lines can be added is ``services.players_paste_check``'s: the view puts each problem
+    beside the list."""
+
+    players = forms.CharField(
+        label=gettext_lazy("Players, one a line"),
+        max_length=30_000,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 9,
+                "autocomplete": "off",
+                "autocapitalize": "words",
+                "spellcheck": "false",
+            }
+        ),
+        help_text=gettext_lazy(
+            "The name alone, or name, nickname, licence separated by commas: a spreadsheet's "
+            "columns pasted as they are work too. Nothing is added before you confirm."
+        ),
+    )
+
+
 def account_named(value: str) -> Any:
     """The account with this user name or e-mail address (any case), or None. Several accounts
     sharing the address are a ``ValidationError``: the user name tells them apart."""

@@ -10,6 +10,8 @@ from django.db.models import Q, QuerySet
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.collation import by_name
 
+MIN_TABLE = 3  # the fewest players a game (of tarot) seats
+
 
 def clubs_for(*, user: Any) -> QuerySet[Club]:
     """The clubs a user may read: public ones and their own (every club for a superuser)."""
@@ -29,6 +31,20 @@ def club_players(*, club: Club) -> QuerySet[Player]:
 def club_players_by_name(*, club: Club) -> list[Player]:
     """The club's players as a list reads them: Éric before Sylvie."""
     return by_name(club_players(club=club), lambda p: p.name)
+
+
+def club_has_played(*, club: Club) -> bool:
+    """Whether the club has any game, a tournament's tables too: a club that has played is past
+    its first steps."""
+    return club.games.exists()
+
+
+def first_step(*, club: Club, is_member: bool, players: int) -> str:
+    """What a new club does next, for its members: ``players`` (fewer than a table of three),
+    then ``game`` (no game yet); empty once it has played."""
+    if not is_member or club_has_played(club=club):
+        return ""
+    return "players" if players < MIN_TABLE else "game"
 
 
 def club_own_players(*, club: Club) -> QuerySet[Player]:

@@ -22,8 +22,10 @@ from django.utils.translation import gettext as _
 from tarot_scores import scoring
 from tarot_scores.clubs import selectors
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
+from tarot_scores.clubs.roster import LINES_MAX, LineProblem, PastedPlayer, Roster, roster_read
+from tarot_scores.core.accounts import check_email_confirmed
 from tarot_scores.core.actors import Actor, signed_in
-from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.kinds import KINDS, TAROT
 from tarot_scores.core.names import check_name
 from tarot_scores.core.results import results_changed
@@ -58,7 +60,9 @@ def club_games_set(*, club: Club, other_games: Sequence[str]) -> Club:
 @transaction.atomic
 def club_create(*, name: str, by: Actor, public: bool = True) -> Club:
     """A new club; its creator becomes its organiser. ``Refusal`` on ``name`` if another club
-    has this name (whatever its case)."""
+    has this name (whatever its case); ``email_unconfirmed`` for an account that signed up and
+    has not yet confirmed its e-mail address."""
+    check_email_confirmed(signed_in(by))
     name = check_name(name)
     if selectors.club_name_taken(name=name):
         raise _club_name_taken()
@@ -354,3 +358,71 @@ def house_rules_save(
     }
     house_rules.save()
     return house_rules
+
+
+def players_paste_check(*, club: Club, text: str) -> Roster:
+    """What pasting ``text`` into the club's players would do (``clubs.roster``), with one more
+    problem per line whose label is already one of the club's players. Reads the club's labels
+    once; stores nothing."""
+    roster = roster_read(text)
+    taken = {
+        (nickname or name).casefold()
+        for name, nickname in club.players.values_list("name", "nickname")
+    }
+    kept: list[PastedPlayer] = []
+    for player in roster.players:
+        if player.label.casefold() in taken:
+            roster.problems.append(
+                LineProblem(
+                    player.line,
+                    player.label,
+                    _("A player of this club is already called “%(label)s”: add a nickname.")
+                    % {"label": player.label},
+                )
+            )
+        else:
+            kept.append(player)
+    roster.players = kept
+    roster.problems.sort(key=lambda problem: problem.line)
+    return roster
+
+
+def paste_refusal(roster: Roster) -> Refusal:
+    """Why a pasted list cannot be added as a whole (one reason per bad line)."""
+    if roster.too_long:
+        return Refusal.on(
+            "players",
+            "paste_too_long",
+            _("At most %(max)d players at once.") % {"max": LINES_MAX},
+        )
+    if not roster.problems:
+        return Refusal.on("players", "paste_empty", _("Paste at least one name."))
+    return Refusal(
+        {
+            "players": [
+                Reason(
+                    "paste_line",
+                    _("Line %(line)d (%(text)s): %(message)s")
+                    % {"line": p.line, "text": p.text, "message": p.message},
+                )
+                for p in roster.problems
+            ]
+        }
+    )
+
+
+@transaction.atomic
+def players_paste(*, club: Club, text: str) -> list[Player]:
+    """Add every player of a pasted list to the club, or none: ``Refusal`` on ``players`` with
+    one reason per bad line (``players_paste_check``) and nothing stored. The club row is locked
+    so that two organisers pasting the same names at once cannot both add them."""
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    roster = players_paste_check(club=club, text=text)
+    if not roster.ok:
+        raise paste_refusal(roster)
+    created = Player.objects.bulk_create(
+        Player(name=p.name, nickname=p.nickname, licence=p.licence, club=club)
+        for p in roster.players
+    )
+    club.players.add(*created)
+    return created

@@ -13,6 +13,7 @@ app_name = "clubs"
 urlpatterns: list[URLPattern] = [
     path("", views.club_list, name="list"),
     path("<slug:slug>/players/new/", views.player_new, name="player_new"),
+    path("<slug:slug>/players/paste/", views.players_paste, name="players_paste"),
     path("<slug:slug>/members/", views.members, name="members"),
     path("<slug:slug>/settings/", views.settings, name="settings"),
     # One name for the list and for one rule set: reverse picks by the arguments given.

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tarot_scores.clubs import permissions, selectors, services
@@ -29,12 +30,14 @@ from tarot_scores.clubs.forms import (
     MemberAddForm,
     MembershipForm,
     PlayerForm,
+    PlayersPasteForm,
     describe_rules,
     own_player,
 )
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership
 from tarot_scores.clubs.permissions import club_for
 from tarot_scores.core.access import login_first
+from tarot_scores.core.accounts import email_confirmed
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.scoring import PRESETS
@@ -59,17 +62,27 @@ def club_list(request: HtmxHttpRequest) -> HttpResponse:
                 refusal.add_to_form(form)
             else:
                 messages.success(request, _("Club %(name)s created.") % {"name": club.name})
-                return redirect("clubs:detail", slug=club.slug)
+                # The next step of a new club: its players.
+                return redirect("clubs:players_paste", slug=club.slug)
     clubs = selectors.clubs_for(user=request.user)
     mine: set[int] = set()
     waiting = 0
     if request.user.is_authenticated:
         mine = set(Membership.objects.filter(user=request.user).values_list("club_id", flat=True))
         waiting = selectors.invitations_for(user=request.user).count()
+    context = {
+        "clubs": clubs,
+        "mine": mine,
+        "form": form,
+        "waiting": waiting,
+        # Someone signed in with no club yet: starting one comes first on the page.
+        "start_first": request.user.is_authenticated and not mine,
+        "email_confirmed": email_confirmed(request.user),
+    }
     return render(
         request,
         "tarot_scores/club/list.html",
-        {"clubs": clubs, "mine": mine, "form": form, "waiting": waiting},
+        context,
         status=400 if form.is_bound else 200,
     )
 
@@ -121,6 +134,49 @@ def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "tarot_scores/club/player_new.html",
         {"club": club, "form": form},
         status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_paste(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Add many players at once: the list is checked first (each bad line or duplicate said
+    beside it, nothing stored), then added as a whole on confirmation."""
+    club = club_for(request, slug)
+    if not permissions.can_add_player(request, club):
+        raise PermissionDenied
+    form = PlayersPasteForm(request.POST or None)
+    roster = None
+    if request.method == "POST" and form.is_valid():
+        text = form.cleaned_data["players"]
+        if request.POST.get("action") == "add":
+            try:
+                created = services.players_paste(club=club, text=text)
+            except Refusal as refusal:
+                refusal.add_to_form(form)
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)d player joins the club.",
+                        "%(count)d players join the club.",
+                        len(created),
+                    )
+                    % {"count": len(created)},
+                )
+                # A club without a game yet goes on to its first one.
+                if not selectors.club_has_played(club=club):
+                    return redirect("clubs:game_new", slug=club.slug)
+                return redirect("clubs:detail", slug=club.slug)
+        else:
+            roster = services.players_paste_check(club=club, text=text)
+            if not roster.ok:
+                services.paste_refusal(roster).add_to_form(form)
+    return render(
+        request,
+        "tarot_scores/club/players_paste.html",
+        {"club": club, "form": form, "roster": roster if form.is_valid() else None},
+        status=400 if form.is_bound and not form.is_valid() else 200,
     )
 
 

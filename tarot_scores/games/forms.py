@@ -618,26 +618,36 @@ def deal_form_for(game: Game) -> type[DealForm]:
 # --- a new game ----------------------------------------------------------------------------------
 
 
-SEATS = 5
+class PlayerChips(forms.CheckboxSelectMultiple):
+    """Players picked by tapping their names (drawn as chips, names as the club typed them)."""
+
+    names = True
 
 
 class GameForm(forms.Form):
-    date = forms.DateField(
-        label=gettext_lazy("Date"),
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    """A new game in a few taps: the players tapped in seat order, the rules and, at five, how
+    the table plays, all chips (no drop-down); the date is today's unless changed."""
+
+    players = forms.MultipleChoiceField(
+        label=gettext_lazy("Players"),
+        widget=PlayerChips,
+        required=False,
+        help_text=gettext_lazy("Tap them going round the table: the first one tapped deals first."),
     )
-    rules = forms.ChoiceField(label=gettext_lazy("Game and rules"))
-    seat_1 = forms.ChoiceField(label=gettext_lazy("Seat 1 (deals first)"), required=False)
-    seat_2 = forms.ChoiceField(label=gettext_lazy("Seat 2"), required=False)
-    seat_3 = forms.ChoiceField(label=gettext_lazy("Seat 3"), required=False)
-    seat_4 = forms.ChoiceField(label=gettext_lazy("Seat 4"), required=False)
-    seat_5 = forms.ChoiceField(label=gettext_lazy("Seat 5"), required=False)
+    # The order of the taps (ids, comma-separated), kept by static/js/seat-order.js; without
+    # it the players sit in the order of the list.
+    seat_order = forms.CharField(required=False, widget=forms.HiddenInput)
+    rules = forms.ChoiceField(label=gettext_lazy("Game and rules"), widget=ChipSelect)
     five_players = forms.ChoiceField(
         label=gettext_lazy("At a tarot table of five"),
         choices=FIVE_PLAYER_CHOICES,
-        widget=forms.RadioSelect,
+        widget=ChipSelect,
         required=False,
         help_text=gettext_lazy("Only for five tarot players."),
+    )
+    date = forms.DateField(
+        label=gettext_lazy("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     label = forms.CharField(label=gettext_lazy("Label (optional)"), max_length=80, required=False)
 
@@ -647,9 +657,10 @@ class GameForm(forms.Form):
         club: Club,
         players: Sequence[Player],
         house_rules: Sequence[HouseRules],
+        rules: str = "fft",
         **kwargs: Any,
     ) -> None:
-        kwargs.setdefault("initial", {"date": timezone.localdate(), "rules": "fft"})
+        kwargs.setdefault("initial", {"date": timezone.localdate(), "rules": rules})
         super().__init__(*args, **kwargs)
         self.club = club
         self.players_by_id = {p.pk: p for p in players}
@@ -658,22 +669,26 @@ class GameForm(forms.Form):
             ("fft", _("Tarot, FFT rules")),
             ("classic", _("Tarot, classic rules")),
         ]
-        if house_rules:
-            rule_choices.append(
-                (_("Tarot, house rules"), [(key, h.name) for key, h in self.house_rules.items()])
-            )
+        rule_choices += [(key, h.name) for key, h in self.house_rules.items()]
         # Novatarok and buraco only where the club plays them (its settings).
         rule_choices += [
             (kind, label) for kind, label in KINDS if kind != TAROT and club.offers(kind)
         ]
         self.fields["rules"].choices = rule_choices  # type: ignore[attr-defined]
-        seat_choices = [("", "—")] + [(str(p.pk), p.label) for p in players]
-        for i in range(1, SEATS + 1):
-            self.fields[f"seat_{i}"].choices = seat_choices  # type: ignore[attr-defined]
+        self.fields["players"].choices = [  # type: ignore[attr-defined]
+            (str(p.pk), p.label) for p in players
+        ]
         self.seated: list[Player] = []
 
-    def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{i}"] for i in range(1, SEATS + 1)]
+    def chosen(self, data: Mapping[str, Any]) -> list[str]:
+        """The ids tapped, in seat order: the order of the taps when the page sent it and it
+        names exactly the players ticked, else the order of the list."""
+        ticked = [str(value) for value in data.get("players") or []]
+        order = [part.strip() for part in str(data.get("seat_order") or "").split(",")]
+        order = [part for part in order if part]
+        if sorted(order) == sorted(ticked):
+            return order
+        return ticked
 
     def kind(self) -> str:
         return game_kind(self.variant())
@@ -689,10 +704,10 @@ class GameForm(forms.Form):
         data = super().clean() or {}
         known_rules = "rules" in data
         house = self.chosen_house_rules()
-        seats = [data.get(f"seat_{i}") for i in range(1, SEATS + 1)]
+        seats = self.chosen(data)
         setup = game_setup_check(
             kind=self.kind(),
-            seats=[self.players_by_id.get(int(value)) if value else None for value in seats],
+            seats=[self.players_by_id.get(int(value)) for value in seats],
             rules=rule_set_for(variant=self.variant(), house_rules=house) if known_rules else None,
             five_players=data.get("five_players") or None,
         )
@@ -710,7 +725,7 @@ class GameForm(forms.Form):
         for problem in setup.problems:
             error = forms.ValidationError(problem.message, code=problem.code)
             if problem.seat is not None:
-                self.add_error(f"seat_{problem.seat}", error)
+                self.add_error("players", error)
             elif known_rules:
                 # The table's size goes above the seats, not beside one of them; without a
                 # valid game only the seats can be judged.

@@ -12,7 +12,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.collation import name_key
 from tarot_scores.core.hooks import Hook
-from tarot_scores.core.kinds import NOVATAROK
+from tarot_scores.core.kinds import HOUSE, NOVATAROK
 from tarot_scores.games.models import Deal, Game, ScoreLine, Seat
 from tarot_scores.games.seats import TableSeats, deal_seats
 
@@ -130,6 +130,24 @@ def rank_players(totals: list[tuple[Player, int]]) -> list[Ranked]:
         rank = out[-1].rank if out and out[-1].total == total else i + 1
         out.append(Ranked(rank, player, total))
     return out
+
+
+def usual_rules(*, club: Club) -> str:
+    """The rules a new game of the club starts with, as the new-game form names them
+    (``fft``, ``classic``, ``house:<id>``, a game kind): those of its latest game, so that an
+    evening's second table needs no tap for them; FFT for a club's first game."""
+    latest = (
+        Game.objects.filter(club=club)
+        .order_by("-date", "-id")
+        .values_list("variant", "house_rules_id")
+        .first()
+    )
+    if latest is None:
+        return "fft"
+    variant, house_rules_id = latest
+    if variant == HOUSE:
+        return f"{HOUSE}:{house_rules_id}" if house_rules_id else "fft"
+    return str(variant)
 
 
 def club_games(*, club: Club) -> QuerySet[Game]:

@@ -436,7 +436,13 @@ def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied
     players = list(club_selectors.club_players(club=club))
     house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))
-    form = GameForm(request.POST or None, club=club, players=players, house_rules=house_rules)
+    form = GameForm(
+        request.POST or None,
+        club=club,
+        players=players,
+        house_rules=house_rules,
+        rules=selectors.usual_rules(club=club),
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         house = form.chosen_house_rules()
@@ -486,13 +492,18 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         GameRow(game, rules_label(game), [seat.player for seat in game.seats.all()])
         for game in page.object_list
     ]
+    players = club_selectors.club_players_by_name(club=club)
+    is_member = permissions.is_member(request, club)
     context = {
         "club": club,
-        "players": club_selectors.club_players_by_name(club=club),
+        "players": players,
         "page": page,
         "rows": rows,
-        "is_member": permissions.is_member(request, club),
+        "is_member": is_member,
         "is_organiser": permissions.is_organiser(request, club),
+        "first_step": club_selectors.first_step(
+            club=club, is_member=is_member, players=len(players)
+        ),
     }
     template = "tarot_scores/club/detail.html"
     if request.htmx:

@@ -284,7 +284,7 @@ def test_the_house_rules_way_to_play_at_five_is_said_in_the_readers_words(table:
 # The same table refused by the new-game page and by the API: where the page shows the message
 # (a seat, above the seats, beside the five-player choice) and the API field that carries it.
 SAME_REFUSALS = [
-    ("twice", "seat_4", "players"),
+    ("twice", "players", "players"),
     ("two", None, "players"),
     ("buraco of three", None, "players"),
     ("five undecided", "five_players", "five_players"),
@@ -320,7 +320,7 @@ def test_the_page_and_the_api_refuse_a_table_with_the_same_message(
         {
             "date": "2026-03-06",
             "rules": f"house:{variant}" if isinstance(variant, int) else variant,
-            **{f"seat_{i}": str(pk) for i, pk in enumerate(players, start=1)},
+            "players": [str(pk) for pk in players],
             **({"five_players": five} if five else {}),
         },
         HTTP_ACCEPT_LANGUAGE=lang,

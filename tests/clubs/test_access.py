@@ -92,7 +92,7 @@ def _game_data(w: World) -> dict[str, Any]:
     return {
         "date": "2025-10-04",
         "rules": "fft",
-        **{f"seat_{i}": str(p.pk) for i, p in enumerate(w.players[:4], start=1)},
+        "players": [str(p.pk) for p in w.players[:4]],
     }
 
 

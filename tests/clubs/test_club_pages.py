@@ -14,7 +14,7 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, Membership, Player
 from tarot_scores.games import services as game_services
 from tests.clubs.helpers import field_errors
-from tests.factories import UserFactory, make_club
+from tests.factories import UserFactory, make_club, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,8 @@ def test_create_club_makes_the_creator_its_organiser(client: Client, outsider: U
 
     club = Club.objects.get(name="Les Excuses de Brest")
     assert response.status_code == 302
-    assert response["Location"] == reverse("clubs:detail", args=[club.slug])
+    # A new club's next step: its players.
+    assert response["Location"] == reverse("clubs:players_paste", args=[club.slug])
     assert club.public is False  # an unticked checkbox
     membership = Membership.objects.get(club=club)
     assert membership.user == outsider and membership.role == Membership.Role.ORGANISER
@@ -271,3 +272,47 @@ def test_a_player_is_named_once_when_the_nickname_says_nothing_more(
     assert ">Vonvon</a> (Yvonne Martin)</li>" in html
     assert "(Xavier)" not in html  # the same name in another case says nothing more
     assert "<p>Xavier</p>" not in player
+
+
+def test_a_new_clubs_page_shows_its_next_step_first(
+    client: Client, organiser: User, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
+    club = club_services.club_create(name="Les Excuses", by=organiser)
+    client.force_login(organiser)
+    url = reverse("clubs:detail", args=[club.slug])
+    paste = reverse("clubs:players_paste", args=[club.slug])
+    game_new = reverse("clubs:game_new", args=[club.slug])
+
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Getting started" in page
+    # The next step is the one primary button; a new game waits for players.
+    assert f'<a class="btn btn-primary" href="{paste}">Add the players</a>' in page
+    assert game_new not in page
+    assert reverse("clubs:leaderboard", args=[club.slug]) not in page
+
+    club_services.players_paste(club=club, text="Aurélie\nBruno\nChloé\nDenis")
+    with django_assert_max_num_queries(20):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'<a class="btn btn-primary" href="{game_new}">Start the first game</a>' in page
+    assert "4 players in the club." in page
+
+    make_game(club=club, players=list(club.players.all()))
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Getting started" not in page
+    assert reverse("clubs:leaderboard", args=[club.slug]) in page
+    assert paste in page  # bulk add stays on the club's players
+
+
+def test_a_reader_of_a_new_club_sees_no_first_steps(client: Client, organiser: User) -> None:
+    club = club_services.club_create(name="Les Excuses", by=organiser)
+    page = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    assert "first-steps" not in page
+    assert reverse("clubs:players_paste", args=[club.slug]) not in page
+
+
+def test_someone_without_a_club_sees_how_to_start_one_first(client: Client, outsider: User) -> None:
+    client.force_login(outsider)
+    page = client.get(reverse("clubs:list"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert page.index('id="new-club"') < page.index('class="cards"')
+    anonymous = Client().get(reverse("clubs:list")).content.decode()
+    assert reverse("account_signup") in anonymous

@@ -162,7 +162,7 @@ def _new_game(w: World, seats: list[Player], rules: str, **extra: str) -> Any:
     data = {
         "date": "2026-03-06",
         "rules": rules,
-        **{f"seat_{i}": str(p.pk) for i, p in enumerate(seats, start=1)},
+        "players": [str(p.pk) for p in seats],
         **extra,
     }
     return w.page().post(reverse("clubs:game_new", args=[w.club.slug]), data)

@@ -188,9 +188,20 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
         "DELETE": EVERYONE,
     },
     "password_reset_complete": {"GET": EVERYONE},
+    # Accounts a person makes alone (django-allauth); its names for Django's pages answer as
+    # those pages. A confirmation key that does not exist confirms nothing (404 on POST).
+    "account_signup": {m: EVERYONE for m in METHODS},
+    "account_email_verification_sent": {"GET": EVERYONE},
+    "account_confirm_email": {"GET": EVERYONE, "POST": NOBODY},
+    "account_email": {"GET": ACCOUNTS, "POST": ACCOUNTS, "PUT": ACCOUNTS},
+    "account_login": {"GET": EVERYONE, "POST": EVERYONE, "PUT": EVERYONE},
+    "account_logout": {"POST": EVERYONE},
+    "account_reset_password": {"GET": EVERYONE, "POST": EVERYONE, "PUT": EVERYONE},
+    "account_change_password": {"GET": ACCOUNTS, "POST": ACCOUNTS, "PUT": ACCOUNTS},
     "clubs:list": {"GET": EVERYONE, "POST": ACCOUNTS},
     "clubs:detail": {"GET": EVERYONE},
     "clubs:player_new": {"GET": A_MEMBERS, "POST": A_MEMBERS},
+    "clubs:players_paste": {"GET": A_MEMBERS, "POST": A_MEMBERS},
     "clubs:player": {"GET": EVERYONE},
     "clubs:player_report": {"GET": EVERYONE},
     "clubs:members": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
@@ -386,6 +397,7 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         values["token"] = w.invitation.token
     else:
         values["token"] = "no-such-token"
+    values["key"] = "no-such-key"  # an e-mail confirmation link (accounts)
     if name in DUPLICATE_ROUTES:
         values["tournament_id"] = w.extra["duplicate"].pk
     if "pk" in params:

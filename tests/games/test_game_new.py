@@ -1,4 +1,5 @@
-"""Starting a game: the rules, the players in seat order, and at five how the table plays."""
+"""Starting a game: the players tapped in seat order, the rules, and at five how the table
+plays, every answer a chip (no drop-down)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def post_game(
     data = {
         "date": "2025-10-04",
         "rules": rules,
-        **{f"seat_{i}": str(p.pk) for i, p in enumerate(seats, start=1)},
+        "players": [str(p.pk) for p in seats],
+        "seat_order": ",".join(str(p.pk) for p in seats),
         **extra,
     }
     return client.post(
@@ -47,14 +49,18 @@ def test_form_offers_the_clubs_players_and_rules(
     other = make_club("Autre club", UserFactory.create(), UserFactory.create())
     client.force_login(member)
     page = client.get(reverse("clubs:game_new", args=[club.slug])).content.decode()
+    assert "<select" not in page  # chips only: a tap each
     for player in players:
-        assert f'<option value="{player.pk}">{player.label}</option>' in page
+        assert f'type="checkbox" name="players" value="{player.pk}"' in page
+        assert f"<span>{player.label}</span>" in page
     stranger = other.players.first()
     assert stranger is not None
-    assert f'<option value="{stranger.pk}">' not in page
+    assert f'name="players" value="{stranger.pk}"' not in page
     for value in ("fft", "classic", "novatarok", "buraco"):
-        assert f'<option value="{value}"' in page
+        assert f'type="radio" name="rules" value="{value}"' in page
     assert "Du jeudi" in page
+    # FFT is chosen for a club's first game: no tap needed for the rules.
+    assert 'name="rules" value="fft" id="id_rules_0" required checked' in page
 
 
 def test_create_a_four_player_game_in_seat_order(
@@ -73,19 +79,28 @@ def test_create_a_four_player_game_in_seat_order(
     assert game.created_by == member
 
 
-def test_gaps_between_seats_are_closed_up(
+def test_without_the_order_of_taps_the_list_order_is_the_seat_order(
     client: Client, club: Club, member: User, players: list[Player]
 ) -> None:
     client.force_login(member)
     data = {
         "date": "2025-10-04",
         "rules": "fft",
-        "seat_1": str(players[0].pk),
-        "seat_3": str(players[1].pk),
-        "seat_5": str(players[2].pk),
+        "players": [str(players[2].pk), str(players[0].pk), str(players[1].pk)],
+        # An order that does not name the ticked players is not used.
+        "seat_order": f"{players[1].pk},{players[4].pk}",
     }
     client.post(reverse("clubs:game_new", args=[club.slug]), data)
-    assert seat_order(Game.objects.get()) == ["Aurélie", "Bruno", "Chloé"]
+    assert seat_order(Game.objects.get()) == ["Chloé", "Aurélie", "Bruno"]
+
+
+def test_the_next_game_starts_with_the_rules_of_the_last(
+    client: Client, club: Club, member: User, players: list[Player]
+) -> None:
+    client.force_login(member)
+    post_game(client, club, players[:4], "classic")
+    page = client.get(reverse("clubs:game_new", args=[club.slug])).content.decode()
+    assert 'name="rules" value="classic" id="id_rules_1" required checked' in page
 
 
 def test_house_rules_are_frozen_into_the_game(
@@ -171,8 +186,7 @@ def test_a_player_twice_is_refused_beside_the_seat(
     response = post_game(client, club, [bruno, players[0], bruno, players[2]], language=language)
     html = response.content.decode()
     assert response.status_code == 400
-    assert field_errors(html, "id_seat_3") == [message]
-    assert "id_seat_3_error" in html
+    assert field_errors(html, "id_players") == [message]
     assert not Game.objects.exists()
 
 
@@ -184,7 +198,7 @@ def test_without_a_valid_game_only_the_seats_are_judged(
     response = post_game(client, club, [bruno, bruno], "house:999999", "en")
     html = response.content.decode()
     assert response.status_code == 400
-    assert field_errors(html, "id_seat_2") == ["Bruno already sits at seat 1."]
+    assert field_errors(html, "id_players") == ["Bruno already sits at seat 1."]
     assert field_errors(html, "id_rules") != []
     assert non_field_errors(html) == []  # the size of the table depends on the game
     assert not Game.objects.exists()
@@ -236,6 +250,6 @@ def test_a_player_of_another_club_cannot_sit(
     stranger = other.players.get(name="Denis")
     client.force_login(member)
     response = post_game(client, club, [*players[:3], stranger], language="en")
-    errors = field_errors(response.content.decode(), "id_seat_4")
+    errors = field_errors(response.content.decode(), "id_players")
     assert len(errors) == 1 and errors[0].startswith("Select a valid choice.")
     assert not Game.objects.exists()
