@@ -201,14 +201,6 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
 
-    def plays_in(self, round_number: int) -> bool:
-        return (
-            self.checked_in
-            and self.first_round <= round_number
-            and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
-            and (self.cut_after is None or round_number <= self.cut_after)
-        )
-
 
 class Round(models.Model):
     """A round (séance), or a knockout stage: the tables seated together."""

@@ -35,6 +35,7 @@ from tests.factories import (
 )
 from tests.tournaments.test_pages_world import deal_post, text_of
 from tournaments import errors as tournament_errors
+from tournaments import rules as tournament_rules
 from tournaments.duplicate import DIRECTIONS, board_dealer, movement
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import Entry, Round, Table, Tournament
@@ -419,7 +420,7 @@ def test_team_mates_never_share_a_table_and_clashes_are_reported_on_the_round() 
 
 def test_the_duplicate_draw_keeps_the_registered_pairs_apart_in_every_round() -> None:
     tournament = duplicate_event(8, rounds=2)
-    entries = [e for e in tournament.entries.filter(checked_in=True) if e.plays_in(1)]
+    entries = list(tournament_rules.entries_playing(tournament, 1))
     plan = movement(2, 2, tournament.deals_per_round)
     # Two players the plain draw (no pair registered) would seat together.
     plain = draw_movement_numbers([e.player_id for e in entries], plan, seed=tournament.seed)

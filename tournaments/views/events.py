@@ -174,13 +174,13 @@ class TablePlanWords:
     byes: int = 0  # when impossible: the fewest who can sit out so that the rest are seated
 
 
-def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None:
+def _plan(tournament: Tournament) -> TablePlanWords | None:
     number = tournament_rules.next_round_number(tournament)
     if is_knockout(tournament) and number > 1:
         return None  # the next stage seats the qualifiers, not the checked-in players
     if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
         return None
-    count = sum(1 for e in entries if e.plays_in(number))
+    count = tournament_rules.entries_playing(tournament, number).count()
     try:
         words = seating.plan_tables(count, allow_threes=tournament.allow_threes).describe(
             engine_language()
@@ -245,7 +245,7 @@ def _registration_context(
         "add_form": add_form,
         "team_form": team_form,
         "teams": sorted(teams.items(), key=lambda t: t[0].casefold()),
-        "plan": _plan(tournament, entries),
+        "plan": _plan(tournament),
         "query": query,
         "next_round": tournament_rules.next_round_number(tournament),
         "started": tournament.round_set.exists(),
@@ -324,7 +324,7 @@ def _entry_changed(request: HtmxHttpRequest, tournament: Tournament, entry: Entr
     context = {
         "tournament": tournament,
         "entry": entry,
-        "plan": _plan(tournament, entries),
+        "plan": _plan(tournament),
         "checked_in": sum(1 for e in entries if e.checked_in),
         "next_round": tournament_rules.next_round_number(tournament),
         "can_seat": _can_seat(tournament),
