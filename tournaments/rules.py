@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
+from tarot_scores.core.errors import Refusal
 from tournaments.duplicate import Method
 from tournaments.models import Cut, DealConfirmation, Entry, Tournament
 
@@ -93,3 +95,11 @@ def players_for(tournament: Tournament, number: int) -> list[int]:
     """The players of round ``number`` (see ``entries_playing``), by id."""
     playing = entries_playing(tournament, number).order_by("player_id")
     return list(playing.values_list("player_id", flat=True))
+
+
+def different_players_refusal(first: object, second: object) -> Refusal | None:
+    """Two players chosen where they must be two (a swap of seats, a pair kept apart): refused
+    on ``second`` when they are the same one. ``None`` (not chosen yet) is never refused."""
+    if first is not None and first == second:
+        return Refusal.on("second", "same_player", _("Choose two different players."))
+    return None

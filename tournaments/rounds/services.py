@@ -203,7 +203,11 @@ def _lock(round_: Round) -> None:
 @transaction.atomic
 def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     """Swap two players' seats before the round's first deal is entered (not in a duplicate
-    tournament: its seats are the movement's)."""
+    tournament: its seats are the movement's). ``Refusal`` on ``second`` for the same player
+    twice."""
+    same = tournament_rules.different_players_refusal(first.pk, second.pk)
+    if same:
+        raise same
     refusal = duplicate_format.seats_fixed_refusal(round_.tournament)
     if refusal:
         raise TournamentError(refusal)

@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import HouseRules, Player
 from tarot_scores.core.access import club_for, login_first
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.kinds import variant_label
@@ -261,8 +262,7 @@ def _registration_context(
 
 def _team_form(tournament: Tournament, entries: list[Entry], data: Any = None) -> TeamForm:
     free = [e for e in entries if e.team is None and e.withdrawn_after is None]
-    taken = set(tournament.teams.values_list("name", flat=True))
-    return TeamForm(data, entries=free, taken=taken)
+    return TeamForm(data, entries=free)
 
 
 @require_http_methods(["GET", "POST"])
@@ -408,6 +408,8 @@ def team_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 entries=form.chosen_entries(),
             )
+        except Refusal as refusal:  # the name another team has (in any case)
+            refusal.add_to_form(form)
         except tournament_errors.TournamentError as error:
             form.add_error("members", str(error))
         else:
