@@ -23,7 +23,7 @@ from pytest_django import DjangoAssertNumQueries
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.errors import Refusal
 from tests import factories
-from tests.tournaments.test_pdf import read, streamed
+from tests.tournaments.printing.test_pdf import read, streamed
 from tournaments import ranking
 from tournaments import rules as tournament_rules
 from tournaments.models import Cut, Entry, Round, Standing, Tournament

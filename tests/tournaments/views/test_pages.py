@@ -25,7 +25,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import ScoreLine
 from tests.factories import ClubFactory, UserFactory, World, build_world, make_tournament, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tests.tournaments.test_pages_world import deal_post, live_deals, text_of
+from tests.tournaments.views.test_pages_world import deal_post, live_deals, text_of
 from tournaments.api.serializers import TournamentCreateSerializer
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Tournament
