@@ -20,13 +20,16 @@ from django.utils.translation import gettext_lazy
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.names import has_control_character, validate_name
 from tarot_scores.games.setup import rule_set_for
-from tournaments.formats import duplicate as duplicate_format
+from tournaments import rules as tournament_rules
 from tournaments.models import (
+    APART_REASON_MAX,
     MAX_DEALS_PER_ROUND,
     MAX_ROUND_MINUTES,
     MAX_ROUNDS,
     MAX_SEED,
     MIN_ROUND_MINUTES,
+    PENALTY_POINTS_MAX,
+    PENALTY_REASON_MAX,
     Entry,
     Tournament,
 )
@@ -153,26 +156,25 @@ class TournamentForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if "rules" in data and "five_mode" in data:
-            house_rules = self.house_rules.get(data["rules"])
-            rules = rule_set_for(
-                variant="fft" if house_rules is not None else data["rules"],
-                house_rules=house_rules,
-            )
-            refusal = registration_services.five_mode_refusal(
-                rules=rules, five_mode=data["five_mode"]
-            )
-            if refusal and data.get("format") != Tournament.Format.DUPLICATE:
-                self.add_error("five_mode", refusal)
         if "format" in data:
-            refusals = duplicate_format.creation_refusals(
+            rules, five_mode = None, None
+            if "rules" in data and "five_mode" in data:
+                house_rules = self.house_rules.get(data["rules"])
+                rules = rule_set_for(
+                    variant="fft" if house_rules is not None else data["rules"],
+                    house_rules=house_rules,
+                )
+                five_mode = data["five_mode"]
+            refusal = registration_services.creation_refusal(
                 format=data["format"],
                 team_size=data.get("team_size") or 0,
                 allow_threes=bool(data.get("allow_threes")),
                 rounds=data.get("rounds"),
+                rules=rules,
+                five_mode=five_mode,
             )
-            for field, message in refusals.items():
-                self.add_error(field, message)
+            if refusal:
+                refusal.add_to_form(self)
         return data
 
     def clean_duplicate_method(self) -> str:
@@ -267,19 +269,12 @@ class TeamForm(forms.Form):
         label=gettext_lazy("Members"), widget=forms.CheckboxSelectMultiple
     )
 
-    def __init__(self, *args: Any, entries: Sequence[Entry], taken: set[str], **kw: Any) -> None:
+    def __init__(self, *args: Any, entries: Sequence[Entry], **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.entries = {e.pk: e for e in entries}
-        self.taken = {t.casefold() for t in taken}
         self.fields["members"].choices = [  # type: ignore[attr-defined]
             (str(e.pk), e.player.label) for e in entries
         ]
-
-    def clean_name(self) -> str:
-        name = str(self.cleaned_data["name"]).strip()
-        if name.casefold() in self.taken:
-            raise forms.ValidationError(_("A team of this tournament already has this name."))
-        return name
 
     def chosen_entries(self) -> list[Entry]:
         return [self.entries[int(pk)] for pk in self.cleaned_data["members"]]
@@ -298,8 +293,11 @@ class SwapForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("first") and data.get("first") == data.get("second"):
-            raise forms.ValidationError(_("Choose two different players."))
+        refusal = tournament_rules.different_players_refusal(
+            data.get("first") or None, data.get("second") or None
+        )
+        if refusal:
+            raise refusal.as_validation_error()  # above the form, as the swap is one choice
         return data
 
     def chosen(self) -> tuple[Player, Player]:
@@ -325,11 +323,11 @@ class PenaltyForm(forms.Form):
         ),
     )
     points = forms.IntegerField(
-        label=gettext_lazy("Points taken off"), min_value=1, max_value=10_000
+        label=gettext_lazy("Points taken off"), min_value=1, max_value=PENALTY_POINTS_MAX
     )
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
-        max_length=500,
+        max_length=PENALTY_REASON_MAX,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
@@ -395,7 +393,7 @@ class ApartPairForm(forms.Form):
     second = forms.TypedChoiceField(label=gettext_lazy("never at the table of"), coerce=int)
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
-        max_length=200,
+        max_length=APART_REASON_MAX,
         help_text=gettext_lazy("Family, a player and the referee..."),
     )
 

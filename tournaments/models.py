@@ -29,6 +29,11 @@ MAX_ROUNDS = 20
 MAX_DEALS_PER_ROUND = 40
 MIN_ROUND_MINUTES, MAX_ROUND_MINUTES = 5, 600
 MAX_SEED = 2**31 - 1
+# The longest reasons typed, the same in the forms, the API and the services: a penalty's (given
+# or removed) and why two players are kept apart.
+PENALTY_REASON_MAX = 500
+PENALTY_POINTS_MAX = 10_000
+APART_REASON_MAX = 200
 
 
 class Tournament(models.Model):
@@ -201,14 +206,6 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
 
-    def plays_in(self, round_number: int) -> bool:
-        return (
-            self.checked_in
-            and self.first_round <= round_number
-            and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
-            and (self.cut_after is None or round_number <= self.cut_after)
-        )
-
 
 class Round(models.Model):
     """A round (séance), or a knockout stage: the tables seated together."""
@@ -349,7 +346,7 @@ class Penalty(models.Model):
         Deal, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties"
     )
     points = models.PositiveIntegerField(_("points"))
-    reason = models.TextField(_("reason"), max_length=500)
+    reason = models.TextField(_("reason"), max_length=PENALTY_REASON_MAX)
     given_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -366,7 +363,9 @@ class Penalty(models.Model):
         related_name="+",
     )
     removed_at = models.DateTimeField(null=True, blank=True)
-    removal_reason = models.TextField(_("reason for removing"), max_length=500, blank=True)
+    removal_reason = models.TextField(
+        _("reason for removing"), max_length=PENALTY_REASON_MAX, blank=True
+    )
 
     class Meta:
         ordering = ["round__number", "given_at", "pk"]
@@ -447,7 +446,7 @@ class ApartPair(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="apart_pairs")
     first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-    reason = models.CharField(_("reason"), max_length=200)
+    reason = models.CharField(_("reason"), max_length=APART_REASON_MAX)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -1,16 +1,19 @@
 """Rules every room of a tournament shares, and no writes: which deals the results count, the
-format's questions (knockout? duplicate?), the number the next round takes, who may referee.
+format's questions (knockout? duplicate?), the number the next round takes, who plays a round,
+who may referee.
 The model, the services, the selectors and the pages ask these, never a copy of them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
+from tarot_scores.core.errors import Refusal
 from tournaments.duplicate import Method
-from tournaments.models import DealConfirmation, Tournament
+from tournaments.models import Cut, DealConfirmation, Entry, Tournament
 
 Confirmation = DealConfirmation.Status
 
@@ -60,3 +63,43 @@ def is_knockout(tournament: Tournament) -> bool:
 def next_round_number(tournament: Tournament) -> int:
     last = tournament.round_set.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
+
+
+def last_cut_before(tournament: Tournament, number: int) -> int | None:
+    """The round after which the latest cut (not undone) before round ``number`` was made."""
+    return (
+        Cut.objects.filter(tournament=tournament, undone_at__isnull=True, after_round__lt=number)
+        .order_by("-after_round")
+        .values_list("after_round", flat=True)
+        .first()
+    )
+
+
+def entries_playing(tournament: Tournament, number: int) -> QuerySet[Entry]:
+    """Who plays round ``number``: the one rule the seating, the duplicate draw and the
+    registration page's table plan read. Checked in, registered for a round up to it, not
+    withdrawn and not cut before it. A championship's cut leaves its players out of the rounds
+    after it, and a player registered after a cut was never in its field: only the qualified
+    play on (``tournaments.standings.cuts``)."""
+    entries = tournament.entries.filter(checked_in=True, first_round__lte=number).filter(
+        Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=number),
+        Q(cut_after__isnull=True) | Q(cut_after__gte=number),
+    )
+    last_cut = last_cut_before(tournament, number)
+    if last_cut is not None:
+        entries = entries.filter(first_round__lte=last_cut)
+    return entries
+
+
+def players_for(tournament: Tournament, number: int) -> list[int]:
+    """The players of round ``number`` (see ``entries_playing``), by id."""
+    playing = entries_playing(tournament, number).order_by("player_id")
+    return list(playing.values_list("player_id", flat=True))
+
+
+def different_players_refusal(first: object, second: object) -> Refusal | None:
+    """Two players chosen where they must be two (a swap of seats, a pair kept apart): refused
+    on ``second`` when they are the same one. ``None`` (not chosen yet) is never refused."""
+    if first is not None and first == second:
+        return Refusal.on("second", "same_player", _("Choose two different players."))
+    return None

@@ -17,6 +17,9 @@ the page and the API would store: every row fails.
 | table of the wrong size      | new game, above seats    | POST games         | game_create       |
 | five-player mode vs rules    | new game, five players   | POST games         | game_create       |
 | a finished game (409)        | deal entry, status note  | POST deals         | deal_record       |
+| tournament's five-player mode| new tournament, five mode| POST tournaments   | tournament_create |
+| duplicate with teams         | new tournament, team size| POST tournaments   | tournament_create |
+| team name taken (any case)   | registration, team name  | none (no endpoint) | team_create       |
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ from tests.factories import (
     token_client,
 )
 from tests.games.helpers import slot_text, tarot_post
+from tournaments.models import Team, Tournament
+from tournaments.registration import services as registration_services
 
 pytestmark = pytest.mark.django_db
 
@@ -138,6 +143,7 @@ class Case:
     api: Send | None  # -> response; None: there is no endpoint for it
     service: Send  # -> raises the Refusal
     status: int = 400
+    prepare: Send | None = None  # what the world needs first (before anything is counted)
 
 
 def _points_case(typed: str) -> Case:
@@ -166,6 +172,71 @@ def _new_game(w: World, seats: list[Player], rules: str, **extra: str) -> Any:
         **extra,
     }
     return w.page().post(reverse("clubs:game_new", args=[w.club.slug]), data)
+
+
+def _new_tournament(w: World, **given: str) -> Any:
+    data = {
+        "name": "Coupe du jeudi",
+        "date": "2026-12-20",
+        "rules": f"house:{w.house_rules.pk}",
+        "format": "rounds",
+        "rounds": "3",
+        "deals_per_round": "5",
+        "round_minutes": "45",
+        "seating": "mixing",
+        "five_mode": "called_king",
+        "team_size": "0",
+        "qualifiers_per_table": "2",
+        "seed": "7",
+        **given,
+    }
+    return w.page().post(reverse("tournaments:new", args=[w.club.slug]), data)
+
+
+def _api_tournament(w: World, **given: Any) -> Any:
+    body = {"name": "Coupe du jeudi", "club": w.club.pk, "variant": w.house_rules.pk, **given}
+    return w.api("/api/v1/tournaments/", body)
+
+
+def _create_tournament(w: World, **given: Any) -> Tournament:
+    return registration_services.tournament_create(
+        club=w.club,
+        name="Coupe du jeudi",
+        by=w.organiser,
+        variant="house",
+        house_rules=w.house_rules,
+        **{"five_mode": "called_king", **given},
+    )
+
+
+def _teams(w: World) -> Tournament:
+    """A team event of pairs with two teams' worth of players; "Les Éclairs" is taken."""
+    made = Tournament.objects.filter(club=w.club, team_size=2).first()
+    if made is not None:
+        return made
+    tournament = _create_tournament(w, team_size=2)
+    entries = [
+        registration_services.entry_add(tournament=tournament, name=p.name) for p in w.players[:4]
+    ]
+    registration_services.team_create(
+        tournament=tournament, name="Les Éclairs", entries=entries[:2]
+    )
+    return tournament
+
+
+def _team_taken_page(w: World) -> Any:
+    tournament = _teams(w)
+    free = tournament.entries.filter(team__isnull=True)
+    data = {"name": "LES ÉCLAIRS", "members": [str(e.pk) for e in free]}
+    return w.page().post(reverse("tournaments:team_new", args=[tournament.pk]), data)
+
+
+def _team_taken_service(w: World) -> Any:
+    tournament = _teams(w)
+    free = list(tournament.entries.filter(team__isnull=True))
+    return registration_services.team_create(
+        tournament=tournament, name="les éclairs", entries=free
+    )
 
 
 def _finished(w: World) -> Game:
@@ -314,9 +385,37 @@ CASES = [
         ),
         status=409,
     ),
+    Case(
+        rule="a tournament's five-player mode the rules do not play",
+        field="five_mode",
+        code="five_mode_fixed",
+        page=lambda w: _new_tournament(w, five_mode="sitting_out"),
+        shown=beside("id_five_mode"),
+        api=lambda w: _api_tournament(w, five_mode="sitting_out"),
+        service=lambda w: _create_tournament(w, five_mode="sitting_out"),
+    ),
+    Case(
+        rule="a duplicate tournament of teams",
+        field="team_size",
+        code="duplicate_team_size",
+        page=lambda w: _new_tournament(w, format="duplicate", team_size="2"),
+        shown=beside("id_team_size"),
+        api=lambda w: _api_tournament(w, format="duplicate", team_size=2),
+        service=lambda w: _create_tournament(w, format="duplicate", team_size=2),
+    ),
+    Case(
+        rule="a team name taken (whatever its case)",
+        field="name",
+        code="team_name_taken",
+        page=_team_taken_page,
+        shown=beside("id_name"),
+        api=None,
+        service=_team_taken_service,
+        prepare=_teams,
+    ),
 ]
 
-COUNTS = (Club, Player, HouseRules, Game, Deal)
+COUNTS = (Club, Player, HouseRules, Game, Deal, Tournament, Team)
 
 
 def _stored() -> tuple[Any, ...]:
@@ -331,6 +430,8 @@ def _stored() -> tuple[Any, ...]:
 def test_page_api_and_service_refuse_alike(case: Case, lang: str) -> None:
     with translation.override(lang):
         world = build_world(lang)
+        if case.prepare is not None:
+            case.prepare(world)
     stored = _stored()
 
     with translation.override(lang), pytest.raises(Refusal) as refused:

@@ -13,13 +13,16 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
 
 from tarot_scores.api.base import ClubAPIView, refusal
 from tarot_scores.api.clubs import club_filter
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Club
+from tournaments.errors import TournamentError
 from tournaments.models import Entry, Round, Tournament
 
 __all__ = ["MAX_ID", "TournamentAPIView", "club_filter", "refusal"]
@@ -87,3 +90,12 @@ WRITE_ERRORS: dict[int, Any] = {
     413: refusal("The body is over 64 KB."),
     415: refusal("The body is not sent as application/json."),
 }
+
+
+TAGS = ["tournaments"]
+CONFLICT = refusal("The tournament's state refuses it now: `non_field_errors` says why.")
+
+
+def conflict(error: TournamentError) -> Response:
+    """A request the tournament's state refuses now: 409 with the service's message."""
+    return Response({"non_field_errors": [str(error)]}, status=status.HTTP_409_CONFLICT)

@@ -124,7 +124,7 @@ def _referee_round(request: Request, pk: int, number: int) -> tuple[Tournament, 
     return tournament, round_or_404(tournament, number)
 
 
-def _conflict(refused: cuts.CutRefused) -> Response:
+def conflict(refused: cuts.CutRefused) -> Response:
     return Response(refused.messages(), status=status.HTTP_409_CONFLICT)
 
 
@@ -172,7 +172,7 @@ class RoundCutView(TournamentAPIView):
                 tournament=tournament, after_round=round_.number, **asked.validated_data
             )
         except cuts.CutRefused as refused:
-            return _conflict(refused)
+            return conflict(refused)
         return Response(preview_json(preview))
 
     @extend_schema(
@@ -200,7 +200,7 @@ class RoundCutView(TournamentAPIView):
                 **asked.validated_data,
             )
         except cuts.CutRefused as refused:
-            return _conflict(refused)
+            return conflict(refused)
         return Response(cut_json(made), status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -219,5 +219,5 @@ class RoundCutView(TournamentAPIView):
         try:
             cuts.cut_undo(tournament=tournament, after_round=round_.number, by=request.user)
         except cuts.CutRefused as refused:
-            return _conflict(refused)
+            return conflict(refused)
         return Response(status=status.HTTP_204_NO_CONTENT)

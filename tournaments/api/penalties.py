@@ -20,7 +20,7 @@ from tournaments.api.base import (
     refusal,
     tournament_or_404,
 )
-from tournaments.models import Entry, Penalty, Tournament
+from tournaments.models import PENALTY_POINTS_MAX, PENALTY_REASON_MAX, Entry, Penalty, Tournament
 from tournaments.play import penalties
 from tournaments.rules import can_referee
 from tournaments.standings import selectors as standings_selectors
@@ -65,14 +65,14 @@ class PenaltyCreateSerializer(serializers.Serializer[Any]):
         help_text="The deal's id, one of the player's table; null or left out: the round's.",
     )
     points = serializers.IntegerField(
-        min_value=1, max_value=penalties.MAX_PENALTY_POINTS, help_text="Points taken off."
+        min_value=1, max_value=PENALTY_POINTS_MAX, help_text="Points taken off."
     )
-    reason = serializers.CharField(max_length=penalties.MAX_REASON)
+    reason = serializers.CharField(max_length=PENALTY_REASON_MAX)
 
 
 class PenaltyRemoveSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(
-        max_length=penalties.MAX_REASON, required=False, allow_blank=True, default=""
+        max_length=PENALTY_REASON_MAX, required=False, allow_blank=True, default=""
     )
 
 

@@ -23,7 +23,7 @@ from tournaments.api.base import (
     round_or_404,
     tournament_or_404,
 )
-from tournaments.models import ApartPair, Entry, Tournament
+from tournaments.models import APART_REASON_MAX, ApartPair, Entry, Tournament
 from tournaments.people import selectors as people_selectors
 from tournaments.people import services as people
 from tournaments.standings import selectors as standings_selectors
@@ -44,7 +44,7 @@ class ApartPairCreateSerializer(serializers.Serializer[Any]):
     second = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="The other entry's id."
     )
-    reason = serializers.CharField(max_length=people.MAX_REASON)
+    reason = serializers.CharField(max_length=APART_REASON_MAX)
 
 
 class SubstituteSerializer(serializers.Serializer[Any]):

@@ -23,8 +23,8 @@ from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.names import validate_name
 from tarot_scores.games.setup import rule_set_for
 from tarot_scores.scoring.messages import Msg
+from tournaments import rules as tournament_rules
 from tournaments.api.base import MAX_ID
-from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import (
     MAX_DEALS_PER_ROUND,
     MAX_ROUND_MINUTES,
@@ -214,17 +214,16 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
                 raise serializers.ValidationError({"variant": [does_not_exist(variant)]})
             variant = "house"
         rules = rule_set_for(variant=variant, house_rules=house_rules)
-        refusals = duplicate_format.creation_refusals(
+        refusal = registration_services.creation_refusal(
             format=attrs["format"],
             team_size=attrs["team_size"],
             allow_threes=attrs["allow_threes"],
             rounds=attrs.get("rounds"),
+            rules=rules,
+            five_mode=attrs["five_mode"],
         )
-        if refusals:
-            raise serializers.ValidationError({f: [text] for f, text in refusals.items()})
-        refusal = registration_services.five_mode_refusal(rules=rules, five_mode=attrs["five_mode"])
-        if refusal and attrs["format"] != Tournament.Format.DUPLICATE:
-            raise serializers.ValidationError({"five_mode": [refusal]})
+        if refusal:
+            raise serializers.ValidationError(refusal.messages())
         return {**attrs, "variant": variant, "house_rules": house_rules}
 
 
@@ -374,8 +373,9 @@ class RoundSwapSerializer(serializers.Serializer[Any]):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["first"] == attrs["second"]:
-            raise serializers.ValidationError({"second": [_("Choose two different players.")]})
+        refusal = tournament_rules.different_players_refusal(attrs["first"], attrs["second"])
+        if refusal:
+            raise serializers.ValidationError(refusal.messages())
         return attrs
 
 

@@ -10,6 +10,7 @@ from tournaments.api.confirmations import (
     DealSettleView,
 )
 from tournaments.api.cuts import RoundCutView
+from tournaments.api.entries import EntryDetailView, EntryListView
 from tournaments.api.penalties import PenaltyDetailView, PenaltyListView
 from tournaments.api.people import (
     ApartPairDetailView,
@@ -17,21 +18,10 @@ from tournaments.api.people import (
     RoundSubstituteView,
     SubstituteStandingsView,
 )
-from tournaments.api.views import (
-    BracketView,
-    EntryDetailView,
-    EntryListView,
-    RefereeDetailView,
-    RefereeListView,
-    RoundCloseView,
-    RoundListView,
-    RoundStartView,
-    RoundSwapView,
-    StandingsView,
-    TeamStandingsView,
-    TournamentDetailView,
-    TournamentListView,
-)
+from tournaments.api.referees import RefereeDetailView, RefereeListView
+from tournaments.api.rounds import RoundCloseView, RoundListView, RoundStartView, RoundSwapView
+from tournaments.api.standings import BracketView, StandingsView, TeamStandingsView
+from tournaments.api.tournaments import TournamentDetailView, TournamentListView
 
 app_name = "tournaments_api"
 

@@ -32,6 +32,7 @@ from tarot_scores.games.models import Game
 from tournaments.duplicate import DIRECTIONS, Direction, Movement, board_dealer, movement
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.rounds.tables import table_label
+from tournaments.rules import entries_playing
 from tournaments.seating.duplicate import ApartClash, draw_clashes, draw_movement_numbers
 from tournaments.standings.store import standings_refresh
 from tournaments.words import direction_name
@@ -161,7 +162,7 @@ def seat_round(
     checked in; later rounds seat the same numbers where the movement sends them. ``apart``:
     pairs of players that must never share a table (team-mates are added)."""
     if number == 1:
-        entries = [e for e in tournament.entries.filter(checked_in=True) if e.plays_in(1)]
+        entries = list(entries_playing(tournament, 1))
         refusal = seating_refusal(tournament, len(entries))
         if refusal:
             raise DuplicateError(refusal)

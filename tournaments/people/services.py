@@ -36,6 +36,7 @@ from tarot_scores.games.models import Seat
 from tournaments import seating
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import (
+    APART_REASON_MAX,
     ApartPair,
     Bye,
     Entry,
@@ -44,11 +45,11 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.rules import different_players_refusal
 from tournaments.seating.byes import who_sits_out
 from tournaments.standings.selectors import standings_for
 from tournaments.standings.store import standings_refresh
 
-MAX_REASON = 200
 BYE_POINTS = 0
 """What a bye scores for the round: a round's scores sum to zero at every table, so 0 is the
 field's average for that round (docs/tournaments.md, "Byes")."""
@@ -78,15 +79,16 @@ def apart_pair_add(
         reasons["reason"].append(
             Reason("required", _("Say why they must not share a table (family, referee...)."))
         )
-    elif len(text) > MAX_REASON:
+    elif len(text) > APART_REASON_MAX:
         reasons["reason"].append(
-            Reason("too_long", _("At most %(n)s characters.") % {"n": MAX_REASON})
+            Reason("too_long", _("At most %(n)s characters.") % {"n": APART_REASON_MAX})
         )
     for field, entry in (("first", first), ("second", second)):
         if entry is not None and entry.tournament_id != tournament.pk:
             reasons[field].append(Reason("unknown_entry", _("No such entry in this tournament.")))
-    if first is not None and second is not None and first.pk == second.pk:
-        reasons["second"].append(Reason("same_player", _("Choose two different players.")))
+    same = different_players_refusal(first and first.pk, second and second.pk)
+    if same:
+        reasons["second"] += same.reasons["second"]
     if reasons:
         raise Refusal(reasons)
     assert first is not None and second is not None

@@ -29,28 +29,35 @@ from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Deal, Game, Seat
 from tarot_scores.games.penalties import PenaltyMark
 from tarot_scores.games.seats import deal_seats
-from tournaments.models import Entry, Penalty, Round, Substitution, Tournament
+from tournaments.models import (
+    PENALTY_POINTS_MAX,
+    PENALTY_REASON_MAX,
+    Entry,
+    Penalty,
+    Round,
+    Substitution,
+    Tournament,
+)
 from tournaments.standings.store import standings_refresh
-
-MAX_PENALTY_POINTS = 10_000
-MAX_REASON = 500
 
 
 def _reason_refusal(reason: str, *, required: bool = True) -> Refusal | None:
     text = reason.strip()
     if required and not text:
         return Refusal.on("reason", "required", _("Write the reason for the penalty."))
-    if len(text) > MAX_REASON:
-        return Refusal.on("reason", "too_long", _("At most %(n)s characters.") % {"n": MAX_REASON})
+    if len(text) > PENALTY_REASON_MAX:
+        return Refusal.on(
+            "reason", "too_long", _("At most %(n)s characters.") % {"n": PENALTY_REASON_MAX}
+        )
     return None
 
 
 def _points_refusal(points: int) -> Refusal | None:
-    if points < 1 or points > MAX_PENALTY_POINTS:
+    if points < 1 or points > PENALTY_POINTS_MAX:
         return Refusal.on(
             "points",
             "out_of_range",
-            _("A penalty is a whole number of points from 1 to %(n)s.") % {"n": MAX_PENALTY_POINTS},
+            _("A penalty is a whole number of points from 1 to %(n)s.") % {"n": PENALTY_POINTS_MAX},
         )
     return None
 

@@ -44,6 +44,30 @@ def five_mode_refusal(*, rules: scoring.RuleSet | None, five_mode: str) -> str |
     return _("These rules play tables of five with: %(mode)s.") % {"mode": FIVE_PLAYER_WORDS[fixed]}
 
 
+def creation_refusal(
+    *,
+    format: str,
+    team_size: int,
+    allow_threes: bool,
+    rounds: int | None,
+    rules: scoring.RuleSet | None,
+    five_mode: str | None,
+) -> Refusal | None:
+    """What a new tournament cannot be, field by field, or None: the duplicate format's limits
+    (``duplicate_format.creation_refusals``) and, in any other format, tables of five played
+    the way its rules fix (tables of 5 never sit in a duplicate session). The creation page,
+    the API and ``tournament_create`` ask this one question. ``five_mode`` None: not asked."""
+    refusals = duplicate_format.creation_refusals(
+        format=format, team_size=team_size, allow_threes=allow_threes, rounds=rounds
+    )
+    reasons = {field: [Reason("duplicate_" + field, text)] for field, text in refusals.items()}
+    if format != Tournament.Format.DUPLICATE and five_mode is not None:
+        text = five_mode_refusal(rules=rules, five_mode=five_mode)
+        if text:
+            reasons["five_mode"] = [Reason("five_mode_fixed", text)]
+    return Refusal(reasons) if reasons else None
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -67,21 +91,20 @@ def tournament_create(
     duplicate_method: str = Tournament.DuplicateMethod.MATCHPOINTS,
 ) -> Tournament:
     """A new tournament. A duplicate one (``format="duplicate"``) is individual, at tables of
-    4: ``Refusal`` by field otherwise (``duplicate_format.creation_refusals``); its
-    ``deals_per_round`` are the boards a round and ``duplicate_method`` compares them."""
-    refusals = duplicate_format.creation_refusals(
-        format=format, team_size=team_size, allow_threes=allow_threes, rounds=rounds
-    )
-    if refusals:
-        raise Refusal(
-            {field: [Reason("duplicate_" + field, text)] for field, text in refusals.items()}
-        )
-    duplicate = format == Tournament.Format.DUPLICATE
+    4, and tables of five follow its rules: ``Refusal`` by field otherwise
+    (``creation_refusal``); its ``deals_per_round`` are the boards a round and
+    ``duplicate_method`` compares them."""
     rule_set = rule_set_for(variant=variant, house_rules=house_rules)
-    # Tables of 5 never sit in a duplicate session: their mode is not its business.
-    refusal = None if duplicate else five_mode_refusal(rules=rule_set, five_mode=five_mode)
+    refusal = creation_refusal(
+        format=format,
+        team_size=team_size,
+        allow_threes=allow_threes,
+        rounds=rounds,
+        rules=rule_set,
+        five_mode=five_mode,
+    )
     if refusal:
-        raise TournamentError(refusal)
+        raise refusal
     rules = rule_set.to_mapping() if rule_set is not None else {}
     if rules:
         rules["five_players"] = scoring.FivePlayers(five_mode).value
@@ -256,10 +279,24 @@ def entry_withdraw(*, entry: Entry) -> Entry:
 
 
 @transaction.atomic
+def _team_named(tournament: Tournament, name: str) -> Team | None:
+    """The tournament's team of this name, in any case: team names are told apart ignoring case.
+    Casefolded here: SQLite's __iexact folds only ASCII ("LES ÉCLAIRS" is "les éclairs")."""
+    wanted = name.casefold()
+    return next((t for t in tournament.teams.all() if t.name.casefold() == wanted), None)
+
+
 def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) -> Team:
+    """A new team of these entries. ``Refusal`` on ``name`` when another team of the tournament
+    has the name (in any case); ``TournamentError`` when the team is not of the event's size."""
+    name = _named(name)
+    if _team_named(tournament, name) is not None:
+        raise Refusal.on(
+            "name", "team_name_taken", _("A team of this tournament already has this name.")
+        )
     if tournament.team_size and len(entries) != tournament.team_size:
         raise TournamentError(_("A team has %(size)s players.") % {"size": tournament.team_size})
-    team = Team.objects.create(tournament=tournament, name=_named(name))
+    team = Team.objects.create(tournament=tournament, name=name)
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
     results_changed(club_id=tournament.club_id)
     return team
@@ -272,9 +309,7 @@ def team_for_name(*, tournament: Tournament, name: str) -> Team:
     name = _named(name)
     if not tournament.team_size:
         raise TournamentError(_("This tournament is individual: it has no teams."))
-    # Casefolded here: SQLite's __iexact folds only ASCII ("LES ÉCLAIRS" is "les éclairs").
-    wanted = name.casefold()
-    team = next((t for t in tournament.teams.all() if t.name.casefold() == wanted), None)
+    team = _team_named(tournament, name)
     if team is None:
         return Team.objects.create(tournament=tournament, name=name)
     if team.members.count() >= tournament.team_size:

@@ -23,10 +23,11 @@ from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
+from tournaments import rules as tournament_rules
 from tournaments import seating
 from tournaments.errors import TournamentError
 from tournaments.formats import duplicate as duplicate_format
-from tournaments.models import Cut, DealConfirmation, Round, Table, Tournament
+from tournaments.models import DealConfirmation, Round, Table, Tournament
 from tournaments.people import selectors as people_selectors
 from tournaments.people import services as people
 from tournaments.rounds.selectors import bracket
@@ -80,25 +81,6 @@ def _history(tournament: Tournament) -> list[list[list[int]]]:
     return [list(tables.values()) for _n, tables in sorted(rounds.items())]
 
 
-def _players_for(tournament: Tournament, number: int) -> list[int]:
-    entries = tournament.entries.filter(checked_in=True, first_round__lte=number).filter(
-        Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=number)
-    )
-    # A championship's cut leaves its players out of the rounds after it, and a player
-    # registered after a cut was never in its field: only the qualified play on
-    # (tournaments.standings.cuts).
-    entries = entries.filter(Q(cut_after__isnull=True) | Q(cut_after__gte=number))
-    last_cut = (
-        Cut.objects.filter(tournament=tournament, undone_at__isnull=True, after_round__lt=number)
-        .order_by("-after_round")
-        .values_list("after_round", flat=True)
-        .first()
-    )
-    if last_cut is not None:
-        entries = entries.filter(first_round__lte=last_cut)
-    return list(entries.order_by("player_id").values_list("player_id", flat=True))
-
-
 def next_round_refusal(tournament: Tournament) -> str | None:
     """Why the next round (or knockout stage) cannot be seated now, or None if it can: the
     pages show the button, and ``round_seat_next`` refuses, on this one answer."""
@@ -148,7 +130,7 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
     if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
         players = bracket(tournament=tournament).stages[-1].qualified
     else:
-        players = _players_for(tournament, number)
+        players = tournament_rules.players_for(tournament, number)
     sitting_out: list[int] = []
     if byes and tournament.format == Tournament.Format.ROUNDS:
         try:
@@ -221,7 +203,11 @@ def _lock(round_: Round) -> None:
 @transaction.atomic
 def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     """Swap two players' seats before the round's first deal is entered (not in a duplicate
-    tournament: its seats are the movement's)."""
+    tournament: its seats are the movement's). ``Refusal`` on ``second`` for the same player
+    twice."""
+    same = tournament_rules.different_players_refusal(first.pk, second.pk)
+    if same:
+        raise same
     refusal = duplicate_format.seats_fixed_refusal(round_.tournament)
     if refusal:
         raise TournamentError(refusal)

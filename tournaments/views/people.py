@@ -16,7 +16,7 @@ from tarot_scores.core.htmx import HtmxHttpRequest
 from tournaments.forms import ApartPairForm
 from tournaments.models import ApartPair
 from tournaments.people import services as people
-from tournaments.views import events, rounds
+from tournaments.views import registration, rounds
 from tournaments.views.access import managed, round_of
 
 
@@ -27,7 +27,7 @@ def apart_pair_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse
     if not request.user.is_authenticated:
         return login_first(request, here)
     tournament = managed(request, tournament_id)
-    entries = events._entries(tournament)
+    entries = registration._entries(tournament)
     form = ApartPairForm(request.POST, entries=entries)
     if form.is_valid():
         data = form.cleaned_data
@@ -48,8 +48,8 @@ def apart_pair_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse
                 % {"a": pair.first.player.label, "b": pair.second.player.label},
             )
             return redirect(f"{here}#apart-heading")
-    context = events._registration_context(request, tournament, apart_form=form)
-    return render(request, events.TEMPLATES + "registration.html", context, status=400)
+    context = registration._registration_context(request, tournament, apart_form=form)
+    return render(request, registration.TEMPLATES + "registration.html", context, status=400)
 
 
 @require_POST

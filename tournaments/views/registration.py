@@ -21,6 +21,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import HouseRules, Player
 from tarot_scores.clubs.permissions import club_for
 from tarot_scores.core.access import login_first
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.kinds import variant_label
@@ -175,13 +176,13 @@ class TablePlanWords:
     byes: int = 0  # when impossible: the fewest who can sit out so that the rest are seated
 
 
-def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None:
+def _plan(tournament: Tournament) -> TablePlanWords | None:
     number = tournament_rules.next_round_number(tournament)
     if is_knockout(tournament) and number > 1:
         return None  # the next stage seats the qualifiers, not the checked-in players
     if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
         return None
-    count = sum(1 for e in entries if e.plays_in(number))
+    count = tournament_rules.entries_playing(tournament, number).count()
     try:
         words = seating.plan_tables(count, allow_threes=tournament.allow_threes).describe(
             engine_language()
@@ -246,7 +247,7 @@ def _registration_context(
         "add_form": add_form,
         "team_form": team_form,
         "teams": sorted(teams.items(), key=lambda t: t[0].casefold()),
-        "plan": _plan(tournament, entries),
+        "plan": _plan(tournament),
         "query": query,
         "next_round": tournament_rules.next_round_number(tournament),
         "started": tournament.round_set.exists(),
@@ -262,8 +263,7 @@ def _registration_context(
 
 def _team_form(tournament: Tournament, entries: list[Entry], data: Any = None) -> TeamForm:
     free = [e for e in entries if e.team is None and e.withdrawn_after is None]
-    taken = set(tournament.teams.values_list("name", flat=True))
-    return TeamForm(data, entries=free, taken=taken)
+    return TeamForm(data, entries=free)
 
 
 @require_http_methods(["GET", "POST"])
@@ -325,7 +325,7 @@ def _entry_changed(request: HtmxHttpRequest, tournament: Tournament, entry: Entr
     context = {
         "tournament": tournament,
         "entry": entry,
-        "plan": _plan(tournament, entries),
+        "plan": _plan(tournament),
         "checked_in": sum(1 for e in entries if e.checked_in),
         "next_round": tournament_rules.next_round_number(tournament),
         "can_seat": _can_seat(tournament),
@@ -409,6 +409,8 @@ def team_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 entries=form.chosen_entries(),
             )
+        except Refusal as refusal:  # the name another team has (in any case)
+            refusal.add_to_form(form)
         except tournament_errors.TournamentError as error:
             form.add_error("members", str(error))
         else:

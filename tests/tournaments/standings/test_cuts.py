@@ -23,7 +23,7 @@ from pytest_django import DjangoAssertNumQueries
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.errors import Refusal
 from tests import factories
-from tests.tournaments.test_pdf import read, streamed
+from tests.tournaments.printing.test_pdf import read, streamed
 from tournaments import ranking
 from tournaments import rules as tournament_rules
 from tournaments.models import Cut, Entry, Round, Standing, Tournament
@@ -337,9 +337,25 @@ def test_the_next_round_seats_only_the_qualified() -> None:
     round_ = round_services.round_seat_next(tournament=tournament, by=organiser)
     seated = {p.pk for s in round_selectors.round_tables(round_=round_) for p in s.players}
     assert seated == qualified and len(seated) == made.keep
+    assert set(tournament_rules.players_for(tournament, 2)) == qualified
     entries = Entry.objects.filter(tournament=tournament)
-    assert {e.player_id for e in entries if e.plays_in(2)} == qualified
     assert all(e.cut_after == 1 for e in entries if e.player_id not in qualified)
+
+
+def test_the_table_plan_leaves_out_a_player_registered_after_the_cut(client: Any) -> None:
+    """The registration page's table plan counts the players the next round will seat: a player
+    registered (and checked in) after a cut was never in its field, so he is not among them."""
+    tournament, organiser = championship(16)
+    play_round(tournament, 1)
+    made = cuts.cut_confirm(tournament=tournament, after_round=1, keep=8, by=organiser)
+    registration_services.entry_add(tournament=tournament, name="Arrivé Tard", checked_in=True)
+    client.force_login(organiser)
+    page = client.get(reverse("tournaments:registration", args=[tournament.pk]))
+    assert f'id="plan-words" data-players="{made.keep}"' in page.content.decode()
+    round_ = round_services.round_seat_next(tournament=tournament, by=organiser)
+    seated = [p for s in round_selectors.round_tables(round_=round_) for p in s.players]
+    assert len(seated) == made.keep
+    assert "Arrivé Tard" not in {p.name for p in seated}
 
 
 def test_a_cut_leaves_the_substitutes_entries_alone() -> None:

@@ -12,8 +12,8 @@ from pytest_django import Settings
 
 from tarot_scores.core import results
 from tests.factories import build_world
-from tests.tournaments.test_pages_world import deal_post
-from tests.tournaments.test_standings_pages import enter_deal, urls
+from tests.tournaments.standings.test_standings_pages import enter_deal, urls
+from tests.tournaments.views.test_pages_world import deal_post
 from tournaments.rounds import selectors as round_selectors
 
 pytestmark = pytest.mark.django_db

@@ -33,8 +33,9 @@ from tests.factories import (
     signed_in_client,
     token_client,
 )
-from tests.tournaments.test_pages_world import deal_post, text_of
+from tests.tournaments.views.test_pages_world import deal_post, text_of
 from tournaments import errors as tournament_errors
+from tournaments import rules as tournament_rules
 from tournaments.duplicate import DIRECTIONS, board_dealer, movement
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import Entry, Round, Table, Tournament
@@ -419,7 +420,7 @@ def test_team_mates_never_share_a_table_and_clashes_are_reported_on_the_round() 
 
 def test_the_duplicate_draw_keeps_the_registered_pairs_apart_in_every_round() -> None:
     tournament = duplicate_event(8, rounds=2)
-    entries = [e for e in tournament.entries.filter(checked_in=True) if e.plays_in(1)]
+    entries = list(tournament_rules.entries_playing(tournament, 1))
     plan = movement(2, 2, tournament.deals_per_round)
     # Two players the plain draw (no pair registered) would seat together.
     plain = draw_movement_numbers([e.player_id for e in entries], plan, seed=tournament.seed)
@@ -790,7 +791,7 @@ def test_undoing_a_deal_gives_its_board_back_to_the_select(
 def test_an_organiser_runs_a_duplicate_session_from_registration_to_printed_results() -> None:
     """Created on its page, 8 players registered, both rounds seated on the round pages, every
     board entered through the tables' links, then the ranking, a traveller and the papers."""
-    from tests.tournaments.test_pdf import read, streamed
+    from tests.tournaments.printing.test_pdf import read, streamed
 
     club = ClubFactory.create()
     organiser = organiser_of(club)
@@ -840,7 +841,7 @@ def test_an_organiser_runs_a_duplicate_session_from_registration_to_printed_resu
 def test_a_duplicate_rounds_sheets_and_page_say_who_deals_each_board() -> None:
     """The printed sheet of a duplicate table lists its boards, each dealt by the direction the
     board names (not by turns), and its seats by direction; so does the round page."""
-    from tests.tournaments.test_pdf import read, streamed
+    from tests.tournaments.printing.test_pdf import read, streamed
 
     tournament = duplicate_event(8, rounds=2, boards=2)
     organiser = organiser_of(tournament.club)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import World, build_world, token_client
-from tests.tournaments.test_pdf import read, streamed
+from tests.tournaments.printing.test_pdf import read, streamed
 from tournaments.models import Entry, Standing
 from tournaments.standings import selectors as standings_selectors
 

@@ -20,12 +20,12 @@ from django.utils import timezone, translation
 from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import ScoreLine
 from tests.factories import ClubFactory, UserFactory, World, build_world, make_tournament, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tests.tournaments.test_pages_world import deal_post, live_deals, text_of
-from tournaments import errors as tournament_errors
+from tests.tournaments.views.test_pages_world import deal_post, live_deals, text_of
 from tournaments.api.serializers import TournamentCreateSerializer
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Tournament
@@ -596,10 +596,11 @@ def test_a_tournament_cannot_play_tables_of_five_against_its_house_rules(world: 
     )
     with translation.override("en"):
         assert not api.is_valid() and api.errors["five_mode"] == [message]
-        with pytest.raises(tournament_errors.TournamentError, match=message):
+        with pytest.raises(Refusal) as refused:
             registration_services.tournament_create(
                 club=world.club, name="Coupe du roi", by=None, house_rules=rules
             )
+        assert refused.value.messages() == {"five_mode": [message]}
     assert not Tournament.objects.filter(name="Coupe du roi").exists()
 
     assert organiser(world).post(url, {**post, "five_mode": "called_king"}).status_code == 302

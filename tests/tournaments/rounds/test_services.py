@@ -14,6 +14,7 @@ from django.db import connection
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tests.tournaments.open_rounds import deals_leave_rounds_open
@@ -130,6 +131,19 @@ def test_late_arrival_withdrawal_and_unchecked_entries(club: Club) -> None:
     standings = {r.player.pk: r for r in standings_selectors.standings_for(tournament=tournament)}
     assert standings[players[0].pk].rounds[1] is None  # kept their round 1 points
     assert standings[late.player_id].rounds[0] is None
+
+
+def test_a_swap_needs_two_different_players(club: Club) -> None:
+    """The service refuses it (the page's form and the API ask the same rule): nothing moves."""
+    tournament = make(club)
+    register(tournament, 8)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    before = round_selectors.round_tables(round_=round_)
+    a = before[0].players[0]
+    with pytest.raises(Refusal) as refused:
+        round_services.round_swap(round_=round_, first=a, second=a)
+    assert refused.value.codes() == {"second": ["same_player"]}
+    assert round_selectors.round_tables(round_=round_) == before
 
 
 def test_swap_before_the_round_starts_only(club: Club) -> None:

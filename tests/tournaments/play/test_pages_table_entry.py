@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tests.factories import World, build_world, play
-from tests.tournaments.test_pages_world import deal_post, text_of
+from tests.tournaments.views.test_pages_world import deal_post, text_of
 from tournaments.models import Round
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds.selectors import TableState

@@ -14,7 +14,7 @@ from django.urls import reverse
 from tarot_scores.clubs.models import Membership, Player
 from tarot_scores.games.models import Deal, DealRevision
 from tests import factories
-from tests.tournaments.test_pages_world import deal_post, text_of
+from tests.tournaments.views.test_pages_world import deal_post, text_of
 from tournaments.models import DealConfirmation, Round, Tournament
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services

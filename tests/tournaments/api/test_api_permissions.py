@@ -15,8 +15,7 @@ import pytest
 from tarot_scores.clubs import services as club_services
 from tarot_scores.games.models import Seat
 from tests.api.helpers import assert_field_errors as assert_refusal
-from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tests.tournaments.test_api import (
+from tests.tournaments.api.test_api import (
     API,
     ORGANISERS,
     READERS_OF_PRIVATE,
@@ -26,6 +25,7 @@ from tests.tournaments.test_api import (
     play_round,
     send,
 )
+from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments.models import Entry, Round, Tournament
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
