@@ -14,6 +14,9 @@ PYTEST_ARGS ?=
 # The suite runs in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs it in this one.
 PYTEST_WORKERS ?= auto
 
+# Debug is off unless asked for (tarot_scores/settings.py); the development targets ask for it.
+run migrations messages bench: export DJANGO_DEBUG ?= 1
+
 .PHONY: help run test lint fmt typecheck migrations pytest chromium messages bench clean
 
 help:

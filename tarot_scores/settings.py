@@ -1,6 +1,7 @@
 """Settings for the whole site, read from the environment (one module for every place it runs).
 
-Production must set DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL;
+Debug is off unless DJANGO_DEBUG=1 asks for it (`make run` and the test settings, tests/settings.py,
+do); production must set DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL;
 docs/operations.md lists every variable.
 """
 
@@ -28,7 +29,9 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", default=True)
+# Off unless asked for: a deployment that forgets the variable never runs in debug with the
+# development key (it refuses to start without DJANGO_SECRET_KEY instead).
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:

@@ -38,6 +38,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership
 from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.sections import club_page_sections
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import Game
@@ -276,7 +277,7 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             return redirect("clubs:members", slug=club.slug)
     elif action == "cancel":
         invitation = get_object_or_404(
-            Invitation, club=club, pk=request.POST.get("invitation") or 0
+            Invitation, club=club, pk=whole_number(request.POST.get("invitation"), default=0)
         )
         try:
             services.invitation_close(invitation=invitation, status=Invitation.Status.CANCELLED)

@@ -33,6 +33,7 @@ from tarot_scores.clubs.models import HouseRules
 from tarot_scores.core.access import club_for, club_readable, login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games import entry, exports, selectors, services
 from tarot_scores.games.entry import (
@@ -264,10 +265,7 @@ def _after_change(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 def _posted_version(request: HtmxHttpRequest) -> int | None:
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError):
-        return None
+    return whole_number(request.POST.get("version"))
 
 
 @require_POST

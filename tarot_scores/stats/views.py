@@ -25,6 +25,7 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.access import club_for
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key, player_page_key
 from tarot_scores.games.words import rules_label
@@ -170,8 +171,8 @@ def season_report(request: HttpRequest, slug: str) -> FileResponse:
     club = club_for(request, slug)
     seasons = selectors.seasons_of(club=club)
     text = request.GET.get("season", "")
-    if text.isdigit() and 1900 <= int(text) <= 2999:
-        season = int(text)
+    if (asked := whole_number(text, minimum=1900, maximum=2999)) is not None:
+        season = asked
     else:
         season = seasons[0] if seasons else current_season(club)
     data = report.season_report_data(club=club, season=season, min_deals=settings.RATING_MIN_DEALS)

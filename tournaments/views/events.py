@@ -22,6 +22,7 @@ from tarot_scores.clubs.models import HouseRules, Player
 from tarot_scores.core.access import club_for, login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.games.kinds import variant_label
 from tournaments import duplicate_play, people, seating, selectors, services
 from tournaments.forms import ApartPairForm, EntryAddForm, TeamForm, TournamentForm
@@ -210,7 +211,7 @@ def _candidates(tournament: Tournament, query: str, keep: list[str]) -> list[Pla
     """The club's players not registered yet, those matching ``query`` and those ticked."""
     players = Player.objects.filter(clubs=tournament.club).exclude(entries__tournament=tournament)
     if query:
-        kept = [int(pk) for pk in keep if pk.isdigit()]
+        kept = [pk for pk in (whole_number(raw) for raw in keep) if pk is not None]
         players = players.filter(
             Q(name__icontains=query) | Q(nickname__icontains=query) | Q(pk__in=kept)
         )

@@ -18,6 +18,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tournaments import penalties, selectors
 from tournaments.forms import PenaltyForm
 from tournaments.models import Entry, Penalty, Tournament
@@ -58,9 +59,10 @@ def penalties_page(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse
     form = _form(tournament)
     if request.method == "POST":
         if request.POST.get("action") == "remove":
-            asked = request.POST.get("penalty", "")
             penalty = get_object_or_404(
-                Penalty, pk=int(asked) if asked.isdigit() else 0, tournament=tournament
+                Penalty,
+                pk=whole_number(request.POST.get("penalty"), default=0),
+                tournament=tournament,
             )
             try:
                 penalties.penalty_remove(

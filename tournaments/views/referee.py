@@ -21,6 +21,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.games.entry import DealCard, EditScreen, deal_card, deal_correct
 from tarot_scores.games.forms import DealForm
 from tarot_scores.games.models import Deal, Game
@@ -142,10 +143,9 @@ def referee_confirm(request: HtmxHttpRequest, tournament_id: int, deal_id: int) 
     if isinstance(found, HttpResponse):
         return found
     deal = _tournament_deal(found, deal_id)
-    version = request.POST.get("version", "")
     try:
         confirmations.deal_confirm(
-            deal=deal, by=request.user, version=int(version) if version.isdigit() else None
+            deal=deal, by=request.user, version=whole_number(request.POST.get("version"))
         )
     except Refusal as refusal:
         messages.error(request, str(refusal))

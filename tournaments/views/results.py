@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import (
     etag_matches,
@@ -164,8 +165,7 @@ def _ranked_count(tournament: Tournament, series: str = "") -> int:
 
 
 def _positive(request: HttpRequest, name: str) -> int | None:
-    asked = request.GET.get(name, "")
-    return int(asked) if asked.isdigit() and 0 < int(asked) < 2**31 else None
+    return whole_number(request.GET.get(name), minimum=1, maximum=2**31 - 1)
 
 
 def _series(request: HttpRequest) -> str:
@@ -327,8 +327,7 @@ PROJECTOR_TABLES = 12
 def _pinned_page(request: HttpRequest) -> int | None:
     """``?page=2`` keeps the board on one page of the ranking (a link, or without JavaScript);
     anything else lets it page through by itself."""
-    asked = request.GET.get("page", "")
-    return int(asked) if asked.isdigit() and int(asked) > 0 else None
+    return whole_number(request.GET.get("page"), minimum=1)
 
 
 @require_GET

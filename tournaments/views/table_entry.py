@@ -31,6 +31,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.games import entry
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.entry import (
@@ -274,8 +275,7 @@ def _board_reader(
     def board(data: Mapping[str, Any]) -> int:
         sheet = read or _sheet(table)
         states = {b.board: b for b in _board_states(table, sheet)}
-        raw = str(data.get("board", "")).strip()
-        number = int(raw) if raw.isdigit() else None
+        number = whole_number(data.get("board"), minimum=1)
         if number is None:
             raise Refusal.on(
                 "board", "board_required", _("Choose the board this deal was played from.")
@@ -501,8 +501,7 @@ def _back(table: Table, deal: Deal | None = None) -> HttpResponse:
 
 
 def _posted_version(request: HttpRequest) -> int | None:
-    value = request.POST.get("version", "")
-    return int(value) if value.isdigit() else None
+    return whole_number(request.POST.get("version"))
 
 
 @require_POST
