@@ -20,7 +20,7 @@ run migrations messages bench: export DJANGO_DEBUG ?= 1
 .PHONY: help run test lint fmt typecheck migrations pytest chromium messages bench clean
 
 help:
-	@echo "make run      serve http://127.0.0.1:8000 (SQLite, demo club on an empty database)"
+	@echo "make run      serve http://127.0.0.1:8000 and run the jobs' worker (SQLite, demo club)"
 	@echo "make test     lint, format check, mypy and the whole suite incl. browser tests"
 	@echo "make lint | fmt | messages | bench | clean"
 
@@ -40,7 +40,9 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 run: $(VENV)/.installed
 	$(MANAGE) migrate --noinput
 	$(MANAGE) load_demo --if-empty
-	$(MANAGE) runserver 127.0.0.1:8000
+	@# The background jobs' worker runs beside the site and stops with it (Ctrl+C).
+	$(MANAGE) worker & worker=$$!; trap 'kill $$worker 2>/dev/null || true' EXIT; \
+		$(MANAGE) runserver 127.0.0.1:8000
 
 chromium:
 	@command -v chromium >/dev/null || ( \

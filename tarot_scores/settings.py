@@ -56,6 +56,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "template_partials",
+    # The task queue's database backend (its table, its worker command: manage.py worker).
+    "django_tasks",
+    "django_tasks_db",
+    # RQ's queues, for TASKS_BACKEND=rq (and its admin pages of queues and jobs).
+    "django_rq",
     "tarot_scores",
     "tournaments",
 ]
@@ -150,6 +155,33 @@ CACHES = {
 # by up to this long (plus one drawing). Organisers always read the current results; 0 draws
 # every new results version (docs/performance.md, "Coalescing").
 RESULTS_LAG_SECONDS = float(os.environ.get("RESULTS_LAG_SECONDS", "2"))
+
+# Background jobs (docs/operations.md, "The worker"): Django's Tasks API (the django-tasks
+# backport). TASKS_BACKEND=database (the default: the jobs wait in a table of the site's own
+# database, `manage.py worker` runs them), rq (Redis, through RQ, for several servers:
+# TASKS_REDIS_URL or REDIS_URL; `manage.py worker` runs an RQ worker) or immediate (each job runs
+# in the request that asks for it: tests, a quick look).
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database").strip().lower()
+TASKS_REDIS_URL = os.environ.get("TASKS_REDIS_URL") or os.environ.get("REDIS_URL", "")
+# A running job whose worker has not been heard of for this long is given to another worker
+# (a worker killed mid-job, its machine lost): every job is written to run again safely.
+TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"))
+
+
+def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:
+    if kind == "database":
+        return {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    if kind == "immediate":
+        return {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    if kind == "rq":
+        if not redis_url:
+            raise ImproperlyConfigured("TASKS_BACKEND=rq needs TASKS_REDIS_URL or REDIS_URL.")
+        return {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+    raise ImproperlyConfigured(f"Unknown TASKS_BACKEND: {kind} (database, rq or immediate).")
+
+
+TASKS = tasks_from(TASKS_BACKEND, TASKS_REDIS_URL)
+RQ_QUEUES = {"default": {"URL": TASKS_REDIS_URL or "redis://127.0.0.1:6379/0"}}
 
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
 # and per client address (see tarot_scores/core/signin.py); its backend comes first so that a
