@@ -135,10 +135,14 @@ def cache_from_url(url: str, key_prefix: str = "") -> dict[str, Any]:
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if url.startswith(("redis://", "rediss://", "unix://")):
+        # Down or unreachable, Redis is a cache miss, never an error (core/cache.py); a call
+        # waits at most this long for it.
+        wait = float(os.environ.get("REDIS_TIMEOUT_SECONDS", "0.5"))
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tarot_scores.core.cache.ForgivingRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": key_prefix,
+            "OPTIONS": {"socket_connect_timeout": wait, "socket_timeout": wait},
         }
     raise ImproperlyConfigured(f"Unsupported REDIS_URL scheme: {url.split(':', 1)[0]}")
 
@@ -223,9 +227,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Sessions are read from the cache and written through to the database: a signed-in page
-# skips the session query, and a worker whose cache lacks a session falls back to the database.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions live in the database alone (one query by primary key per signed-in page): they are
+# read whether Redis answers or not, and a session ended (signing out, a password changed)
+# cannot come back from a cache that missed the deletion while it was unreachable.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "clubs:list"
@@ -277,7 +282,7 @@ if not DEBUG:
     # TLS is expected to end at a reverse proxy that sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     # Whether or not this site redirects to https itself (a proxy may do it): the cookies that
     # sign people in never travel over plain http.
     SESSION_COOKIE_SECURE = True

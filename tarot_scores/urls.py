@@ -13,10 +13,13 @@ from tarot_scores.stats import views as stats_views
 
 # Under /api/ an unknown path answers JSON, as an unknown id does.
 handler404 = "tarot_scores.api.errors.not_found"
+# The database unreachable: 503 with Retry-After (JSON under /api/); any failure under /api/: JSON.
+handler500 = "tarot_scores.core.outage.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/", pwa.offline, name="offline"),

@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from tarot_scores.clubs import permissions, selectors, services
 from tarot_scores.clubs.forms import (
@@ -48,7 +48,7 @@ from tarot_scores.scoring import PRESETS
 GAMES_PER_PAGE = 30
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_list(request: HtmxHttpRequest) -> HttpResponse:
     """Public clubs and the user's own; logged-in users may start a club."""
     form = ClubForm()
@@ -89,7 +89,7 @@ class GameRow:
     players: list[Any]
 
 
-@require_GET
+@require_safe
 def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     # A tournament's tables are shown under their tournament (its section), not here.
@@ -117,7 +117,7 @@ def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Organisers: which games besides tarot the club offers for a new game."""
     club = club_for(request, slug)
@@ -141,7 +141,7 @@ def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     if not permissions.can_add_player(request, club):
@@ -245,7 +245,7 @@ def _member_updated(
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Organisers: who is in the club, their role, which of the club's own players they are;
     invite someone (they accept by e-mail); invitations waiting for an answer."""
@@ -314,7 +314,7 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def my_invitations(request: HtmxHttpRequest) -> HttpResponse:
     """The invitations waiting for the signed-in account's answer."""
     invitations = selectors.invitations_for(user=request.user)
@@ -343,15 +343,17 @@ def _answer_page(
     return render(request, "tarot_scores/club/invitation.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invitation_answer(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The page an invitation's e-mail opens: the holder, signed in, accepts or declines;
     someone without an account makes one here (the e-mail proved the address is theirs)."""
     invitation = get_object_or_404(
         Invitation.objects.select_related("club", "player", "user"), token=token
     )
-    if request.method == "GET" or not invitation.is_pending:
-        return _answer_page(request, invitation, status=200 if request.method == "GET" else 409)
+    if request.method in ("GET", "HEAD") or not invitation.is_pending:
+        return _answer_page(
+            request, invitation, status=200 if request.method in ("GET", "HEAD") else 409
+        )
     action = request.POST.get("action")
     user: Any = request.user
     if action == "create" and not user.is_authenticated and invitation.user_id is None:
@@ -389,7 +391,7 @@ def invitation_answer(request: HtmxHttpRequest, token: str) -> HttpResponse:
     raise PermissionDenied  # no such action: a hand-made request
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rules(request: HtmxHttpRequest, slug: str, rules_id: int | None = None) -> HttpResponse:
     """The club's rule sets for everyone who may read the club; organisers create and edit."""
     club = club_for(request, slug)

@@ -337,7 +337,7 @@ def deal_correct(
     """The correction page (GET), or save the posted correction of the version it was read
     at; nothing is stored on refusal, and a stale version shows the newer one."""
     game = deal.game
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         form = edit_form(deal, table)
         preview = preview_context(game, table, edit_form(deal, table, initial_as_data(form)))
         return render(

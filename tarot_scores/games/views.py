@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
@@ -105,7 +105,7 @@ def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]
     }
 
 
-@require_GET
+@require_safe
 def detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
@@ -161,7 +161,7 @@ def _entry_screen(request: HtmxHttpRequest, game: Game) -> EntryScreen:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Enter the next deal: a few taps on a phone, a live preview, then Save."""
     here = reverse("games:deal_new", args=[game_id])
@@ -241,7 +241,7 @@ def _edit_context(
     return context
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     """Correct a deal. The page carries the version it was read at: a stale one is refused."""
     deal = _deal_or_404(deal_id)
@@ -353,7 +353,7 @@ def _history(
     return sorted(events, key=when)
 
 
-@require_GET
+@require_safe
 def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     """Every version of a deal: who entered, corrected, deleted or restored it, and when; and
     the penalties given on it (a tournament table's), and their removal, in time order."""
@@ -403,14 +403,14 @@ def status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _after_change(request, game)
 
 
-@require_GET
+@require_safe
 def sheet_csv(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
     return exports.GameCsv(sheet, sheet_penalties(sheet)).response()
 
 
-@require_GET
+@require_safe
 def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
@@ -422,7 +422,7 @@ def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     if not permissions.can_create_game(request, club):

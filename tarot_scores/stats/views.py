@@ -18,7 +18,7 @@ from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from reportlab.graphics.shapes import Drawing
 
 from tarot_scores.clubs.models import Club, Player
@@ -49,7 +49,7 @@ SORT_COLUMNS = [
 ]
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     # The table only changes when a deal is written, which bumps the club's stats version:
@@ -123,7 +123,7 @@ def _leaderboard_context(club: Club, filters: LeaderboardFilterForm) -> dict[str
     }
 
 
-@require_GET
+@require_safe
 def records(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The club's records for the leaderboard's game and season. Reading them grows with the
     season's deals, so they have their own page (the leaderboard stays flat), drawn once per
@@ -165,7 +165,7 @@ def _report_url(club: Club, season: int | None) -> str | None:
     return f"{url}?{urlencode({'season': season})}"
 
 
-@require_GET
+@require_safe
 def season_report(request: HttpRequest, slug: str) -> FileResponse:
     """The club's printable season report (``?season=2025``; the latest season by default)."""
     club = club_for(request, slug)
@@ -179,7 +179,7 @@ def season_report(request: HttpRequest, slug: str) -> FileResponse:
     return pdf_response(report.render_season_report(data), f"{club.slug}-season-{season}.pdf")
 
 
-@require_GET
+@require_safe
 def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     club = club_for(request, slug)
     player = get_object_or_404(club.players.all(), pk=player_id)
@@ -307,7 +307,7 @@ def _player_curves(*, player: Player, club: Club) -> PlayerCurves:
     )
 
 
-@require_GET
+@require_safe
 def player_report(request: HttpRequest, slug: str, player_id: int) -> FileResponse:
     """A player's page on paper: the figures and the same two curves as the page."""
     club = club_for(request, slug)
@@ -375,14 +375,14 @@ def _ratings_page(request: HtmxHttpRequest, club: Club | None, url: str) -> Http
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def ratings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A club's players ranked by rating, on the club's deals only."""
     club = club_for(request, slug)
     return _ratings_page(request, club, reverse("clubs:ratings", kwargs={"slug": club.slug}))
 
 
-@require_GET
+@require_safe
 def federation_ratings(request: HtmxHttpRequest) -> HttpResponse:
     """Players ranked by rating on every club's deals together."""
     return _ratings_page(request, None, reverse("ratings"))

@@ -64,6 +64,7 @@ ADMIN_PREFIX = "admin:"
 EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "home": {"GET": EVERYONE},
     "healthz": {"GET": EVERYONE},
+    "readyz": {"GET": EVERYONE},
     # The installable web app: its manifest, service worker, offline page and icon.
     "manifest": {"GET": EVERYONE},
     "service-worker": {"GET": EVERYONE},

@@ -14,7 +14,7 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.clubs import permissions
@@ -48,7 +48,7 @@ def rules_label(tournament: Tournament) -> str:
 # --- a club's tournaments ----------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     tournaments = (
@@ -64,7 +64,7 @@ def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, TEMPLATES + "list.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     here = reverse("tournaments:new", args=[slug])
     if not request.user.is_authenticated:
@@ -129,7 +129,7 @@ def _round_lines(tournament: Tournament) -> list[RoundLine]:
     ]
 
 
-@require_GET
+@require_safe
 def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = readable(request, tournament_id)
     lines = _round_lines(tournament)
@@ -265,14 +265,14 @@ def _team_form(tournament: Tournament, entries: list[Entry], data: Any = None) -
     return TeamForm(data, entries=free, taken=taken)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def registration(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Organisers: who plays. Tick club players or type new names, then check them in."""
     here = reverse("tournaments:registration", args=[tournament_id])
     if not request.user.is_authenticated:
         return login_first(request, here)
     tournament = managed(request, tournament_id)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         query = request.GET.get("q", "").strip()[:60]
         keep = request.GET.getlist("players")
         form = EntryAddForm(

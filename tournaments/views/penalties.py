@@ -47,7 +47,7 @@ def _context(request: HtmxHttpRequest, tournament: Tournament, form: PenaltyForm
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def penalties_page(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Referees and organisers: give a penalty, remove one, read every penalty's history."""
     here = reverse("tournaments:penalties", args=[tournament_id])

@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
@@ -103,7 +103,7 @@ def _cases(tournament: Tournament) -> list[Case]:
     return cases
 
 
-@require_GET
+@require_safe
 def referee_deals(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     found = _refereed(request, tournament_id)
     if isinstance(found, HttpResponse):
@@ -177,7 +177,7 @@ def _settled(keep: str) -> str:
     return _("Deal %(number)s settled: corrected to the other side's version.")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int) -> HttpResponse:
     """Correct a deal as the referee: the correction is the decision (confirmed at once)."""
     found = _refereed(request, tournament_id)

@@ -17,7 +17,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
@@ -220,7 +220,7 @@ def _standings_block(
     return render_to_string(TEMPLATES + "_standings_block.html", context)
 
 
-@require_GET
+@require_safe
 def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The standings, a page at a time; ``?q=`` finds a player by name (his row highlighted,
     on its page), ``?player=`` shows a found player's page. htmx asks for the block alone.
@@ -276,7 +276,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return with_etag(render(request, TEMPLATES + "standings.html", context), etag)
 
 
-@require_GET
+@require_safe
 def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The standings (``?series=``: of one series) as CSV."""
     tournament = readable(request, tournament_id)
@@ -294,7 +294,7 @@ def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     ).response()
 
 
-@require_GET
+@require_safe
 def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     """The standings (``?series=``: of one series) as PDF."""
     tournament = readable(request, tournament_id)
@@ -330,7 +330,7 @@ def _pinned_page(request: HttpRequest) -> int | None:
     return whole_number(request.GET.get("page"), minimum=1)
 
 
-@require_GET
+@require_safe
 def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Big type for a wall: standings, the tables still playing and the round's countdown.
     htmx fetches the board every 10 s; without JavaScript the page reloads itself. A ranking
@@ -415,7 +415,7 @@ def _bracket_or_404(tournament: Tournament) -> selectors.Bracket:
     return selectors.bracket(tournament=tournament)
 
 
-@require_GET
+@require_safe
 def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Every knockout stage: its tables, each player's score there, who went through."""
     tournament = readable(request, tournament_id)
@@ -430,7 +430,7 @@ def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, TEMPLATES + "bracket.html", context)
 
 
-@require_GET
+@require_safe
 def bracket_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     tournament = readable(request, tournament_id)
     result = _bracket_or_404(tournament)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
@@ -213,7 +213,7 @@ def _round_context(
     }
 
 
-@require_GET
+@require_safe
 def round_detail(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """The table plan: players in seat order, each table's progress; for organisers, each
     table's private entry link and QR code."""
@@ -304,7 +304,7 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
 # --- printed sheets ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponseBase:
     """One page per table, to fill in by hand; its QR code is the table's private link, so
     only organisers print it."""
@@ -334,7 +334,7 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
     return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-tables.pdf")
 
 
-@require_GET
+@require_safe
 def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> FileResponse:
     """The list to pin on the wall: every player, alphabetically, with table and seat."""
     tournament = readable(request, tournament_id)

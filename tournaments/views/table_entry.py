@@ -314,7 +314,7 @@ def _sheet(table: Table) -> GameSheet:
     return game_selectors.game_sheet(game_id=table.game_id)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The table's entry screen: the next deal, the live preview, the running totals."""
     table = _table_or_404(token)
@@ -410,7 +410,7 @@ def table_preview(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return render(request, "tarot_scores/game/deal_preview.html", preview_context(game, view, form))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
     """Correct one of this table's deals of this round (never another table's)."""
     table = _table_or_404(token)
@@ -529,7 +529,7 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
     return _back(table)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
     """The other side disagrees: it enters its own version of the deal, for the referee."""
     table = _open_table(token)
@@ -565,7 +565,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
         context.update(extra)
         return render(request, TEMPLATES + "table_deal_dispute.html", context, status=status)
 
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return page()
     if not form.is_valid():
         return page(400)
