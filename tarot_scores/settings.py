@@ -252,6 +252,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tarot Scores <
 # his rating still says more about how little the site knows of him than about his play.
 RATING_MIN_DEALS = int(os.environ.get("RATING_MIN_DEALS", "20"))
 
+# An invitation (to join a club, to play as a player) not answered within this many days
+# expires: its link says so, and the organisers send a new one.
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
+
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
 # The top level of the repository is fixed, so the project catalogue lives in the package.

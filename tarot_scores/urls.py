@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from tarot_scores.api import token_pages
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.core import pwa, views
 from tarot_scores.core.signin import PasswordResetView
@@ -43,6 +44,7 @@ urlpatterns = [
     # Before Django's own, which it replaces: the same form, bounded per address and per client.
     path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/invitations/", include("tarot_scores.clubs.invitation_urls")),
+    path("accounts/tokens/", token_pages.account_tokens, name="account_tokens"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("clubs/", include("tarot_scores.clubs.urls")),
     path("", include("tarot_scores.games.urls")),

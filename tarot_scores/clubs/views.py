@@ -201,11 +201,14 @@ def _invitation_sent(request: HttpRequest, invitation: Invitation) -> None:
     who = invitation.user.get_username() if invitation.user is not None else invitation.email
     if invitation.email:
         send_invitation(request, invitation)
-        messages.success(
-            request,
-            _("An invitation was sent to %(name)s (%(email)s). Nothing changes until they accept.")
-            % {"name": who, "email": invitation.email},
-        )
+        if invitation.user is None:
+            # Typed as an address: whether it has an account here is not said.
+            sent = _("An invitation was sent to %(email)s. Nothing changes until they accept.")
+        else:
+            sent = _(
+                "An invitation was sent to %(name)s (%(email)s). Nothing changes until they accept."
+            )
+        messages.success(request, sent % {"name": who, "email": invitation.email})
     else:
         messages.success(
             request,
