@@ -9,6 +9,7 @@ the deals, never stored, so it cannot drift.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,7 +36,11 @@ from tournaments import duplicate_play, people, seating
 from tournaments.models import Cut, DealConfirmation, Entry, Round, Table, Team, Tournament
 from tournaments.standings import standings_refresh
 
-SEATING_SECONDS = 3.0  # search budget for one round's seating
+logger = logging.getLogger(__name__)
+
+# A round's seating search is budgeted in work (seating.rounds.WORK_MOVES: the same seed seats
+# the same tables on any machine); this wall-clock cap is only a safety net, reported if hit.
+SEATING_SECONDS = 20.0
 
 
 class TournamentError(Exception):
@@ -467,6 +472,15 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
         raise TournamentError(
             people.seating_refusal(error, tournament, engine_language())
         ) from None
+    if result.timed_out:
+        # Only the safety net depends on the machine: say that this draw may not replay.
+        logger.warning(
+            "Seating of round %s of tournament %s stopped by the %s s safety net: the same "
+            "seed may seat other tables on another machine.",
+            number,
+            tournament.pk,
+            SEATING_SECONDS,
+        )
     round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
     by_id = Player.objects.in_bulk(players)
     for index, table_players in enumerate(result.tables, start=1):
