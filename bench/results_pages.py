@@ -73,11 +73,13 @@ def festival(players: int, rng: random.Random) -> Any:
     from tarot_scores.clubs import services as club_services
     from tarot_scores.clubs.demo import random_tarot_payload
     from tarot_scores.games import services as game_services
-    from tournaments import selectors, services
     from tournaments.models import Tournament
+    from tournaments.registration import services as registration_services
+    from tournaments.rounds import selectors as round_selectors
+    from tournaments.rounds import services as round_services
 
     club = club_services.club_create(name=f"Festival {players}", by=None)
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         name=f"Festival de {players}",
         by=None,
@@ -87,10 +89,12 @@ def festival(players: int, rng: random.Random) -> Any:
         seating_method=Tournament.Seating.RANDOM,
     )
     for i in range(players):
-        services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    services.round_start(round_=round_)
-    for state in selectors.round_tables(round_=round_):
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True
+        )
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_start(round_=round_)
+    for state in round_selectors.round_tables(round_=round_):
         ids = [p.pk for p in state.players]
         for number in (1, 2):
             payload = random_tarot_payload(rng, ids, number, sitting_out_dealer=len(ids) == 5)

@@ -1,7 +1,7 @@
 """Stored standings: what a standings read costs as the deals pile up, against the full
 computation from the score lines, and what keeping them in step adds to each deal.
 
-Run: ``python bench/standings.py [--db sqlite|postgres] [--players 100] [--rounds 3]
+Run: ``python bench/standings_store.py [--db sqlite|postgres] [--players 100] [--rounds 3]
 [--deals 8]``.
 
 A tournament of ``--players`` (tables of four) plays ``--rounds`` rounds of ``--deals`` deals
@@ -59,11 +59,15 @@ def main() -> None:
     from tarot_scores.clubs import services as club_services
     from tarot_scores.clubs.demo import random_tarot_payload
     from tarot_scores.games import services as game_services
-    from tournaments import selectors, services, standings
     from tournaments.models import Tournament
+    from tournaments.registration import services as registration_services
+    from tournaments.rounds import selectors as round_selectors
+    from tournaments.rounds import services as round_services
+    from tournaments.standings import selectors as standings_selectors
+    from tournaments.standings import store as standings_store
 
     club = club_services.club_create(name="Festival national", by=None)
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         name="Festival",
         by=None,
@@ -73,15 +77,17 @@ def main() -> None:
         seating_method=Tournament.Seating.RANDOM,
     )
     for i in range(args.players):
-        services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True
+        )
 
     hook_seconds: list[float] = []
     hooks = game_services._after_deal_change
-    timed_index = hooks.index(standings.standings_after_deal)
+    timed_index = hooks.index(standings_store.standings_after_deal)
 
     def timed_hook(**kw: Any) -> None:
         started = time.perf_counter()
-        standings.standings_after_deal(**kw)
+        standings_store.standings_after_deal(**kw)
         hook_seconds.append(time.perf_counter() - started)
 
     hooks[timed_index] = timed_hook
@@ -94,8 +100,8 @@ def main() -> None:
     )
     deals = 0
     for _ in range(args.rounds):
-        round_ = services.round_seat_next(tournament=tournament, by=None)
-        for state in selectors.round_tables(round_=round_):
+        round_ = round_services.round_seat_next(tournament=tournament, by=None)
+        for state in round_selectors.round_tables(round_=round_):
             ids = [p.pk for p in state.players]
             for number in range(1, args.deals + 1):
                 payload = random_tarot_payload(rng, ids, number, sitting_out_dealer=len(ids) == 5)
@@ -103,26 +109,30 @@ def main() -> None:
                 game_services.deal_record(game=state.table.game, payload=payload, by=None)
                 deal_seconds.append(time.perf_counter() - started)
                 deals += 1
-        stored = best_of(lambda: selectors.standings_for(tournament=tournament))
-        full = best_of(lambda: selectors.standings_from_score_lines(tournament=tournament))
+        stored = best_of(lambda: standings_selectors.standings_for(tournament=tournament))
+        full = best_of(
+            lambda: standings_selectors.standings_from_score_lines(tournament=tournament)
+        )
         first.setdefault("stored", stored)
         first.setdefault("full", full)
-        whole = selectors.standings_for(tournament=tournament)
-        assert whole == selectors.standings_from_score_lines(tournament=tournament)
+        whole = standings_selectors.standings_for(tournament=tournament)
+        assert whole == standings_selectors.standings_from_score_lines(tournament=tournament)
         # The pages the database reads are the pages of the whole ranking (ties and names).
         for start in range(0, len(whole), 50):
             assert (
-                selectors.standings_slice(tournament=tournament, first=start, size=50)
+                standings_selectors.standings_slice(tournament=tournament, first=start, size=50)
                 == (whole[start : start + 50])
             )
-        paged = best_of(lambda: selectors.standings_slice(tournament=tournament, first=0, size=50))
+        paged = best_of(
+            lambda: standings_selectors.standings_slice(tournament=tournament, first=0, size=50)
+        )
         first.setdefault("paged", paged)
         print(
             f"{deals:5d}  {stored[0]:8.1f} ({stored[0] / first['stored'][0]:4.2f}) {stored[1]}"
             f"   |  {full[0]:8.1f} ({full[0] / first['full'][0]:4.2f}) {full[1]}"
             f"   |  {paged[0]:8.1f} ({paged[0] / first['paged'][0]:4.2f}) {paged[1]}"
         )
-    hooks[timed_index] = standings.standings_after_deal
+    hooks[timed_index] = standings_store.standings_after_deal
     hook = statistics.median(hook_seconds) * 1000
     deal = statistics.median(deal_seconds) * 1000
     print(

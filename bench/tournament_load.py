@@ -172,13 +172,15 @@ def shared_cache(redis_url: str) -> Iterator[str]:
 def seat_tournament(tables: int) -> tuple[Any, Any, list[tuple[str, list[int]]]]:
     """A club and a tournament of ``tables`` tables of 4, its first round started."""
     from tarot_scores.clubs import services as club_services
-    from tournaments import selectors, services
     from tournaments.models import Tournament
+    from tournaments.registration import services as registration_services
+    from tournaments.rounds import selectors as round_selectors
+    from tournaments.rounds import services as round_services
 
     club = club_services.club_create(
         name=f"Club du festival {tables} {secrets.token_hex(2)}", by=None
     )
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         name="Grand tournoi",
         by=None,
@@ -188,11 +190,14 @@ def seat_tournament(tables: int) -> tuple[Any, Any, list[tuple[str, list[int]]]]
         seating_method=Tournament.Seating.MIXING,
     )
     for i in range(tables * 4):
-        services.entry_add(tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    services.round_start(round_=round_)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {i + 1:04d}", checked_in=True
+        )
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_start(round_=round_)
     seated = [
-        (s.table.token, [p.pk for p in s.players]) for s in selectors.round_tables(round_=round_)
+        (s.table.token, [p.pk for p in s.players])
+        for s in round_selectors.round_tables(round_=round_)
     ]
     return tournament, round_, seated
 

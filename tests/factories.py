@@ -28,9 +28,10 @@ from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, Membership, Player
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
-from tournaments import selectors as tournament_selectors
-from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 
 NAMES = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
 
@@ -261,10 +262,10 @@ def make_tournament(club: Club, players: int, **kw: Any) -> Tournament:
         "seating_method": Tournament.Seating.RANDOM,
         "seed": 7,
     }
-    tournament = tournament_services.tournament_create(club=club, by=None, **{**defaults, **kw})
+    tournament = registration_services.tournament_create(club=club, by=None, **{**defaults, **kw})
     for name in TOURNAMENT_NAMES[:players]:
         player = Player.objects.filter(clubs=club, name=name).first()
-        tournament_services.entry_add(
+        registration_services.entry_add(
             tournament=tournament,
             player=player,
             name=name if player is None else "",
@@ -277,7 +278,7 @@ def play(round_: Round, *, seed: int = 1, deals: int | None = None) -> None:
     """Enter ``deals`` (all by default) deals at every table of the round, valid and random."""
     rng = random.Random(seed)
     tournament = round_.tournament
-    for state in tournament_selectors.round_tables(round_=round_):
+    for state in round_selectors.round_tables(round_=round_):
         game = state.table.game
         ids = [p.pk for p in state.players]
         sitting_out = game.rules.get("five_players") == "sitting_out"
@@ -291,12 +292,12 @@ def play(round_: Round, *, seed: int = 1, deals: int | None = None) -> None:
 def build_world(*, public: bool = True, tag: str = "") -> World:
     club = ClubFactory.create(name=f"Tarot Club {tag or 'de Lyon'}", public=public)
     tournament = make_tournament(club, 8)
-    absent = tournament_services.entry_add(tournament=tournament, name="Absente")
-    round_ = tournament_services.round_seat_next(tournament=tournament, by=None)
+    absent = registration_services.entry_add(tournament=tournament, name="Absente")
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     knockout = make_tournament(
         club, 8, name="Coupe du club", format=Tournament.Format.KNOCKOUT, rounds=1
     )
-    tournament_services.round_seat_next(tournament=knockout, by=None)
+    round_services.round_seat_next(tournament=knockout, by=None)
     users: dict[str, User | None] = {
         "anonymous": None,
         "outsider": UserFactory.create(username="outsider" + tag),

@@ -20,9 +20,12 @@ from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, 
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tests.factories import UserFactory, garde, make_tournament, play
-from tournaments import penalties, people
-from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.people import services as people
+from tournaments.play import penalties
+from tournaments.registration import referees as referee_services
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
 
 # Who is asking. The three link roles hold no account: a table's private link is their only
 # key (the link of the target table, of another table of the same round, of a closed round).
@@ -96,13 +99,13 @@ def build_permission_world() -> PermissionWorld:
     player = Player.objects.get(club=club, name="Aurélie")
     club_services.player_link_user(player=player, user=users["seated"])
     users["referee"] = UserFactory.create(username="rita", email="rita@example.org")
-    tournament_services.referee_add(tournament=tournament, user=users["referee"])
+    referee_services.referee_add(tournament=tournament, user=users["referee"])
 
-    first = tournament_services.round_seat_next(tournament=tournament, by=None)
+    first = round_services.round_seat_next(tournament=tournament, by=None)
     play(first)  # its last deal closes it
     first.refresh_from_db()
-    second = tournament_services.round_seat_next(tournament=tournament, by=None)
-    tournament_services.round_start(round_=second)
+    second = round_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_start(round_=second)
     # From round 2 the tournament asks for confirmations: its first deal waits for one, so the
     # confirmation routes meet a real pending deal (round 1's deals count as they stand).
     Tournament.objects.filter(pk=tournament.pk).update(require_confirmation=True)
@@ -123,9 +126,9 @@ def build_permission_world() -> PermissionWorld:
     users["other_organiser"] = other_organiser
     other_tournament = make_tournament(other, 0, name="Open B")
     guest = Player.objects.get(club=club, name="Chloé")
-    tournament_services.entry_add(tournament=other_tournament, player=guest, checked_in=True)
+    registration_services.entry_add(tournament=other_tournament, player=guest, checked_in=True)
     users["other_referee"] = UserFactory.create(username="remi", email="remi@example.org")
-    tournament_services.referee_add(tournament=other_tournament, user=users["other_referee"])
+    referee_services.referee_add(tournament=other_tournament, user=users["other_referee"])
 
     # A duplicate tournament of A (two tables, not seated yet): its boards and movement pages.
     duplicate = make_tournament(

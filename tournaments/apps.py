@@ -16,14 +16,14 @@ class TournamentsConfig(AppConfig):
         from tarot_scores.games.seats import on_deal_seats
         from tarot_scores.games.selectors import on_grouped_elsewhere
         from tarot_scores.games.services import on_deal_boards, on_deal_change
-        from tournaments.confirmations import confirmation_after_deal
-        from tournaments.duplicate_play import deal_boards
-        from tournaments.penalties import table_penalties
-        from tournaments.people import seats_when_played
-        from tournaments.permissions import table_access, table_needs_reason
-        from tournaments.sections import club_tournaments, home_tournaments_today
-        from tournaments.services import round_after_deal
-        from tournaments.standings import standings_after_deal
+        from tournaments.formats.duplicate import deal_boards
+        from tournaments.people.selectors import seats_when_played
+        from tournaments.play.confirmations import confirmation_after_deal
+        from tournaments.play.penalties import table_penalties
+        from tournaments.play.permissions import table_access, table_needs_reason
+        from tournaments.rounds.services import round_after_deal
+        from tournaments.standings.store import standings_after_deal
+        from tournaments.views.sections import club_tournaments, home_tournaments_today
 
         # Every way a deal is written (table link, game page, API) makes it pending or
         # confirmed where the tournament requires confirmation, then closes a complete round:

@@ -2,7 +2,8 @@
 
 A new tournament (rules, format, rounds, seating), registering players (club players ticked in a
 list, newcomers typed one per line), teams, and swapping two seated players. Rules live in
-``tournaments.services``: these forms only check that the answers are well formed.
+the rooms' services (``tournaments.registration``, ``tournaments.rounds``, ``tournaments.people``):
+these forms only check that the answers are well formed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.names import has_control_character, validate_name
 from tarot_scores.games.setup import rule_set_for
-from tournaments import duplicate_play, services
+from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import (
     MAX_DEALS_PER_ROUND,
     MAX_ROUND_MINUTES,
@@ -29,6 +30,7 @@ from tournaments.models import (
     Entry,
     Tournament,
 )
+from tournaments.registration import services as registration_services
 
 TEAM_SIZES = [
     (0, gettext_lazy("no teams (individual event)")),
@@ -157,11 +159,13 @@ class TournamentForm(forms.Form):
                 variant="fft" if house_rules is not None else data["rules"],
                 house_rules=house_rules,
             )
-            refusal = services.five_mode_refusal(rules=rules, five_mode=data["five_mode"])
+            refusal = registration_services.five_mode_refusal(
+                rules=rules, five_mode=data["five_mode"]
+            )
             if refusal and data.get("format") != Tournament.Format.DUPLICATE:
                 self.add_error("five_mode", refusal)
         if "format" in data:
-            refusals = duplicate_play.creation_refusals(
+            refusals = duplicate_format.creation_refusals(
                 format=data["format"],
                 team_size=data.get("team_size") or 0,
                 allow_threes=bool(data.get("allow_threes")),
@@ -177,7 +181,7 @@ class TournamentForm(forms.Form):
         )
 
     def service_arguments(self) -> dict[str, Any]:
-        """``services.tournament_create``'s keyword arguments (call after is_valid)."""
+        """``registration_services.tournament_create``'s keyword arguments (call after is_valid)."""
         data = self.cleaned_data
         house_rules = self.house_rules.get(data["rules"])
         return {
@@ -227,7 +231,9 @@ class EntryAddForm(forms.Form):
 
     def clean_new_names(self) -> list[str]:
         lines = str(self.cleaned_data.get("new_names") or "").splitlines()
-        refusal = services.registration_size_refusal(sum(1 for line in lines if line.strip()))
+        refusal = registration_services.registration_size_refusal(
+            sum(1 for line in lines if line.strip())
+        )
         if refusal:
             raise forms.ValidationError(refusal)
         names: list[str] = []
@@ -305,7 +311,7 @@ class SwapForm(forms.Form):
 
 class PenaltyForm(forms.Form):
     """A penalty as a referee types it: the player, the round, optionally the deal's number at
-    the player's table, the points taken off and the reason (``tournaments.penalties``)."""
+    the player's table, the points taken off and the reason (``tournaments.play.penalties``)."""
 
     entry = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
     round = forms.TypedChoiceField(label=gettext_lazy("Round"), coerce=int)
@@ -345,7 +351,8 @@ class PenaltyForm(forms.Form):
 
 
 class CutForm(forms.Form):
-    """A championship's cut as an organiser asks it (``tournaments.cuts``): how many players go
+    """A championship's cut as an organiser asks it (``tournaments.standings.cuts``): how many
+    players go
     through, as a number or as a share of the field, and whether their scores are carried over.
     The ranges are the service's to refuse, beside the field they are about."""
 

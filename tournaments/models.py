@@ -96,7 +96,7 @@ class Tournament(models.Model):
     )
     seed = models.PositiveIntegerField(_("draw seed"), default=0)
     # Deals entered at a table count once a player of the other side (or an organiser or
-    # referee) confirms them (tournaments.confirmations); set when the tournament is created.
+    # referee) confirms them (tournaments.play.confirmations); set when the tournament is created.
     require_confirmation = models.BooleanField(
         _("deals confirmed by the other side"), default=False
     )
@@ -113,7 +113,7 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # Referees (arbitres): accounts the organisers name for this tournament. With the club's
     # organisers, they alone finish, reopen and correct a table after its round has closed,
-    # confirm deals for a table and settle disagreements (tournaments.permissions).
+    # confirm deals for a table and settle disagreements (tournaments.play.permissions).
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -177,7 +177,7 @@ class Entry(models.Model):
     # round is seated; the movement then says his table and direction in every round.
     movement_number = models.PositiveSmallIntegerField(null=True, blank=True)
     # A championship's cut (``Cut``) left the player out after this round: he is seated no more
-    # and ranked below the players still in (``tournaments.cuts``).
+    # and ranked below the players still in (``tournaments.standings.cuts``).
     cut_after = models.PositiveSmallIntegerField(_("eliminated after round"), null=True, blank=True)
     # A substitute: took over this entry's seat at a table (``Substitution``); ranked apart,
     # never in the main ranking, and seated in no other round.
@@ -200,14 +200,6 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
-
-    def plays_in(self, round_number: int) -> bool:
-        return (
-            self.checked_in
-            and self.first_round <= round_number
-            and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
-            and (self.cut_after is None or round_number <= self.cut_after)
-        )
 
 
 class Round(models.Model):
@@ -260,7 +252,7 @@ class Table(models.Model):
 class DealConfirmation(models.Model):
     """Whether a tournament table's deal is agreed, when the tournament requires confirmation.
 
-    Kept in step by the deal hook (``tournaments.confirmations.confirmation_after_deal``): a
+    Kept in step by the deal hook (``tournaments.play.confirmations.confirmation_after_deal``): a
     deal entered or corrected at the table is pending until a player of the other side (or an
     organiser or referee) confirms it; the other side may disagree with its own version of the
     deal, which a referee then settles. ``entered_side`` is the side (attack or defence) of the
@@ -308,7 +300,7 @@ class DealConfirmation(models.Model):
 
 
 class Standing(models.Model):
-    """A seated player's standing, kept in step with the deals (``tournaments.standings``) so
+    """A seated player's standing, kept in step with the deals (``tournaments.standings.store``) so
     that reading the standings costs the same whatever the number of deals: the points of each
     round seated, their total and the tie-breaks the ranking reads (the best round, the last
     round played). A row exists once the player has been seated; ``manage.py
@@ -339,7 +331,7 @@ class Penalty(models.Model):
     """Points a referee or organiser takes off a player's score, with a written reason, on a
     deal or on a round (séance). It lowers that round's points of the player (so the total and
     the tie-breaks read it), whatever becomes of the deal. Removing a penalty keeps it: it is
-    marked removed, by whom, when and why, and counts no more (``tournaments.penalties``)."""
+    marked removed, by whom, when and why, and counts no more (``tournaments.play.penalties``)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="penalties")
@@ -386,7 +378,8 @@ class Penalty(models.Model):
 
 class Cut(models.Model):
     """A championship's cut: after a closed round (séance), only the best ``keep`` players go on
-    to the next (``tournaments.cuts``). It was asked as a count (``asked_count``) or as a share
+    to the next (``tournaments.standings.cuts``). It was asked as a count (``asked_count``) or as a
+    share
     of the field in percent (``asked_share``); ``keep`` is what it came to, ties at the line
     included. ``carry``: the qualified keep their points, or restart from zero. Undoing it
     (allowed while the next round is not seated) keeps the row, marked undone, as history."""

@@ -18,8 +18,9 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.clubs.views import GAMES_PER_PAGE
 from tarot_scores.games import services as game_services
 from tests.factories import make_tournament, play
-from tournaments import services as tournament_services
 from tournaments.models import Table, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -42,11 +43,11 @@ def linked_games(fragment: str) -> list[int]:
 def seated_tournament(club: Club, name: str, rounds: int = 1) -> Tournament:
     tournament = make_tournament(club, 0, name=name, rounds=rounds)
     for n in range(9):
-        tournament_services.entry_add(tournament=tournament, name=f"{name} {n}", checked_in=True)
-    round_ = tournament_services.round_seat_next(tournament=tournament, by=None)
+        registration_services.entry_add(tournament=tournament, name=f"{name} {n}", checked_in=True)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     if rounds > 1:
         play(round_)  # its last deal closes the round
-        tournament_services.round_seat_next(tournament=tournament, by=None)
+        round_services.round_seat_next(tournament=tournament, by=None)
     return tournament
 
 

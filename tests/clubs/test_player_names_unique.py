@@ -29,9 +29,9 @@ from tests.factories import (
     make_tournament,
     token_client,
 )
-from tournaments import services as tournament_services
+from tournaments.errors import TournamentError
 from tournaments.models import Entry
-from tournaments.services import TournamentError
+from tournaments.registration import services as tournament_services
 
 
 def at_once(count: int, work: Callable[[], Any]) -> list[Any]:

@@ -13,8 +13,8 @@ from tarot_scores.clubs import services
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.errors import Refusal
 from tests import factories
-from tournaments import services as tournament_services
 from tournaments.models import Tournament
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def seated_tournament() -> tuple[Tournament, Player]:
     club = factories.ClubFactory.create(public=True)
     tournament = factories.make_tournament(club, 8)
-    tournament_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_seat_next(tournament=tournament, by=None)
     player = Player.objects.filter(clubs=club).order_by("pk").first()
     assert player is not None
     return tournament, player

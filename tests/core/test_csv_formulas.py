@@ -15,8 +15,9 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.exports import spreadsheet_safe
 from tarot_scores.games import services
 from tests.factories import ClubFactory, PlayerFactory, garde, make_game, play
-from tournaments import services as tournament_services
 from tournaments.models import Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
 
 # A name as typed (or as already stored), and the cell every export must write for it.
 CASES = [
@@ -65,7 +66,7 @@ def game_csv(name: str) -> list[list[str]]:
 
 def standings_csv(name: str) -> list[list[str]]:
     club, players = club_with(name)
-    tournament = tournament_services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         by=None,
         name="Open",
@@ -75,8 +76,8 @@ def standings_csv(name: str) -> list[list[str]]:
         seed=7,
     )
     for player in players:
-        tournament_services.entry_add(tournament=tournament, player=player, checked_in=True)
-    play(tournament_services.round_seat_next(tournament=tournament, by=None))
+        registration_services.entry_add(tournament=tournament, player=player, checked_in=True)
+    play(round_services.round_seat_next(tournament=tournament, by=None))
     return read_csv(Client().get(reverse("tournaments:standings_csv", args=[tournament.pk])))
 
 

@@ -19,9 +19,10 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
 from tests.factories import ClubFactory, UserFactory, make_club, make_tournament
-from tournaments import selectors as tournament_selectors
-from tournaments import services as tournament_services
 from tournaments.models import Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +46,9 @@ def seated_game(club: Club, players: list[Player], label: str = "") -> Game:
 def a_tournament_today(club: Club, me: Player) -> Tournament:
     tournament = make_tournament(club, 0, name=f"Open {club.name}", date=timezone.localdate())
     for n in range(7):
-        tournament_services.entry_add(tournament=tournament, name=f"Invité {n}", checked_in=True)
-    tournament_services.entry_add(tournament=tournament, player=me, checked_in=True)
-    tournament_services.round_seat_next(tournament=tournament, by=None)
+        registration_services.entry_add(tournament=tournament, name=f"Invité {n}", checked_in=True)
+    registration_services.entry_add(tournament=tournament, player=me, checked_in=True)
+    round_services.round_seat_next(tournament=tournament, by=None)
     return tournament
 
 
@@ -88,7 +89,7 @@ def test_a_reader_sees_their_clubs_open_games_and_tournaments_today(
     assert today.name in tournaments and tomorrow.name not in tournaments
     table = next(
         s.table
-        for s in tournament_selectors.round_tables(round_=today.round_set.get())
+        for s in round_selectors.round_tables(round_=today.round_set.get())
         if reader in s.players
     )
     assert f"Round 1: your table is table {table.number}" in tournaments

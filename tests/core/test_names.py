@@ -21,8 +21,11 @@ from tarot_scores.core.names import has_control_character
 from tarot_scores.games.models import Game
 from tests.clubs.helpers import field_errors
 from tests.factories import build_world, make_tournament, token_client
-from tournaments import services
+from tournaments import errors as tournament_errors
 from tournaments.models import Entry, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
+from tournaments.rounds import tables as rounds_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -70,21 +73,23 @@ def _house_rules(club: Club, name: str) -> Any:
 
 
 def _tournament(club: Club, name: str) -> Any:
-    return services.tournament_create(club=club, name=name, by=None)
+    return registration_services.tournament_create(club=club, name=name, by=None)
 
 
 def _entry(club: Club, name: str) -> Any:
-    return services.entry_add(tournament=_tournament(club, "Open"), name=name)
+    return registration_services.entry_add(tournament=_tournament(club, "Open"), name=name)
 
 
 def _team(club: Club, name: str) -> Any:
-    tournament = services.tournament_create(club=club, name="Doublettes", by=None, team_size=2)
-    return services.team_for_name(tournament=tournament, name=name)
+    tournament = registration_services.tournament_create(
+        club=club, name="Doublettes", by=None, team_size=2
+    )
+    return registration_services.team_for_name(tournament=tournament, name=name)
 
 
 def _team_create(club: Club, name: str) -> Any:
-    tournament = services.tournament_create(club=club, name="Open", by=None)
-    return services.team_create(tournament=tournament, name=name, entries=[])
+    tournament = registration_services.tournament_create(club=club, name="Open", by=None)
+    return registration_services.team_create(tournament=tournament, name=name, entries=[])
 
 
 # Every service that stores a name a person typed.
@@ -106,7 +111,7 @@ def test_every_service_refuses_a_name_with_a_control_character(
     club: Club, what: str, name: str
 ) -> None:
     counts = (Club.objects.count(), Player.objects.count(), HouseRules.objects.count())
-    with pytest.raises((Refusal, services.TournamentError)) as error:
+    with pytest.raises((Refusal, tournament_errors.TournamentError)) as error:
         NAMED[what](club, name)
     assert "caractères de contrôle" in str(error.value)
     assert (Club.objects.count(), Player.objects.count(), HouseRules.objects.count()) == counts
@@ -166,7 +171,7 @@ def test_a_tournament_name_at_its_longest_still_seats_every_round() -> None:
     tournament = make_tournament(world.club, 13, name="Grand tournoi " + "x" * 106, rounds=2)
     assert len(tournament.name) == longest
 
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
 
     labels = list(
         Game.objects.filter(tournament_table__round=round_).values_list("label", flat=True)
@@ -181,7 +186,7 @@ def test_a_tournament_name_at_its_longest_still_seats_every_round() -> None:
 
 @pytest.mark.parametrize("length", [1, 40, 60, 61, 62, 80, 120])
 def test_table_labels_keep_the_round_and_table_whole(length: int) -> None:
-    label = services.table_label("N" * length, 12, 34)
+    label = rounds_tables.table_label("N" * length, 12, 34)
     assert len(label) <= (Game._meta.get_field("label").max_length or 80)
     assert label.endswith(", séance 12, table 34")
 
@@ -192,7 +197,9 @@ def test_table_labels_keep_the_round_and_table_whole(length: int) -> None:
 @pytest.fixture
 def registration() -> tuple[Tournament, Client, str]:
     world = build_world()
-    tournament = services.tournament_create(club=world.club, name="Open de printemps", by=None)
+    tournament = registration_services.tournament_create(
+        club=world.club, name="Open de printemps", by=None
+    )
     url = reverse("tournaments:registration", args=[tournament.pk])
     return tournament, world.client("organiser"), url
 
@@ -223,9 +230,10 @@ def test_the_registration_box_is_bounded(
 
 def test_the_service_is_bounded_too(registration: tuple[Tournament, Client, str]) -> None:
     tournament, _client, _url = registration
-    with pytest.raises(services.TournamentError):
-        services.entries_register(
-            tournament=tournament, names=[f"J{n}" for n in range(services.MAX_AT_ONCE + 1)]
+    with pytest.raises(tournament_errors.TournamentError):
+        registration_services.entries_register(
+            tournament=tournament,
+            names=[f"J{n}" for n in range(registration_services.MAX_AT_ONCE + 1)],
         )
     assert not tournament.entries.exists()
 
@@ -235,14 +243,14 @@ def test_registration_is_all_or_nothing(
 ) -> None:
     tournament, client, url = registration
     players = Player.objects.count()
-    real_entry_add = services.entry_add
+    real_entry_add = registration_services.entry_add
 
     def fails_at_the_third(**kw: Any) -> Entry:
         if tournament.entries.count() == 2:
-            raise services.TournamentError("The database said no.")
+            raise tournament_errors.TournamentError("The database said no.")
         return real_entry_add(**kw)
 
-    monkeypatch.setattr(services, "entry_add", fails_at_the_third)
+    monkeypatch.setattr(registration_services, "entry_add", fails_at_the_third)
     response = client.post(url, {"new_names": "Un\nDeux\nTrois\nQuatre", "checked_in": "on"})
 
     assert response.status_code == 400
@@ -266,7 +274,7 @@ def test_the_whole_box_is_registered_and_the_already_registered_are_named(
     registration: tuple[Tournament, Client, str],
 ) -> None:
     tournament, client, url = registration
-    services.entry_add(tournament=tournament, name="Chloé")
+    registration_services.entry_add(tournament=tournament, name="Chloé")
     names = "\n".join(["Chloé", *(f"Joueur {n}" for n in range(120)), "joueur 7"])
 
     response = client.post(url, {"new_names": names, "checked_in": "on"}, follow=True)
@@ -281,7 +289,9 @@ def test_a_full_box_of_the_bound_registers_everyone(
     registration: tuple[Tournament, Client, str], settings: Settings
 ) -> None:
     tournament, _client, _url = registration
-    names = [f"Joueur {n}" for n in range(services.MAX_AT_ONCE)]
-    done = services.entries_register(tournament=tournament, names=names, checked_in=True)
-    assert len(done.entries) == services.MAX_AT_ONCE
-    assert tournament.entries.filter(checked_in=True).count() == services.MAX_AT_ONCE
+    names = [f"Joueur {n}" for n in range(registration_services.MAX_AT_ONCE)]
+    done = registration_services.entries_register(
+        tournament=tournament, names=names, checked_in=True
+    )
+    assert len(done.entries) == registration_services.MAX_AT_ONCE
+    assert tournament.entries.filter(checked_in=True).count() == registration_services.MAX_AT_ONCE

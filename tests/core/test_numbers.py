@@ -15,8 +15,9 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tests.factories import build_world, play, signed_in_client
 from tests.tournaments.test_pages_confirmation import enter_at, event, link, phone
-from tournaments import penalties, selectors
 from tournaments.models import Penalty, Round
+from tournaments.play import penalties
+from tournaments.rounds import selectors
 
 ODD = ["²", "①", "١", "1e3", "3.5", "", "x", "\x00", "--1", "+1", str(2**63), "1" * 19]
 

@@ -12,8 +12,8 @@ from pypdf import PdfReader
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tests.factories import ClubFactory, build_table, garde
-from tournaments import pdf
 from tournaments.models import Tournament
+from tournaments.printing import pdf
 
 pytestmark = pytest.mark.django_db
 

@@ -52,20 +52,24 @@ SEED = f"""
 import json
 from django.contrib.auth.models import User
 from tarot_scores.clubs import services as clubs
-from tournaments import selectors, services
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 
 referee = User.objects.create_user("referee", password={PASSWORD!r})
 club = clubs.club_create(name="Festival national", by=referee)
-tournament = services.tournament_create(
+tournament = registration_services.tournament_create(
     club=club, name="Festival", by=referee, rounds=1, deals_per_round={DEALS_PER_TABLE}, seed=1
 )
 for i in range({TABLES * 4}):
-    services.entry_add(tournament=tournament, name=f"Joueur {{i + 1:02d}}", checked_in=True)
-round_ = services.round_seat_next(tournament=tournament, by=referee)
-services.round_start(round_=round_)
+    registration_services.entry_add(
+        tournament=tournament, name=f"Joueur {{i + 1:02d}}", checked_in=True
+    )
+round_ = round_services.round_seat_next(tournament=tournament, by=referee)
+round_services.round_start(round_=round_)
 tables = [
     {{"game": s.table.game_id, "players": [p.pk for p in s.players]}}
-    for s in selectors.round_tables(round_=round_)
+    for s in round_selectors.round_tables(round_=round_)
 ]
 print(json.dumps({{"tournament": tournament.pk, "tables": tables}}))
 """

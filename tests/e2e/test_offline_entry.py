@@ -12,7 +12,7 @@ from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game, ScoreLine
 from tests.e2e.test_game_entry import enter_deal, log_in
 from tests.factories import build_table, build_world, garde
-from tournaments import selectors
+from tournaments.rounds import selectors as round_selectors
 
 # Whether the service worker keeps a page (evaluate awaits the promise; wait_for_function
 # would take the promise itself for a true value).
@@ -230,7 +230,7 @@ def test_a_tournament_tables_link_keeps_its_deals_offline_too(
     page: Page, live_server: LiveServer
 ) -> None:
     world = build_world()
-    state = selectors.round_tables(round_=world.round)[0]
+    state = round_selectors.round_tables(round_=world.round)[0]
     game = state.table.game
     taker, other = state.players[0].pk, state.players[1].pk
     page.goto(reverse("tournaments:table_entry", args=[state.table.token]))

@@ -11,8 +11,10 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories import ClubFactory, make_tournament, play
-from tournaments import selectors, services
 from tournaments.models import Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 from tournaments.views.results import PROJECTOR_ROWS
 
 WIDTH, HEIGHT = 1920, 1080
@@ -35,9 +37,11 @@ def mid_round(players: int) -> Tournament:
     for n in range(players):
         # Long names too: a name is cut on one line, never wrapped onto two.
         name = f"Joueuse {n + 1} au nom très long de la région lyonnaise" if n % 4 == 0 else ""
-        services.entry_add(tournament=tournament, name=name or f"Joueur {n + 1}", checked_in=True)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    services.round_start(round_=round_)
+        registration_services.entry_add(
+            tournament=tournament, name=name or f"Joueur {n + 1}", checked_in=True
+        )
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_start(round_=round_)
     play(round_, deals=1)  # every table still playing
     return tournament
 
@@ -67,7 +71,7 @@ def test_a_larger_field_shows_a_whole_page_and_links_to_the_others(wall: Page) -
     wall.goto(f"/tournaments/{tournament.pk}/projector/?page=2")
     assert_whole_on_screen(wall, PROJECTOR_ROWS)
     expect(wall.locator("#board-page")).to_contain_text("2")
-    seventeenth = selectors.standings_for(tournament=tournament)[PROJECTOR_ROWS].player
+    seventeenth = standings_selectors.standings_for(tournament=tournament)[PROJECTOR_ROWS].player
     first = wall.locator("#standings li").first
     expect(first).to_have_attribute("data-player", str(seventeenth.pk))
 

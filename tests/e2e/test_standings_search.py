@@ -11,7 +11,9 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.e2e.a11y import assert_accessible
 from tests.factories import ClubFactory, make_tournament
-from tournaments import selectors, services
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 from tournaments.views.results import STANDINGS_ROWS
 
 
@@ -20,9 +22,11 @@ def test_typing_a_name_shows_its_page_with_the_row_highlighted(
 ) -> None:
     tournament = make_tournament(ClubFactory.create(), 0, name="Festival", rounds=1)
     for n in range(STANDINGS_ROWS + 10):
-        services.entry_add(tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True)
-    services.round_seat_next(tournament=tournament, by=None)
-    rows = selectors.standings_for(tournament=tournament)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True
+        )
+    round_services.round_seat_next(tournament=tournament, by=None)
+    rows = standings_selectors.standings_for(tournament=tournament)
     last = rows[-1].player  # on the second page
     url = reverse("tournaments:standings", args=[tournament.pk])
 

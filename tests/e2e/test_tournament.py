@@ -17,8 +17,8 @@ from pytest_django.live_server_helper import LiveServer
 from tarot_scores.clubs import services as club_services
 from tarot_scores.games.models import ScoreLine
 from tests.factories import TOURNAMENT_NAMES, UserFactory
-from tournaments import selectors
 from tournaments.models import Round, Tournament
+from tournaments.rounds import selectors as round_selectors
 
 CONTRACTS = ["garde", "prise"]
 
@@ -95,7 +95,7 @@ def test_an_organiser_runs_a_thirteen_player_tournament(
             round_url = reverse("tournaments:round", args=[tournament.pk, number])
             expect(page).to_have_url(live_server.url + round_url)
             round_ = Round.objects.get(tournament=tournament, number=number)
-            states = selectors.round_tables(round_=round_)
+            states = round_selectors.round_tables(round_=round_)
             assert sorted(len(s.players) for s in states) == [4, 4, 5]
             page.locator("#start-round").click()
             expect(page.locator("#round-status")).to_have_attribute("data-status", "playing")

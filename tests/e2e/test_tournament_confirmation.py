@@ -8,8 +8,10 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests import factories
-from tournaments import selectors, services
 from tournaments.models import DealConfirmation, Round
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 
 
 def test_one_phone_enters_and_a_phone_of_the_other_side_confirms(
@@ -19,8 +21,8 @@ def test_one_phone_enters_and_a_phone_of_the_other_side_confirms(
     tournament = factories.make_tournament(
         club, 4, require_confirmation=True, deals_per_round=1, rounds=1
     )
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    (state,) = selectors.round_tables(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    (state,) = round_selectors.round_tables(round_=round_)
     taker, defender = state.players[0], state.players[2]
     link = f"/tournaments/t/{state.table.token}/"
 
@@ -41,7 +43,7 @@ def test_one_phone_enters_and_a_phone_of_the_other_side_confirms(
     expect(page.locator("#confirm-1")).to_have_count(0)  # its own side's deal: it waits
     confirmation = DealConfirmation.objects.get(deal__game=state.table.game)
     assert confirmation.status == "pending" and confirmation.entered_by == taker
-    assert all(row.total == 0 for row in selectors.standings_for(tournament=tournament))
+    assert all(row.total == 0 for row in standings_selectors.standings_for(tournament=tournament))
 
     # Another phone at the table, held by a defender.
     other = browser.new_context(
@@ -68,5 +70,7 @@ def test_one_phone_enters_and_a_phone_of_the_other_side_confirms(
     assert confirmation.status == "confirmed" and confirmation.confirmed_by == defender
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
-    totals = {row.player.pk: row.total for row in selectors.standings_for(tournament=tournament)}
+    totals = {
+        row.player.pk: row.total for row in standings_selectors.standings_for(tournament=tournament)
+    }
     assert totals[taker.pk] == 198 and totals[defender.pk] == -66

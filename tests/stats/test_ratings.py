@@ -18,7 +18,7 @@ from tarot_scores.stats.models import PlayerRating, RatingStep
 from tarot_scores.stats.rating import RatedDeal, Rating, rate_deals
 from tarot_scores.stats.services import ratings_rebuild
 from tests.factories import ClubFactory, PlayerFactory, garde, make_game, make_tournament, play
-from tournaments import services as tournament_services
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -312,7 +312,7 @@ def test_the_command_rebuilds_lost_ratings() -> None:
 def test_tournament_deals_are_rated_as_games_of_the_club() -> None:
     club = ClubFactory.create()
     tournament = make_tournament(club, 8)
-    round_ = tournament_services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
 
     play(round_)
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tarot_scores.games import services as game_services
-from tournaments.services import round_after_deal
+from tournaments.rounds.services import round_after_deal
 
 
 @contextmanager

@@ -31,8 +31,10 @@ from tarot_scores.games.models import Game, ScoreLine, Seat
 from tests.api.helpers import assert_field_errors as assert_refusal
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, token_client
 from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 
 # Who is asking, from the least to the most trusted.
 ROLES = ["anonymous", "outsider", "member", "organiser", "superuser"]
@@ -86,11 +88,13 @@ def build_event(*, public: bool = True, tag: str = "", players: int = 0, **optio
     ).user
     users["superuser"] = UserFactory.create(username=f"boss{tag}", is_superuser=True)
     settings = {"rounds": 3, "deals_per_round": 2, "seed": 7, **options}
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club, name="Open de printemps", by=None, **settings
     )
     for i in range(players):
-        services.entry_add(tournament=tournament, name=NAMES[i % len(NAMES)], checked_in=True)
+        registration_services.entry_add(
+            tournament=tournament, name=NAMES[i % len(NAMES)], checked_in=True
+        )
     return Event(club, tournament, users)
 
 
@@ -108,7 +112,7 @@ def play_round_via_api(client: APIClient, round_: dict[str, Any], rng: random.Ra
 
 def play_round(round_: Round, rng: random.Random) -> None:
     """The same through the services: for tests about reads."""
-    for state in selectors.round_tables(round_=round_):
+    for state in round_selectors.round_tables(round_=round_):
         seats = [p.pk for p in state.players]
         for number in range(1, round_.tournament.deals_per_round + 1):
             payload = random_tarot_payload(rng, seats, number, sitting_out_dealer=len(seats) == 5)
@@ -396,7 +400,7 @@ def test_the_list_is_paginated_and_filtered_by_club(event: Event) -> None:
 def seated(db: None) -> Event:
     """Eight players checked in and round 1 seated at two tables of four, nothing played."""
     event = build_event(players=8)
-    services.round_seat_next(tournament=event.tournament, by=None)
+    round_services.round_seat_next(tournament=event.tournament, by=None)
     return event
 
 
@@ -478,9 +482,9 @@ def test_no_swap_once_the_round_has_started_or_its_first_deal_is_in(
 ) -> None:
     round_ = round_one(seated)
     if since == "started":
-        services.round_start(round_=round_)
+        round_services.round_start(round_=round_)
     else:  # not started, but a table has entered its first deal
-        state = selectors.round_tables(round_=round_)[1]
+        state = round_selectors.round_tables(round_=round_)[1]
         payload = random_tarot_payload(random.Random(1), [p.pk for p in state.players], 1)
         game_services.deal_record(game=state.table.game, payload=payload, by=None)
     before = seat_map(round_)
@@ -504,7 +508,9 @@ def test_a_player_not_seated_in_the_round_cannot_be_swapped(seated: Event) -> No
     round_ = round_one(seated)
     before = seat_map(round_)
     seated_player = next(iter(before))
-    late = services.entry_add(tournament=seated.tournament, name="En retard", checked_in=True)
+    late = registration_services.entry_add(
+        tournament=seated.tournament, name="En retard", checked_in=True
+    )
     onlooker = club_services.player_create(club=seated.club, name="Spectateur")
 
     for outside in (late.player_id, onlooker.pk):  # registered for round 2; not registered
@@ -519,7 +525,7 @@ def test_a_player_not_seated_in_the_round_cannot_be_swapped(seated: Event) -> No
 def test_closing_a_round_finishes_its_games_once_every_deal_is_in(seated: Event) -> None:
     client = seated.client("organiser", lang="en")
     url = seated.url("rounds/1/close/")
-    services.round_start(round_=round_one(seated))
+    round_services.round_start(round_=round_one(seated))
 
     early = send(client, "post", url)
 
@@ -612,7 +618,7 @@ def test_each_refusal_about_a_round_in_the_readers_language(
         post("swap", {"first": a, "second": onlooker.pk}),
         post("close"),
     ]
-    services.round_start(round_=round_one(seated))
+    round_services.round_start(round_=round_one(seated))
     answers += [post("start"), post("swap", {"first": a, "second": b})]
     play_round(round_one(seated), random.Random(2))  # its last deal closes the round
     answers.append(post("close"))
@@ -859,7 +865,7 @@ def test_a_player_of_a_private_club_one_cannot_read_does_not_exist(event: Event)
 def test_each_field_of_an_entry_change_is_checked(
     event: Event, body: Any, errors: dict[str, list[str]]
 ) -> None:
-    entry = services.entry_add(tournament=event.tournament, name="Chloé")
+    entry = registration_services.entry_add(tournament=event.tournament, name="Chloé")
     url = event.url(f"entries/{entry.pk}/")
 
     response = send(event.client("organiser", lang="en"), "patch", url, body)
@@ -963,7 +969,7 @@ def _played(rounds: int, deals: int) -> Event:
     event = build_event(players=9, rounds=rounds, deals_per_round=deals, tag=f"{rounds}-{deals}")
     rng = random.Random(rounds * 100 + deals)
     for _ in range(rounds):
-        play_round(services.round_seat_next(tournament=event.tournament, by=None), rng)
+        play_round(round_services.round_seat_next(tournament=event.tournament, by=None), rng)
     return event
 
 
@@ -993,7 +999,7 @@ def test_a_knockout_bracket_grows_with_stages_not_deals(
     event = build_event(players=8, format=Tournament.Format.KNOCKOUT, deals_per_round=deals)
     rng = random.Random(4)
     for _ in range(2):
-        play_round(services.round_seat_next(tournament=event.tournament, by=None), rng)
+        play_round(round_services.round_seat_next(tournament=event.tournament, by=None), rng)
 
     with django_assert_max_num_queries(4 + 2 * 2):  # 2 per stage; 1 for the penalties
         response = event.client("anonymous").get(event.url("bracket/"))
@@ -1205,7 +1211,7 @@ def test_the_schema_validates_and_documents_the_tournament_api(tmp_path: Any) ->
 
 def test_entries_are_listed_by_name(event: Event) -> None:
     for name in ("Denis", "Aurélie", "Chloé"):
-        services.entry_add(tournament=event.tournament, name=name)
+        registration_services.entry_add(tournament=event.tournament, name=name)
 
     names = [e["name"] for e in event.client("anonymous").get(event.url("entries/")).json()]
 

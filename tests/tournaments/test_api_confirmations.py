@@ -15,10 +15,11 @@ from tarot_scores.clubs.models import Membership, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal
 from tests import factories
-from tournaments import selectors, services
-from tournaments.confirmations import acting_as
 from tournaments.models import DealConfirmation, Tournament
-from tournaments.selectors import TableState
+from tournaments.play.confirmations import acting_as
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.rounds.selectors import TableState
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
@@ -40,8 +41,8 @@ class Event:
 def event(*, require: bool = True, public: bool = True) -> Event:
     club = factories.ClubFactory.create(public=public)
     tournament = factories.make_tournament(club, 8, require_confirmation=require)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    tables = selectors.round_tables(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    tables = round_selectors.round_tables(round_=round_)
     users: dict[str, Any] = {
         "anonymous": None,
         "outsider": factories.UserFactory.create(),

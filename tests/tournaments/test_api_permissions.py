@@ -26,8 +26,9 @@ from tests.tournaments.test_api import (
     play_round,
     send,
 )
-from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 
 
 @pytest.fixture(params=["public", "private"])
@@ -42,7 +43,9 @@ def any_event(request: pytest.FixtureRequest, db: None) -> Event:
         format=Tournament.Format.KNOCKOUT,
     )
     with deals_leave_rounds_open():  # complete but open: closing it is the organiser's to do
-        play_round(services.round_seat_next(tournament=event.tournament, by=None), random.Random(1))
+        play_round(
+            round_services.round_seat_next(tournament=event.tournament, by=None), random.Random(1)
+        )
     return event
 
 
@@ -162,7 +165,7 @@ def _stage_one(event: Event) -> Round:
 
 
 def _seat_order(round_: Round) -> list[int]:
-    return [p.pk for state in selectors.round_tables(round_=round_) for p in state.players]
+    return [p.pk for state in round_selectors.round_tables(round_=round_) for p in state.players]
 
 
 RoundWrite = tuple[Round, dict[str, Any] | None, Callable[[], bool]]
@@ -182,7 +185,7 @@ def _close(event: Event) -> RoundWrite:
 
 def _swap(event: Event) -> RoundWrite:
     """The final table, just seated: its first two players may swap seats."""
-    final = services.round_seat_next(tournament=event.tournament, by=None)
+    final = round_services.round_seat_next(tournament=event.tournament, by=None)
     a, b, *rest = _seat_order(final)
     return final, {"first": a, "second": b}, lambda: _seat_order(final) == [b, a, *rest]
 
@@ -255,7 +258,7 @@ def test_an_organiser_of_another_club_is_an_outsider_here(db: None) -> None:
 
     assert (entry.status_code, seat.status_code, create.status_code) == (403, 403, 403)
     assert not here.tournament.round_set.exists()
-    round_ = services.round_seat_next(tournament=here.tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=here.tournament, by=None)
     seats = Seat.objects.filter(game__tournament_table__round=round_).order_by("position")
     players = [s.player_id for s in seats]  # a single table of four
     swap = {"first": players[0], "second": players[1]}

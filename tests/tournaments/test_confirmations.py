@@ -1,6 +1,6 @@
 """Confirmation at the table: a deal counts once the other side (or a referee) agrees to it.
 
-Each rule of ``tournaments.confirmations`` has its test: a pending deal is not counted, the
+Each rule of ``tournaments.play.confirmations`` has its test: a pending deal is not counted, the
 other side confirms it, the side that entered it cannot, organisers and referees may (not at
 their own table), a disagreement goes to the referee with both versions, the referee settles
 it, a round closes only once every deal is confirmed, a correction makes a deal pending again,
@@ -21,8 +21,9 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision
 from tarot_scores.scoring import ScoringError
 from tests import factories
-from tournaments import selectors, services
-from tournaments.confirmations import (
+from tournaments import errors as tournament_errors
+from tournaments.models import DealConfirmation, Round, Tournament
+from tournaments.play.confirmations import (
     KEEP_ENTERED,
     KEEP_OTHER,
     acting_as,
@@ -30,8 +31,10 @@ from tournaments.confirmations import (
     deal_dispute,
     dispute_settle,
 )
-from tournaments.models import DealConfirmation, Round, Tournament
-from tournaments.selectors import TableState
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.rounds.selectors import TableState
+from tournaments.standings import selectors as standings_selectors
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
@@ -48,7 +51,7 @@ class Event:
 
     def refresh(self) -> None:
         self.round.refresh_from_db()
-        self.tables = selectors.round_tables(round_=self.round)
+        self.tables = round_selectors.round_tables(round_=self.round)
 
 
 def event(*, require: bool = True, deals: int = 2) -> Event:
@@ -56,7 +59,7 @@ def event(*, require: bool = True, deals: int = 2) -> Event:
     tournament = factories.make_tournament(
         club, 8, require_confirmation=require, deals_per_round=deals
     )
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     organiser = factories.MembershipFactory.create(
         club=club, user=factories.UserFactory.create(), role=Membership.Role.ORGANISER
     ).user
@@ -66,7 +69,7 @@ def event(*, require: bool = True, deals: int = 2) -> Event:
     return Event(
         tournament,
         round_,
-        selectors.round_tables(round_=round_),
+        round_selectors.round_tables(round_=round_),
         organiser,
         referee,
         member,
@@ -85,7 +88,9 @@ def status(deal: Deal) -> str:
 
 
 def totals(tournament: Tournament) -> dict[int, int]:
-    return {row.player.pk: row.total for row in selectors.standings_for(tournament=tournament)}
+    return {
+        row.player.pk: row.total for row in standings_selectors.standings_for(tournament=tournament)
+    }
 
 
 def code_of(refusal: Refusal) -> str:
@@ -101,8 +106,8 @@ def test_an_entered_deal_is_pending_and_not_counted() -> None:
     assert confirmation.status == Status.PENDING
     assert confirmation.entered_by == taker and confirmation.entered_side == "attack"
     assert set(totals(e.tournament).values()) == {0}
-    assert selectors.deals_waiting_count(tournament=e.tournament).pending == 1
-    assert [c.deal for c in selectors.deals_waiting(tournament=e.tournament)] == [deal]
+    assert round_selectors.deals_waiting_count(tournament=e.tournament).pending == 1
+    assert [c.deal for c in round_selectors.deals_waiting(tournament=e.tournament)] == [deal]
 
 
 def test_a_player_of_the_other_side_confirms_and_the_deal_counts() -> None:
@@ -115,7 +120,7 @@ def test_a_player_of_the_other_side_confirms_and_the_deal_counts() -> None:
     assert confirmation.confirmed_at is not None
     scores = totals(e.tournament)
     assert scores[table.players[0].pk] == 198 and scores[defender.pk] == -66
-    assert not selectors.deals_waiting_count(tournament=e.tournament)
+    assert not round_selectors.deals_waiting_count(tournament=e.tournament)
     # Confirming again changes nothing.
     assert deal_confirm(deal=deal, by=None, player=table.players[1].pk).confirmed_by == defender
 
@@ -228,7 +233,7 @@ def test_a_disagreement_goes_to_the_referee_with_both_versions() -> None:
     assert scores[str(table.players[0].pk)] < 0 and sum(scores.values()) == 0
     deal.refresh_from_db()
     assert deal.payload["points"] == 49 and deal.version == 1  # the deal itself is unchanged
-    waiting = selectors.deals_waiting_count(tournament=e.tournament)
+    waiting = round_selectors.deals_waiting_count(tournament=e.tournament)
     assert (waiting.pending, waiting.disputed) == (0, 1)
     assert set(totals(e.tournament).values()) == {0}
     # Players no longer confirm it; it waits for a referee.
@@ -305,10 +310,10 @@ def test_the_round_closes_only_when_every_deal_is_confirmed() -> None:
     e.refresh()
     assert e.round.status != Round.Status.CLOSED
     assert all(t.entered == 2 and t.pending == 2 and not t.complete for t in e.tables)
-    assert not services.round_complete(e.round)
-    assert services.next_round_refusal(e.tournament) is not None
-    with pytest.raises(services.TournamentError) as refused, translation.override("en"):
-        services.round_close(round_=e.round)
+    assert not round_services.round_complete(e.round)
+    assert round_services.next_round_refusal(e.tournament) is not None
+    with pytest.raises(tournament_errors.TournamentError) as refused, translation.override("en"):
+        round_services.round_close(round_=e.round)
     assert "confirmed" in str(refused.value)
     for deal in deals[:-1]:
         deal_confirm(deal=deal, by=e.referee)
@@ -372,7 +377,7 @@ def test_a_deleted_deal_waits_for_nothing() -> None:
     table = e.tables[0]
     deal = enter(table, taker=0, acting=table.players[0].pk)
     game_services.deal_delete(deal=deal, version=1, by=e.organiser)
-    assert not selectors.deals_waiting_count(tournament=e.tournament)
+    assert not round_selectors.deals_waiting_count(tournament=e.tournament)
     with pytest.raises(Refusal) as refused:
         deal_confirm(deal=deal, by=e.organiser)
     assert code_of(refused.value) == "deal_deleted"
@@ -388,7 +393,7 @@ def test_without_the_setting_nothing_changes() -> None:
     assert e.round.status == Round.Status.CLOSED
     assert all(t.complete and not t.pending for t in e.tables)
     assert totals(e.tournament)[e.tables[0].players[0].pk] == 2 * 198
-    assert not selectors.deals_waiting_count(tournament=e.tournament)
+    assert not round_selectors.deals_waiting_count(tournament=e.tournament)
     deal = Deal.objects.filter(game=e.tables[0].table.game).first()
     assert deal is not None
     with pytest.raises(Refusal) as refused:

@@ -24,10 +24,17 @@ from tarot_scores.clubs.models import Club
 from tarot_scores.core.errors import Refusal
 from tests import factories
 from tests.tournaments.test_pdf import read, streamed
-from tournaments import cuts, people, selectors, services
-from tournaments.cuts import CutRefused
+from tournaments import ranking
+from tournaments import rules as tournament_rules
 from tournaments.models import Cut, Entry, Round, Standing, Tournament
-from tournaments.standings import standings_rebuild
+from tournaments.people import services as people
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.standings import cuts
+from tournaments.standings import selectors as standings_selectors
+from tournaments.standings.cuts import CutRefused
+from tournaments.standings.store import standings_rebuild
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +54,11 @@ class Field:
     referee: User
     member: User
 
-    def names(self, rows: Sequence[selectors.StandingRow]) -> str:
+    def names(self, rows: Sequence[ranking.StandingRow]) -> str:
         return "".join(r.player.name for r in rows)
 
-    def standings(self) -> list[selectors.StandingRow]:
-        return selectors.standings_for(tournament=self.tournament)
+    def standings(self) -> list[ranking.StandingRow]:
+        return standings_selectors.standings_for(tournament=self.tournament)
 
 
 def field_of(cells: dict[str, list[int]], *, rounds: int = 4, closed: int | None = None) -> Field:
@@ -63,7 +70,7 @@ def field_of(cells: dict[str, list[int]], *, rounds: int = 4, closed: int | None
     referee = factories.UserFactory.create(username="rita")
     member = factories.UserFactory.create(username="marc")
     factories.MembershipFactory.create(club=club, user=member, role="member")
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club, name="Championnat", by=organiser, rounds=rounds, deals_per_round=1
     )
     tournament.referees.add(referee)
@@ -73,7 +80,7 @@ def field_of(cells: dict[str, list[int]], *, rounds: int = 4, closed: int | None
         status = Round.Status.CLOSED if number <= closed else Round.Status.PLAYING
         Round.objects.create(tournament=tournament, number=number, status=status)
     for name, points in cells.items():
-        entry = services.entry_add(tournament=tournament, name=name, checked_in=True)
+        entry = registration_services.entry_add(tournament=tournament, name=name, checked_in=True)
         row = Standing(tournament=tournament, entry=entry, player=entry.player)
         per_round = {str(n): p for n, p in enumerate(points, start=1)}
         row.rounds = per_round
@@ -86,7 +93,7 @@ def field_of(cells: dict[str, list[int]], *, rounds: int = 4, closed: int | None
 
 def add_round(f: Field, cells: dict[str, int]) -> None:
     """The next round, closed, with these players' points (the players still in)."""
-    number = services.next_round_number(f.tournament)
+    number = tournament_rules.next_round_number(f.tournament)
     Round.objects.create(tournament=f.tournament, number=number, status=Round.Status.CLOSED)
     for name, points in cells.items():
         row = Standing.objects.get(tournament=f.tournament, player__name=name)
@@ -291,7 +298,7 @@ def test_four_sessions_as_the_2024_championship_496_244_104_52() -> None:
 
 
 def play_round(tournament: Tournament, seed: int) -> Round:
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     factories.play(round_, seed=seed)  # its last deal closes it
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
@@ -303,7 +310,7 @@ def championship(players: int, rounds: int = 3) -> tuple[Tournament, User]:
     club = factories.ClubFactory.create(name="Ligue du Rhône")
     organiser = factories.UserFactory.create(username="olga")
     factories.MembershipFactory.create(club=club, user=organiser, role="organiser")
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         name="Championnat du Rhône",
         by=organiser,
@@ -312,7 +319,7 @@ def championship(players: int, rounds: int = 3) -> tuple[Tournament, User]:
         seating_method=Tournament.Seating.RANDOM,
         seed=11,
     )
-    services.entries_register(
+    registration_services.entries_register(
         tournament=tournament,
         names=[f"Joueur {n:02d}" for n in range(1, players + 1)],
         checked_in=True,
@@ -324,18 +331,36 @@ def test_the_next_round_seats_only_the_qualified() -> None:
     tournament, organiser = championship(16)
     play_round(tournament, 1)
     made = cuts.cut_confirm(tournament=tournament, after_round=1, keep=8, by=organiser)
-    qualified = {r.player.pk for r in selectors.standings_for(tournament=tournament)[: made.keep]}
-    round_ = services.round_seat_next(tournament=tournament, by=organiser)
-    seated = {p.pk for s in selectors.round_tables(round_=round_) for p in s.players}
+    qualified = {
+        r.player.pk for r in standings_selectors.standings_for(tournament=tournament)[: made.keep]
+    }
+    round_ = round_services.round_seat_next(tournament=tournament, by=organiser)
+    seated = {p.pk for s in round_selectors.round_tables(round_=round_) for p in s.players}
     assert seated == qualified and len(seated) == made.keep
+    assert set(tournament_rules.players_for(tournament, 2)) == qualified
     entries = Entry.objects.filter(tournament=tournament)
-    assert {e.player_id for e in entries if e.plays_in(2)} == qualified
     assert all(e.cut_after == 1 for e in entries if e.player_id not in qualified)
+
+
+def test_the_table_plan_leaves_out_a_player_registered_after_the_cut(client: Any) -> None:
+    """The registration page's table plan counts the players the next round will seat: a player
+    registered (and checked in) after a cut was never in its field, so he is not among them."""
+    tournament, organiser = championship(16)
+    play_round(tournament, 1)
+    made = cuts.cut_confirm(tournament=tournament, after_round=1, keep=8, by=organiser)
+    registration_services.entry_add(tournament=tournament, name="Arrivé Tard", checked_in=True)
+    client.force_login(organiser)
+    page = client.get(reverse("tournaments:registration", args=[tournament.pk]))
+    assert f'id="plan-words" data-players="{made.keep}"' in page.content.decode()
+    round_ = round_services.round_seat_next(tournament=tournament, by=organiser)
+    seated = [p for s in round_selectors.round_tables(round_=round_) for p in s.players]
+    assert len(seated) == made.keep
+    assert "Arrivé Tard" not in {p.name for p in seated}
 
 
 def test_a_cut_leaves_the_substitutes_entries_alone() -> None:
     tournament, organiser = championship(8)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     factories.play(round_, seed=1, deals=1)
     replaced = Entry.objects.filter(tournament=tournament).order_by("player_id").first()
     assert replaced is not None
@@ -346,7 +371,7 @@ def test_a_cut_leaves_the_substitutes_entries_alone() -> None:
     cuts.cut_confirm(tournament=tournament, after_round=1, keep=4, by=organiser)
     substitute = Entry.objects.get(pk=done.substitute.pk)
     assert substitute.cut_after is None  # a substitute is never in the field, nor cut from it
-    (row,) = selectors.standings_for(tournament=tournament, substitutes=True)
+    (row,) = standings_selectors.standings_for(tournament=tournament, substitutes=True)
     assert row.eliminated_after is None
 
 
@@ -354,9 +379,11 @@ def test_a_player_registered_after_a_cut_is_not_seated() -> None:
     tournament, organiser = championship(8)
     play_round(tournament, 1)
     made = cuts.cut_confirm(tournament=tournament, after_round=1, keep=4, by=organiser)
-    late = services.entry_add(tournament=tournament, name="Retardataire", checked_in=True)
-    round_ = services.round_seat_next(tournament=tournament, by=organiser)
-    seated = {p.pk for s in selectors.round_tables(round_=round_) for p in s.players}
+    late = registration_services.entry_add(
+        tournament=tournament, name="Retardataire", checked_in=True
+    )
+    round_ = round_services.round_seat_next(tournament=tournament, by=organiser)
+    seated = {p.pk for s in round_selectors.round_tables(round_=round_) for p in s.players}
     assert len(seated) == made.keep and late.player_id not in seated
 
 
@@ -421,7 +448,7 @@ def test_a_knockout_has_no_cuts() -> None:
 def test_a_withdrawn_player_is_not_in_the_field_and_does_not_go_through() -> None:
     f = field_of(EIGHT)
     entry = Entry.objects.get(tournament=f.tournament, player__name="A")
-    services.entry_withdraw(entry=entry)
+    registration_services.entry_withdraw(entry=entry)
     preview = cuts.cut_preview(tournament=f.tournament, after_round=1, keep=4)
     assert f.names(preview.field) == "BCDEFGH" and f.names(preview.qualified) == "BCDE"
     confirm(f, 1, keep=4)
@@ -670,11 +697,15 @@ def test_a_page_of_the_standings_after_cuts_is_that_slice_of_the_whole_ranking()
     whole = f.standings()
     for first in range(len(whole) + 1):
         for size in (1, 3, 50):
-            page = selectors.standings_slice(tournament=f.tournament, first=first, size=size)
+            page = standings_selectors.standings_slice(
+                tournament=f.tournament, first=first, size=size
+            )
             assert page == whole[first : first + size], (first, size)
-    _rows, lines = selectors.standings_slice_and_cuts(tournament=f.tournament, first=0, size=1)
-    stated = selectors.cut_summary_of(lines)
-    assert stated == selectors.cut_summary(whole)
+    _rows, lines = standings_selectors.standings_slice_and_cuts(
+        tournament=f.tournament, first=0, size=1
+    )
+    stated = standings_selectors.cut_summary_of(lines)
+    assert stated == standings_selectors.cut_summary(whole)
     assert (stated.cut_after, stated.counted_from) == ([1, 2], 3)
 
 
@@ -795,12 +826,12 @@ def test_a_championship_of_24_players_cut_to_12_then_8_up_to_the_printed_standin
 
     # Session 1 -> 2: half the field goes through, scores carried over (the page).
     url = reverse("tournaments:cut", args=[tournament.pk, 1])
-    before = selectors.standings_for(tournament=tournament)
+    before = standings_selectors.standings_for(tournament=tournament)
     preview = client.get(url, {"preview": "1", "share": "50", "carry": "on"}, headers=EN)
     assert "12 of 24 players go through. 12 players are eliminated." in preview.content.decode()
     assert client.post(url, {"share": "50", "carry": "on"}).status_code == 302
     round_2 = play_round(tournament, 2)
-    seated_2 = {p.pk for s in selectors.round_tables(round_=round_2) for p in s.players}
+    seated_2 = {p.pk for s in round_selectors.round_tables(round_=round_2) for p in s.players}
     assert seated_2 == {r.player.pk for r in before[:12]}
 
     # Session 2 -> 3: the best 8 go through and restart from zero (the API).
@@ -811,17 +842,17 @@ def test_a_championship_of_24_players_cut_to_12_then_8_up_to_the_printed_standin
         format="json",
     )
     assert made.status_code == 201 and made.json()["keep"] == 8
-    middle = selectors.standings_for(tournament=tournament)
+    middle = standings_selectors.standings_for(tournament=tournament)
     round_3 = play_round(tournament, 3)
-    seated_3 = {p.pk for s in selectors.round_tables(round_=round_3) for p in s.players}
+    seated_3 = {p.pk for s in round_selectors.round_tables(round_=round_3) for p in s.players}
     assert seated_3 == {r.player.pk for r in middle[:8]}
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
-    rows = selectors.standings_for(tournament=tournament)
-    assert rows == selectors.standings_from_score_lines(tournament=tournament)
+    rows = standings_selectors.standings_for(tournament=tournament)
+    assert rows == standings_selectors.standings_from_score_lines(tournament=tournament)
     standings_rebuild(tournament=tournament)
-    assert rows == selectors.standings_for(tournament=tournament)
+    assert rows == standings_selectors.standings_for(tournament=tournament)
     assert [r.eliminated_after for r in rows] == [None] * 8 + [2] * 4 + [1] * 12
     assert all(r.total == r.rounds[2] for r in rows[:8])  # from zero: round 3 alone
     assert [r.player.pk for r in rows[8:12]] == [r.player.pk for r in middle[8:12]]

@@ -34,10 +34,17 @@ from tests.factories import (
     token_client,
 )
 from tests.tournaments.test_pages_world import deal_post, text_of
-from tournaments import duplicate_play, people, services
+from tournaments import errors as tournament_errors
+from tournaments import rules as tournament_rules
 from tournaments.duplicate import DIRECTIONS, board_dealer, movement
+from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.people import selectors as people_selectors
+from tournaments.people import services as people
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
 from tournaments.seating.duplicate import draw_clashes, draw_movement_numbers
+from tournaments.standings import duplicate as duplicate_results
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +76,7 @@ def duplicate_event(
 ) -> Tournament:
     """A duplicate tournament with ``players`` checked in, nothing seated."""
     club = club or ClubFactory.create()
-    tournament = services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         name="Duplicate du jeudi",
         by=None,
@@ -80,7 +87,7 @@ def duplicate_event(
     )
     for i in range(players):
         player = PlayerFactory.create(name=f"Joueur {i + 1:02d}", clubs=[club])
-        services.entry_add(tournament=tournament, player=player, checked_in=True)
+        registration_services.entry_add(tournament=tournament, player=player, checked_in=True)
     return tournament
 
 
@@ -99,7 +106,7 @@ def seated(table: Table) -> list[int]:
 def enter_all(round_: Round) -> None:
     """Every table enters its boards (the first seat takes a garde each time)."""
     for table in tables_of(round_):
-        for board in duplicate_play.deal_boards(game=table.game) or ():
+        for board in duplicate_format.deal_boards(game=table.game) or ():
             game_services.deal_record(
                 game=table.game, payload=garde(seated(table)[0]), by=None, board=board
             )
@@ -165,7 +172,9 @@ def test_the_page_refuses_teams_and_tables_of_three_beside_their_fields() -> Non
 def test_the_service_refuses_them_by_field_too() -> None:
     club = ClubFactory.create()
     with pytest.raises(Refusal) as refused:
-        services.tournament_create(club=club, name="X", by=None, format=DUPLICATE, team_size=4)
+        registration_services.tournament_create(
+            club=club, name="X", by=None, format=DUPLICATE, team_size=4
+        )
     assert set(refused.value.messages()) == {"team_size"}
     assert not Tournament.objects.exists()
 
@@ -198,25 +207,27 @@ def test_one_round_is_refused_on_its_field_a_board_needs_a_second_table() -> Non
     assert page.status_code == 400
     assert "at least 2 rounds" in page.context["form"].errors["rounds"][0]
     with pytest.raises(Refusal) as refused:
-        services.tournament_create(club=club, name="X", by=None, format=DUPLICATE, rounds=1)
+        registration_services.tournament_create(
+            club=club, name="X", by=None, format=DUPLICATE, rounds=1
+        )
     assert set(refused.value.messages()) == {"rounds"}
     api = token_client(organiser_of(club), lang="en")
     body = {"club": club.pk, "name": "Duplicate API", "format": "duplicate", "rounds": 1}
     assert set(assert_field_errors(api.post("/api/v1/tournaments/", body, "json"))) == {"rounds"}
     assert not Tournament.objects.exists()
     # One round is fine in a rounds tournament.
-    services.tournament_create(club=club, name="Y", by=None, rounds=1)
+    registration_services.tournament_create(club=club, name="Y", by=None, rounds=1)
 
 
 def test_no_swap_and_no_substitute_in_a_duplicate_round() -> None:
     """Each seat is the movement's: a swap or a substitute would move a player's boards."""
     tournament = duplicate_event(8)
     user = organiser_of(tournament.club)
-    round_ = services.round_seat_next(tournament=tournament, by=user)
+    round_ = round_services.round_seat_next(tournament=tournament, by=user)
     first, second = tables_of(round_)
     a, b = (Player.objects.get(pk=seated(t)[0]) for t in (first, second))
-    with pytest.raises(services.TournamentError, match="every seat is the movement's"):
-        services.round_swap(round_=round_, first=a, second=b)
+    with pytest.raises(tournament_errors.TournamentError, match="every seat is the movement's"):
+        round_services.round_swap(round_=round_, first=a, second=b)
     replaced = Entry.objects.get(tournament=tournament, player=a)
     with pytest.raises(Refusal) as refused:
         people.substitute_seat(round_=round_, replaced=replaced, name="Remplaçant")
@@ -234,7 +245,7 @@ def test_round_one_draws_movement_numbers_and_every_round_follows_the_movement()
     tournament = duplicate_event(12, rounds=3, boards=2)
     plan = movement(3, 3, 2)
     for number in (1, 2, 3):
-        round_ = services.round_seat_next(tournament=tournament, by=None)
+        round_ = round_services.round_seat_next(tournament=tournament, by=None)
         assert round_.number == number
         entries = list(Entry.objects.filter(tournament=tournament))
         numbers = sorted(e.movement_number or 0 for e in entries)
@@ -247,11 +258,11 @@ def test_round_one_draws_movement_numbers_and_every_round_follows_the_movement()
             # Seat positions 0 to 3 are North, East, South, West.
             assert seated(table) == [player_of[n] for n in station.players]
             assert table.game.max_deals == 2
-            assert set(duplicate_play.deal_boards(game=table.game) or ()) == set(station.boards)
+            assert set(duplicate_format.deal_boards(game=table.game) or ()) == set(station.boards)
         enter_all(round_)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    refusal = services.next_round_refusal(tournament)
+    refusal = round_services.next_round_refusal(tournament)
     assert refusal is not None and "3 rounds" in refusal
 
 
@@ -267,7 +278,7 @@ def test_the_draw_is_the_seeds() -> None:
     again = duplicate_event(8, seed=41)
     other = duplicate_event(8, seed=42)
     for tournament in (first, again, other):
-        services.round_seat_next(tournament=tournament, by=None)
+        round_services.round_seat_next(tournament=tournament, by=None)
     assert _numbers(first) == _numbers(again)
     assert _numbers(first) != _numbers(other)
 
@@ -283,8 +294,8 @@ def test_the_draw_is_the_seeds() -> None:
 )
 def test_seating_refuses_what_the_movement_cannot_do(players: int, rounds: int, said: str) -> None:
     tournament = duplicate_event(players, rounds=rounds)
-    with pytest.raises(services.TournamentError) as refused:
-        services.round_seat_next(tournament=tournament, by=None)
+    with pytest.raises(tournament_errors.TournamentError) as refused:
+        round_services.round_seat_next(tournament=tournament, by=None)
     assert said in str(refused.value)
     assert not Round.objects.filter(tournament=tournament).exists()
     assert not Entry.objects.filter(tournament=tournament, movement_number__isnull=False).exists()
@@ -292,29 +303,31 @@ def test_seating_refuses_what_the_movement_cannot_do(players: int, rounds: int, 
 
 def test_seating_refusal_reads_in_french() -> None:
     tournament = duplicate_event(8, rounds=3)
-    with translation.override("fr"), pytest.raises(services.TournamentError) as refused:
-        services.round_seat_next(tournament=tournament, by=None)
+    with translation.override("fr"), pytest.raises(tournament_errors.TournamentError) as refused:
+        round_services.round_seat_next(tournament=tournament, by=None)
     assert "au plus 2 séances" in str(refused.value)
 
 
 def test_the_field_is_fixed_once_the_movement_is_drawn() -> None:
     tournament = duplicate_event(8)
-    late = services.entry_add(tournament=tournament, name="Retardataire")  # before: fine
-    services.entry_withdraw(entry=late)
-    services.round_seat_next(tournament=tournament, by=None)
+    late = registration_services.entry_add(
+        tournament=tournament, name="Retardataire"
+    )  # before: fine
+    registration_services.entry_withdraw(entry=late)
+    round_services.round_seat_next(tournament=tournament, by=None)
     entry = Entry.objects.filter(tournament=tournament, movement_number__isnull=False).first()
     assert entry is not None
     changes: list[Callable[[], object]] = [
-        lambda: services.entry_add(tournament=tournament, name="Trop tard"),
-        lambda: services.entry_check_in(entry=entry, checked_in=False),
-        lambda: services.entry_withdraw(entry=entry),
+        lambda: registration_services.entry_add(tournament=tournament, name="Trop tard"),
+        lambda: registration_services.entry_check_in(entry=entry, checked_in=False),
+        lambda: registration_services.entry_withdraw(entry=entry),
     ]
     for change in changes:
-        with pytest.raises(services.TournamentError) as refused:
+        with pytest.raises(tournament_errors.TournamentError) as refused:
             change()
         assert "movement of this duplicate tournament is drawn" in str(refused.value)
     # Checking in someone already in changes nothing, and is not refused.
-    services.entry_check_in(entry=entry, checked_in=True)
+    registration_services.entry_check_in(entry=entry, checked_in=True)
 
 
 def test_once_drawn_the_pages_offer_no_change_of_the_field_and_say_why() -> None:
@@ -326,7 +339,7 @@ def test_once_drawn_the_pages_offer_no_change_of_the_field_and_say_why() -> None
     assert 'id="register"' in before and "check-in-" in before and "withdraw-" in before
     assert 'id="field-fixed"' not in before
 
-    services.round_seat_next(tournament=tournament, by=user)
+    round_services.round_seat_next(tournament=tournament, by=user)
     after = client.get(url).content.decode()
     assert 'id="register"' not in after
     assert "check-in-" not in after and "withdraw-" not in after
@@ -380,12 +393,12 @@ def test_the_draw_reports_the_pairs_it_cannot_keep_apart() -> None:
 def test_team_mates_never_share_a_table_and_clashes_are_reported_on_the_round() -> None:
     tournament = duplicate_event(8, rounds=2)
     entries = list(Entry.objects.filter(tournament=tournament).order_by("pk"))
-    services.team_create(tournament=tournament, name="Les Étuis", entries=entries[:2])
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    registration_services.team_create(tournament=tournament, name="Les Étuis", entries=entries[:2])
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     a, b = entries[0].player_id, entries[1].player_id
     for table in tables_of(round_):
         assert not {a, b} <= set(seated(table))
-    assert people.round_clashes(round_=round_) == []
+    assert people_selectors.round_clashes(round_=round_) == []
     organiser = organiser_of(tournament.club)
     round_page = reverse("tournaments:round", args=[tournament.pk, round_.number])
     assert 'id="apart-clashes"' not in browser_of(organiser).get(round_page).content.decode()
@@ -398,7 +411,7 @@ def test_team_mates_never_share_a_table_and_clashes_are_reported_on_the_round() 
         second=by_player[first[1]],
         reason="famille",
     )
-    clashes = people.round_clashes(round_=round_)
+    clashes = people_selectors.round_clashes(round_=round_)
     assert [(c.table, c.reason) for c in clashes] == [(1, "famille")]
     page = browser_of(organiser).get(round_page)
     assert 'id="apart-clashes"' in page.content.decode()
@@ -407,7 +420,7 @@ def test_team_mates_never_share_a_table_and_clashes_are_reported_on_the_round() 
 
 def test_the_duplicate_draw_keeps_the_registered_pairs_apart_in_every_round() -> None:
     tournament = duplicate_event(8, rounds=2)
-    entries = [e for e in tournament.entries.filter(checked_in=True) if e.plays_in(1)]
+    entries = list(tournament_rules.entries_playing(tournament, 1))
     plan = movement(2, 2, tournament.deals_per_round)
     # Two players the plain draw (no pair registered) would seat together.
     plain = draw_movement_numbers([e.player_id for e in entries], plan, seed=tournament.seed)
@@ -416,8 +429,8 @@ def test_the_duplicate_draw_keeps_the_registered_pairs_apart_in_every_round() ->
     people.apart_pair_add(
         tournament=tournament, first=together[0], second=together[1], reason="arbitre"
     )
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    assert people.round_clashes(round_=round_) == []
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    assert people_selectors.round_clashes(round_=round_) == []
     # Every round of the movement, not only the first: their numbers never share a station.
     numbers = dict(
         Entry.objects.filter(tournament=tournament).values_list("player_id", "movement_number")
@@ -432,7 +445,7 @@ def test_the_duplicate_draw_keeps_the_registered_pairs_apart_in_every_round() ->
 @pytest.fixture
 def seated_event() -> tuple[Tournament, Round]:
     tournament = duplicate_event(8, rounds=2, boards=3)
-    return tournament, services.round_seat_next(tournament=tournament, by=None)
+    return tournament, round_services.round_seat_next(tournament=tournament, by=None)
 
 
 def link(table: Table) -> str:
@@ -570,7 +583,7 @@ def _two_phones_on_board_one(table: Table) -> list[Any]:
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_entering_the_same_board_at_once_store_one_deal() -> None:
     tournament = duplicate_event(8, rounds=2, boards=3)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     table = tables_of(round_)[0]
     outcomes = _two_phones_on_board_one(table)
     assert Deal.objects.filter(game=table.game).count() == 1
@@ -729,7 +742,7 @@ def test_an_htmx_save_answers_the_boards_and_the_next_board(
 
 def test_the_pages_and_the_api_refuse_changing_the_field_once_drawn_without_a_500() -> None:
     tournament = duplicate_event(8)
-    services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_seat_next(tournament=tournament, by=None)
     entry = Entry.objects.filter(tournament=tournament).first()
     assert entry is not None
     organiser = organiser_of(tournament.club)
@@ -779,7 +792,6 @@ def test_an_organiser_runs_a_duplicate_session_from_registration_to_printed_resu
     """Created on its page, 8 players registered, both rounds seated on the round pages, every
     board entered through the tables' links, then the ranking, a traveller and the papers."""
     from tests.tournaments.test_pdf import read, streamed
-    from tournaments import duplicate_selectors
 
     club = ClubFactory.create()
     organiser = organiser_of(club)
@@ -789,14 +801,14 @@ def test_an_organiser_runs_a_duplicate_session_from_registration_to_printed_resu
     tournament = Tournament.objects.get(club=club)
     for i in range(8):
         player = PlayerFactory.create(name=f"Joueuse {i + 1}", clubs=[club])
-        services.entry_add(tournament=tournament, player=player, checked_in=True)
+        registration_services.entry_add(tournament=tournament, player=player, checked_in=True)
     seat = reverse("tournaments:round_seat", args=[tournament.pk])
     for number in (1, 2):
         assert browser.post(seat).status_code == 302
         round_ = Round.objects.get(tournament=tournament, number=number)
         for table in tables_of(round_):
             phone = Client(HTTP_ACCEPT_LANGUAGE="en")
-            boards = sorted(duplicate_play.deal_boards(game=table.game) or ())
+            boards = sorted(duplicate_format.deal_boards(game=table.game) or ())
             for i, board in enumerate(boards, start=1):
                 # Each table plays each board its own way: the taker and the points differ.
                 taker = seated(table)[(board + table.number) % 4]
@@ -807,7 +819,7 @@ def test_an_organiser_runs_a_duplicate_session_from_registration_to_printed_resu
         assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
     # Every board was played at both tables: on a board, a direction's two players share
     # 2 matchpoints (2 for the better, or 1 each); 4 boards x 4 directions x 2 = 32 in all.
-    rows = duplicate_selectors.duplicate_standings(tournament=tournament)
+    rows = duplicate_results.duplicate_standings(tournament=tournament)
     assert len(rows) == 8 and sum(r.matchpoints for r in rows) == 32
     assert all(r.boards == 4 and r.maximum == 8 for r in rows)  # 2 rounds of 2 boards
     page = text_of(browser.get(reverse("tournaments:standings", args=[tournament.pk])).content)
@@ -833,7 +845,7 @@ def test_a_duplicate_rounds_sheets_and_page_say_who_deals_each_board() -> None:
 
     tournament = duplicate_event(8, rounds=2, boards=2)
     organiser = organiser_of(tournament.club)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     browser = browser_of(organiser)
     url = reverse("tournaments:table_sheets_pdf", args=[tournament.pk, round_.number])
     pages, text = read(streamed(browser.get(url)))
@@ -858,9 +870,9 @@ def test_the_counts_of_boards_entered_read_right_in_french_and_english() -> None
     the table's board list puts French's space before its colon."""
     tournament = duplicate_event(8, boards=2)
     user = organiser_of(tournament.club)
-    round_ = services.round_seat_next(tournament=tournament, by=user)
+    round_ = round_services.round_seat_next(tournament=tournament, by=user)
     first, second = tables_of(round_)
-    board = sorted(duplicate_play.deal_boards(game=first.game) or ())[0]
+    board = sorted(duplicate_format.deal_boards(game=first.game) or ())[0]
     game_services.deal_record(
         game=first.game, payload=garde(seated(first)[0]), by=None, board=board
     )
@@ -874,7 +886,7 @@ def test_the_counts_of_boards_entered_read_right_in_french_and_english() -> None
     assert "1 of 4 deals entered" in english and "0 of 2 deals entered" in english
 
     link = reverse("tournaments:table_entry", args=[second.token])
-    boards = sorted(duplicate_play.deal_boards(game=second.game) or ())
+    boards = sorted(duplicate_format.deal_boards(game=second.game) or ())
     page = text_of(Client().get(link, HTTP_ACCEPT_LANGUAGE="fr").content)
     assert f"Étui {boards[0]} : à jouer" in page
     assert f"Board {boards[0]}: to play" in text_of(

@@ -31,11 +31,11 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal
 from tests.factories import ClubFactory, MembershipFactory, UserFactory, token_client
-from tournaments import duplicate_selectors
-from tournaments import services as tournament_services
 from tournaments.duplicate import Method, movement
-from tournaments.duplicate.pdf import movement_rule
 from tournaments.models import DealConfirmation, Entry, Penalty, Round, Table, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.standings import duplicate as duplicate_results
+from tournaments.words import movement_rule
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +98,7 @@ def make_session(
 ) -> Session:
     """A duplicate tournament of ``tables`` tables, every round seated by the movement (movement
     number n is the n-th name), no deal yet."""
-    tournament = tournament_services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club,
         name=name,
         by=None,
@@ -114,7 +114,7 @@ def make_session(
     tournament.refresh_from_db()
     players: dict[int, Player] = {}
     for number in range(1, 4 * tables + 1):
-        entry = tournament_services.entry_add(
+        entry = registration_services.entry_add(
             tournament=tournament, name=NAMES[(number - 1) % len(NAMES)], checked_in=True
         )
         Entry.objects.filter(pk=entry.pk).update(movement_number=number)
@@ -186,7 +186,7 @@ def _seat_of(session: Session, table: int, direction: int) -> Player:
 
 
 def test_board_scores_are_each_seats_score_at_its_direction(example: Session) -> None:
-    rows = duplicate_selectors.board_scores(tournament=example.tournament)
+    rows = duplicate_results.board_scores(tournament=example.tournament)
     assert len(rows) == 16
     got = {(r.table, r.direction.value): (r.player, r.score) for r in rows}
     for table, scores in SCORES.items():
@@ -274,7 +274,7 @@ def test_the_docs_worked_example_is_the_one_tested() -> None:
 
 
 def test_the_matchpoint_ranking_of_the_worked_example(example: Session) -> None:
-    rows = duplicate_selectors.duplicate_standings(tournament=example.tournament)
+    rows = duplicate_results.duplicate_standings(tournament=example.tournament)
     by_player = {r.player.pk: r for r in rows}
     assert len(rows) == len(MATCHPOINT_RANKING)
     for (table, direction), rank, mp, percentage, tops in MATCHPOINT_RANKING:
@@ -294,7 +294,7 @@ def test_the_matchpoint_ranking_of_the_worked_example(example: Session) -> None:
 def test_the_average_ranking_of_the_worked_example(club: Club) -> None:
     session = make_session(club, method="average")
     play_example(session)
-    rows = duplicate_selectors.duplicate_standings(tournament=session.tournament)
+    rows = duplicate_results.duplicate_standings(tournament=session.tournament)
     by_player = {r.player.pk: r for r in rows}
     for (table, direction), rank, total, tops in AVERAGE_RANKING:
         row = by_player[_seat_of(session, table, direction).pk]
@@ -312,7 +312,7 @@ def test_a_deleted_deal_and_an_unconfirmed_one_do_not_count(example: Session) ->
     tournament = example.tournament
     deal = Deal.objects.get(game=example.games[(example.where(BOARD, 4), 4)], board=BOARD)
     game_services.deal_delete(deal=deal, version=None, by=None)
-    rows = duplicate_selectors.duplicate_standings(tournament=tournament)
+    rows = duplicate_results.duplicate_standings(tournament=tournament)
     assert len(rows) == 12  # table 4's players have no board left
     # Without table 4, North of table 2 beats both others: a top.
     north_2 = next(r for r in rows if r.player == _seat_of(example, 2, N))
@@ -322,9 +322,9 @@ def test_a_deleted_deal_and_an_unconfirmed_one_do_not_count(example: Session) ->
     tournament.refresh_from_db()
     pending = Deal.objects.get(game=example.games[(example.where(BOARD, 1), 1)], board=BOARD)
     DealConfirmation.objects.create(deal=pending, status=DealConfirmation.Status.PENDING)
-    rows = duplicate_selectors.duplicate_standings(tournament=tournament)
+    rows = duplicate_results.duplicate_standings(tournament=tournament)
     assert len(rows) == 8
-    assert duplicate_selectors.duplicate_count(tournament=tournament) == 8
+    assert duplicate_results.duplicate_count(tournament=tournament) == 8
 
 
 def _penalise(session: Session, player: Player, points: int) -> Penalty:
@@ -339,7 +339,7 @@ def _penalise(session: Session, player: Player, points: int) -> Penalty:
 def test_a_penalty_takes_matchpoints_off_and_lowers_the_rank(example: Session) -> None:
     top = _seat_of(example, 4, N)
     _penalise(example, top, 2)
-    rows = duplicate_selectors.duplicate_standings(tournament=example.tournament)
+    rows = duplicate_results.duplicate_standings(tournament=example.tournament)
     row = next(r for r in rows if r.player == top)
     # 6 - 2 = 4 of 6: 66.67 %, tied with North and West of table 2 (who have no top).
     assert (row.matchpoints, row.penalties, row.shown_percentage) == (4, 2, Decimal("66.67"))
@@ -354,7 +354,7 @@ def test_a_penalty_takes_points_off_the_average_total(club: Club) -> None:
     _penalise(session, first, 60)
     removed = _penalise(session, first, 500)
     Penalty.objects.filter(pk=removed.pk).update(removal_reason="No", removed_at=timezone.now())
-    rows = duplicate_selectors.duplicate_standings(tournament=session.tournament)
+    rows = duplicate_results.duplicate_standings(tournament=session.tournament)
     row = next(r for r in rows if r.player == first)
     assert (row.shown_total, row.penalties) == (36, 60)  # 96 - 60; the removed one not counted
     assert row.rank == 5  # below 96 (West of table 4), 46, 46 and 38
@@ -366,14 +366,14 @@ def test_a_series_is_ranked_among_itself_compared_over_the_whole_field(
     tournament = example.tournament
     chosen = [_seat_of(example, 1, N), _seat_of(example, 4, E), _seat_of(example, 2, S)]
     Entry.objects.filter(tournament=tournament, player__in=chosen).update(series="s2")
-    rows = duplicate_selectors.duplicate_standings(tournament=tournament, series="s2")
+    rows = duplicate_results.duplicate_standings(tournament=tournament, series="s2")
     # 2 (33.33 %), 1 (16.67 %), 0: matchpoints from the whole field, ranks 1..3 among them.
     assert [(r.player, r.rank, r.matchpoints) for r in rows] == [
         (chosen[2], 1, 2),
         (chosen[0], 2, 1),
         (chosen[1], 3, 0),
     ]
-    assert duplicate_selectors.duplicate_count(tournament=tournament, series="s2") == 3
+    assert duplicate_results.duplicate_count(tournament=tournament, series="s2") == 3
 
 
 # --- pages ---------------------------------------------------------------------------------------
@@ -441,7 +441,7 @@ def test_the_standings_pages_search_and_series_work_for_duplicate(example: Sessi
     )
     chosen = [_seat_of(example, 1, N), _seat_of(example, 2, S)]
     for entry in Entry.objects.filter(tournament=tournament, player__in=chosen):
-        tournament_services.entry_series_set(entry=entry, series="s1")
+        registration_services.entry_series_set(entry=entry, series="s1")
     series = client.get(url, {"series": "s1"}).content.decode()
     assert _standing_cells(series, chosen[1]).startswith(f"1 {chosen[1].label} 1 2 / 6")
     assert _standing_cells(series, chosen[0]).startswith(f"2 {chosen[0].label} 1 1 / 6")
@@ -664,11 +664,11 @@ def test_the_movement_sheet_and_the_board_labels(example: Session) -> None:
 
 
 def test_a_movement_that_cannot_be_made_is_said_not_a_500(club: Club) -> None:
-    tournament = tournament_services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club, name="Trop peu", by=None, format=Tournament.Format.DUPLICATE, rounds=3
     )
     for name in NAMES[:4]:
-        tournament_services.entry_add(tournament=tournament, name=name, checked_in=True)
+        registration_services.entry_add(tournament=tournament, name=name, checked_in=True)
     client = english()
     html = client.get(reverse("tournaments:movement", args=[tournament.pk])).content.decode()
     assert 'id="movement-impossible"' in html
@@ -679,11 +679,11 @@ def test_a_movement_that_cannot_be_made_is_said_not_a_500(club: Club) -> None:
 def test_before_the_draw_the_movement_page_says_when_round_one_could_not_be_seated(
     club: Club,
 ) -> None:
-    tournament = tournament_services.tournament_create(
+    tournament = registration_services.tournament_create(
         club=club, name="Neuf", by=None, format=Tournament.Format.DUPLICATE, rounds=2
     )
     for name in NAMES[:9]:
-        tournament_services.entry_add(tournament=tournament, name=name, checked_in=True)
+        registration_services.entry_add(tournament=tournament, name=name, checked_in=True)
     url = reverse("tournaments:movement", args=[tournament.pk])
     html = english().get(url).content.decode()
     assert 'id="movement-unseatable"' in html and "multiple of 4" in html
@@ -706,7 +706,7 @@ def test_the_duplicate_pages_are_linked_and_absent_elsewhere(example: Session) -
 
 
 def make_session_in_rounds(club: Club) -> Tournament:
-    return tournament_services.tournament_create(club=club, name="Open", by=None)
+    return registration_services.tournament_create(club=club, name="Open", by=None)
 
 
 def test_a_private_clubs_duplicate_pages_are_for_its_members(club: Club) -> None:

@@ -25,10 +25,14 @@ from tarot_scores.games.models import ScoreLine
 from tests.factories import ClubFactory, UserFactory, World, build_world, make_tournament, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tests.tournaments.test_pages_world import deal_post, live_deals, text_of
-from tournaments import selectors, services
+from tournaments import errors as tournament_errors
 from tournaments.api.serializers import TournamentCreateSerializer
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Round, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +119,7 @@ def fresh() -> tuple[Club, Tournament, Client]:
     """A club with five players, an organiser and a tournament nobody has registered for."""
     world = build_world(tag="B")
     club = world.club
-    tournament = services.tournament_create(club=club, name="Open", by=None, seed=3)
+    tournament = registration_services.tournament_create(club=club, name="Open", by=None, seed=3)
     return club, tournament, world.client("organiser")
 
 
@@ -174,7 +178,7 @@ def test_the_search_narrows_the_club_players_and_keeps_the_ticked_ones(
 def test_check_in_is_one_tap_and_updates_the_table_plan(world: World) -> None:
     client = organiser(world)
     tournament = make_tournament(world.club, 12, name="Plan")
-    absent = services.entry_add(tournament=tournament, name="Retardataire")
+    absent = registration_services.entry_add(tournament=tournament, name="Retardataire")
     url = reverse("tournaments:entry_check_in", args=[tournament.pk, absent.pk])
     response = client.post(url, {"checked_in": "1"}, headers={"HX-Request": "true"})
     content = response.content.decode()
@@ -215,7 +219,7 @@ def test_a_late_arrival_plays_from_the_next_round(world: World) -> None:
     play(world.round)
     client.post(reverse("tournaments:round_seat", args=[world.tournament.pk]))
     round_two = world.tournament.round_set.get(number=2)
-    seated = {p.pk for s in selectors.round_tables(round_=round_two) for p in s.players}
+    seated = {p.pk for s in round_selectors.round_tables(round_=round_two) for p in s.players}
     assert late.player_id in seated
 
 
@@ -264,7 +268,7 @@ def test_the_round_page_shows_the_tables_in_seat_order_and_their_progress(world:
     page = Client().get(reverse("tournaments:round", args=[world.tournament.pk, 1]))
     content = page.content.decode()
     text = text_of(page.content)
-    for state in selectors.round_tables(round_=world.round):
+    for state in round_selectors.round_tables(round_=world.round):
         names = [p.label for p in state.players]
         positions = [text.index(name) for name in names]
         assert positions == sorted(positions)  # seat order
@@ -275,12 +279,12 @@ def test_the_round_page_shows_the_tables_in_seat_order_and_their_progress(world:
 
 def test_swap_then_start_then_close(world: World) -> None:
     client = organiser(world)
-    first, second = selectors.round_tables(round_=world.round)
+    first, second = round_selectors.round_tables(round_=world.round)
     a, b = first.players[0], second.players[3]
     url = reverse("tournaments:round_swap", args=[world.tournament.pk, 1])
     assert client.post(url, {"first": a.pk, "second": a.pk}).status_code == 400
     assert client.post(url, {"first": a.pk, "second": b.pk}).status_code == 302
-    first, second = selectors.round_tables(round_=world.round)
+    first, second = round_selectors.round_tables(round_=world.round)
     assert first.players[0] == b and second.players[3] == a
 
     start = reverse("tournaments:round_start", args=[world.tournament.pk, 1])
@@ -309,19 +313,19 @@ def test_swap_then_start_then_close(world: World) -> None:
 
 def test_a_swap_after_the_first_deal_is_refused(world: World) -> None:
     play(world.round, deals=1)
-    first, second = selectors.round_tables(round_=world.round)
+    first, second = round_selectors.round_tables(round_=world.round)
     url = reverse("tournaments:round_swap", args=[world.tournament.pk, 1])
     organiser(world).post(url, {"first": first.players[0].pk, "second": second.players[0].pk})
-    assert selectors.round_tables(round_=world.round)[0].players == first.players
+    assert round_selectors.round_tables(round_=world.round)[0].players == first.players
 
 
 def test_the_repeats_the_seating_could_not_avoid_are_listed() -> None:
     club = ClubFactory.create()
     tournament = make_tournament(club, 4, rounds=2)  # four players: they meet again
-    services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_seat_next(tournament=tournament, by=None)
     play(tournament.round_set.get())
-    round_two = services.round_seat_next(tournament=tournament, by=None)
-    repeats = selectors.round_repeats(round_=round_two)
+    round_two = round_services.round_seat_next(tournament=tournament, by=None)
+    repeats = round_selectors.round_repeats(round_=round_two)
     assert len(repeats) == 6 and all(r.rounds == [1] for r in repeats)
     page = Client().get(reverse("tournaments:round", args=[tournament.pk, 2]))
     assert 'id="repeats-heading"' in page.content.decode()
@@ -353,7 +357,7 @@ def test_standings_are_the_sum_of_the_deals(world: World) -> None:
     page = Client().get(reverse("tournaments:standings", args=[world.tournament.pk]))
     assert page.status_code == 200
     content = page.content.decode()
-    rows = selectors.standings_for(tournament=world.tournament)
+    rows = standings_selectors.standings_for(tournament=world.tournament)
     assert len(rows) == 8
     for row in rows:
         total = sum(
@@ -370,14 +374,14 @@ def test_team_standings_show_when_there_are_teams(world: World) -> None:
     tournament = make_tournament(world.club, 8, name="Équipes", team_size=2)
     entries = list(tournament.entries.order_by("pk"))
     for i in range(4):
-        services.team_create(
+        registration_services.team_create(
             tournament=tournament, name=f"Équipe {i + 1}", entries=entries[2 * i : 2 * i + 2]
         )
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     play(round_)
     page = Client().get(reverse("tournaments:standings", args=[tournament.pk]))
     assert 'id="team-standings"' in page.content.decode()
-    for team in selectors.team_standings_for(tournament=tournament):
+    for team in standings_selectors.team_standings_for(tournament=tournament):
         assert team.name in text_of(page.content)
 
 
@@ -387,7 +391,7 @@ def test_the_standings_csv_matches_the_standings(world: World) -> None:
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert len(rows[0]) == 4  # rank, player, round 1, total
-    standings = selectors.standings_for(tournament=world.tournament)
+    standings = standings_selectors.standings_for(tournament=world.tournament)
     assert [r[1] for r in rows[1:]] == [s.player.label for s in standings]
     assert [int(r[3]) for r in rows[1:]] == [s.total for s in standings]
     assert [int(r[0]) for r in rows[1:]] == [s.rank for s in standings]
@@ -397,7 +401,7 @@ def test_the_standings_csv_matches_the_standings(world: World) -> None:
 def test_the_projector_polls_every_ten_seconds_and_falls_back_without_javascript(
     world: World,
 ) -> None:
-    services.round_start(round_=world.round)
+    round_services.round_start(round_=world.round)
     play(world.round, deals=1)
     page = Client().get(reverse("tournaments:projector", args=[world.tournament.pk]))
     content = page.content.decode()
@@ -412,7 +416,7 @@ def test_the_projector_polls_every_ten_seconds_and_falls_back_without_javascript
 
 
 def test_the_countdown_runs_from_the_start_of_the_round(world: World) -> None:
-    services.round_start(round_=world.round)
+    round_services.round_start(round_=world.round)
     Round.objects.filter(pk=world.round.pk).update(
         started_at=timezone.now() - datetime.timedelta(minutes=world.tournament.round_minutes - 10)
     )
@@ -434,13 +438,13 @@ def test_the_bracket_shows_who_went_through_and_the_final_ranking() -> None:
         club, 8, name="KO", format=Tournament.Format.KNOCKOUT, qualifiers_per_table=2
     )
     while True:
-        round_ = services.round_seat_next(tournament=tournament, by=None)
+        round_ = round_services.round_seat_next(tournament=tournament, by=None)
         play(round_, seed=round_.number)  # its last deal closes the stage
         if round_.tables.count() == 1:
             break
     page = Client().get(reverse("tournaments:bracket", args=[tournament.pk]))
     content = page.content.decode()
-    result = selectors.bracket(tournament=tournament)
+    result = round_selectors.bracket(tournament=tournament)
     assert content.count('class="qualified"') == len(result.stages[0].qualified) == 4
     assert 'id="final-ranking"' in content
     ranking = text_of(content.split('id="final-ranking"')[1].encode())
@@ -475,7 +479,7 @@ def test_reads_do_not_grow_with_the_deals(
         club = ClubFactory.create()
         tournament = make_tournament(club, size, deals_per_round=deals, rounds=3)
         for number in (1, 2):
-            round_ = services.round_seat_next(tournament=tournament, by=None)
+            round_ = round_services.round_seat_next(tournament=tournament, by=None)
             play(round_, seed=number)  # each round closes with its last deal
         url = reverse(f"tournaments:{name}", args=[tournament.pk])
         counts.append(_count(Client(), url))
@@ -489,8 +493,8 @@ def test_the_projector_poll_is_bounded(
 ) -> None:
     club = ClubFactory.create()
     tournament = make_tournament(club, 13, deals_per_round=12, rounds=2)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    services.round_start(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_start(round_=round_)
     play(round_, deals=11)
     url = reverse("tournaments:projector", args=[tournament.pk])
     with django_assert_max_num_queries(12):
@@ -509,7 +513,7 @@ def test_cached_results_follow_every_change_at_once(world: World) -> None:
         return dict(re.findall(r'data-player="(\d+)" data-total="(-?\d+)"', content))
 
     assert set(totals().values()) == {"0"}
-    state = selectors.round_tables(round_=world.round)[0]
+    state = round_selectors.round_tables(round_=world.round)[0]
     taker = state.players[0]
     phone = Client()
     saved = phone.post(
@@ -525,7 +529,7 @@ def test_cached_results_follow_every_change_at_once(world: World) -> None:
     )
     assert totals()[str(taker.pk)] == "-216"  # lost by 11: 3 x -(25 + 11) x 2
     assert 'data-testid="countdown"' not in viewer.get(projector_url).content.decode()
-    services.round_start(round_=world.round)
+    round_services.round_start(round_=world.round)
     assert 'data-testid="countdown"' in viewer.get(projector_url).content.decode()
 
 
@@ -592,8 +596,8 @@ def test_a_tournament_cannot_play_tables_of_five_against_its_house_rules(world: 
     )
     with translation.override("en"):
         assert not api.is_valid() and api.errors["five_mode"] == [message]
-        with pytest.raises(services.TournamentError, match=message):
-            services.tournament_create(
+        with pytest.raises(tournament_errors.TournamentError, match=message):
+            registration_services.tournament_create(
                 club=world.club, name="Coupe du roi", by=None, house_rules=rules
             )
     assert not Tournament.objects.filter(name="Coupe du roi").exists()

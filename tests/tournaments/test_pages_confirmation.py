@@ -15,9 +15,10 @@ from tarot_scores.clubs.models import Membership, Player
 from tarot_scores.games.models import Deal, DealRevision
 from tests import factories
 from tests.tournaments.test_pages_world import deal_post, text_of
-from tournaments import selectors, services
 from tournaments.models import DealConfirmation, Round, Tournament
-from tournaments.selectors import TableState
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.rounds.selectors import TableState
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
@@ -37,7 +38,7 @@ class Event:
 def event(*, require: bool = True, public: bool = True) -> Event:
     club = factories.ClubFactory.create(public=public)
     tournament = factories.make_tournament(club, 8, require_confirmation=require)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     referee = factories.UserFactory.create()
     users: dict[str, Any] = {
         "anonymous": None,
@@ -50,7 +51,7 @@ def event(*, require: bool = True, public: bool = True) -> Event:
         "referee": referee,
     }
     tournament.referees.add(referee)
-    return Event(tournament, round_, selectors.round_tables(round_=round_), users)
+    return Event(tournament, round_, round_selectors.round_tables(round_=round_), users)
 
 
 def link(state: TableState, name: str = "table_entry", *args: Any) -> str:
@@ -217,7 +218,7 @@ def test_the_referee_confirms_and_corrects_from_his_page() -> None:
     assert second.payload["points"] == 60
     assert DealConfirmation.objects.get(deal=second).status == Status.CONFIRMED
     e.round.refresh_from_db()
-    assert [t.complete for t in selectors.round_tables(round_=e.round)][0]
+    assert [t.complete for t in round_selectors.round_tables(round_=e.round)][0]
 
 
 @pytest.mark.parametrize(

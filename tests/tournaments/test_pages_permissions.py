@@ -18,8 +18,9 @@ from django.urls import reverse
 
 from tests.factories import MANAGERS, TOURNAMENT_ROLES, World, build_world, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tournaments import selectors, services
 from tournaments.models import Entry, Round, Team, Tournament
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ class Case:
 
 
 def _swap_data(w: World) -> dict[str, Any]:
-    first, second = selectors.round_tables(round_=w.round)
+    first, second = round_selectors.round_tables(round_=w.round)
     return {"first": str(first.players[0].pk), "second": str(second.players[0].pk)}
 
 
@@ -53,7 +54,7 @@ SEAT_ONE: dict[int, int] = {}  # round id -> who sat first at table 1 before the
 
 
 def _remember_seat_one(w: World) -> None:
-    SEAT_ONE[w.round.pk] = selectors.round_tables(round_=w.round)[0].players[0].pk
+    SEAT_ONE[w.round.pk] = round_selectors.round_tables(round_=w.round)[0].players[0].pk
 
 
 def _play_leaving_open(world: World) -> None:
@@ -64,7 +65,7 @@ def _play_leaving_open(world: World) -> None:
 
 
 def _swapped(w: World) -> bool:
-    first, _second = selectors.round_tables(round_=w.round)
+    first, _second = round_selectors.round_tables(round_=w.round)
     return first.players[0].pk != SEAT_ONE[w.round.pk]
 
 
@@ -235,7 +236,7 @@ def test_a_private_tournament_is_a_404_for_every_outsider_even_by_id() -> None:
 
 def test_only_organisers_see_the_entry_links_and_qr_codes() -> None:
     world = build_world()
-    tokens = [s.table.token for s in selectors.round_tables(round_=world.round)]
+    tokens = [s.table.token for s in round_selectors.round_tables(round_=world.round)]
     for role in TOURNAMENT_ROLES:
         content = (
             world.client(role)
@@ -262,4 +263,4 @@ def test_a_member_cannot_close_a_round_or_seat_the_next_one() -> None:
     world.round.refresh_from_db()
     assert world.round.status == Round.Status.SEATED
     assert not world.tournament.round_set.filter(number=2).exists()
-    services.round_close(round_=world.round)  # the organiser's way still works
+    round_services.round_close(round_=world.round)  # the organiser's way still works

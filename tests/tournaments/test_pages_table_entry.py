@@ -14,15 +14,15 @@ from django.urls import reverse
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tests.factories import World, build_world, play
 from tests.tournaments.test_pages_world import deal_post, text_of
-from tournaments import selectors
 from tournaments.models import Round
-from tournaments.selectors import TableState
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds.selectors import TableState
 
 pytestmark = pytest.mark.django_db
 
 
 def tables(world: World) -> list[TableState]:
-    return selectors.round_tables(round_=world.round)
+    return round_selectors.round_tables(round_=world.round)
 
 
 def entry(state: TableState) -> str:
@@ -170,7 +170,7 @@ def test_a_token_cannot_touch_another_tables_deal() -> None:
     theirs.refresh_from_db()
     assert theirs.version == 1
     # Nor a deal of the same table in another event: the link names its own game only.
-    other = selectors.round_tables(round_=world.knockout.round_set.get())[0]
+    other = round_selectors.round_tables(round_=world.knockout.round_set.get())[0]
     play(world.knockout.round_set.get(), deals=1)
     foreign = Deal.objects.filter(game=other.table.game).first()
     assert foreign is not None

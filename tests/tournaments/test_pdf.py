@@ -15,8 +15,11 @@ from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import ClubFactory, World, build_world, make_tournament, play
-from tournaments import pdf, selectors, services
 from tournaments.models import Tournament
+from tournaments.printing import pdf
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +36,7 @@ def streamed(response: object) -> bytes:
 def test_table_sheets_have_one_page_per_table_with_its_players_and_link() -> None:
     club = ClubFactory.create(name="Tarot Club de Lyon")
     tournament = make_tournament(club, 13, deals_per_round=6, name="Open de Lyon")
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     world_organiser = build_world(tag="X").users["organiser"]
     assert world_organiser is not None
     tournament.club.memberships.create(user=world_organiser, role="organiser")
@@ -42,7 +45,7 @@ def test_table_sheets_have_one_page_per_table_with_its_players_and_link() -> Non
     response = client.get(reverse("tournaments:table_sheets_pdf", args=[tournament.pk, 1]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     pages, texts = read(streamed(response))
-    states = selectors.round_tables(round_=round_)
+    states = round_selectors.round_tables(round_=round_)
     assert pages == len(states) == 3
     for state, text in zip(states, texts, strict=True):
         assert "Open de Lyon" in text and "Tarot Club de Lyon" in text
@@ -80,8 +83,8 @@ def test_many_deals_still_fit_one_page_per_table(deals: int) -> None:
 def test_the_renderers_make_no_query(django_assert_num_queries: DjangoAssertNumQueries) -> None:
     world = build_world()
     play(world.round)
-    states = selectors.round_tables(round_=world.round)
-    rows = selectors.standings_for(tournament=world.tournament)
+    states = round_selectors.round_tables(round_=world.round)
+    rows = standings_selectors.standings_for(tournament=world.tournament)
     tournament = Tournament.objects.select_related("club").get(pk=world.tournament.pk)
     tables = [
         pdf.SheetTable(s.table.number, [p.label for p in s.players], "http://x/t/y/")
@@ -103,7 +106,7 @@ def test_the_seating_list_is_alphabetical_with_table_and_seat() -> None:
     text = texts[0]
     seats = {
         p.label: (s.table.number, i)
-        for s in selectors.round_tables(round_=world.round)
+        for s in round_selectors.round_tables(round_=world.round)
         for i, p in enumerate(s.players, start=1)
     }
     for name, (table, seat) in seats.items():
@@ -121,7 +124,7 @@ def test_the_standings_pdf_has_every_player_and_total() -> None:
     _pages, texts = read(streamed(response))
     text = " ".join(texts)
     assert world.tournament.name in text
-    for row in selectors.standings_for(tournament=world.tournament):
+    for row in standings_selectors.standings_for(tournament=world.tournament):
         assert f"{row.rank}. {row.player.label}" in text
         assert f"{row.rounds[0]} {row.total}" in text
 
@@ -134,12 +137,12 @@ def test_the_bracket_pdf_shows_every_stage_and_the_final_ranking() -> None:
         play(round_, seed=round_.number)  # its last deal closes the stage
         if round_.tables.count() == 1:
             break
-        round_ = services.round_seat_next(tournament=knockout, by=None)
+        round_ = round_services.round_seat_next(tournament=knockout, by=None)
     response = Client().get(reverse("tournaments:bracket_pdf", args=[knockout.pk]))
     assert response.status_code == 200
     _pages, texts = read(streamed(response))
     text = " ".join(texts)
-    result = selectors.bracket(tournament=knockout)
+    result = round_selectors.bracket(tournament=knockout)
     assert len(result.stages) == 2
     for stage in result.stages:
         for table in stage.tables:
@@ -172,7 +175,7 @@ def test_the_standings_headers_are_whole_words_with_many_rounds(
 ) -> None:
     world = build_world()
     play(world.round)
-    rows = selectors.standings_for(tournament=world.tournament)
+    rows = standings_selectors.standings_for(tournament=world.tournament)
     tournament = Tournament.objects.select_related("club").get(pk=world.tournament.pk)
     names = [f"R{n}" for n in range(1, 21)]  # twenty rounds: narrow number columns
     rows = [dataclasses.replace(r, rounds=[0] * 20) for r in rows]

@@ -14,9 +14,13 @@ from django.urls import reverse
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games.models import Deal
 from tests import factories
-from tournaments import penalties, people, selectors, services
+from tournaments import ranking
 from tournaments.models import Entry, Penalty, Round, Standing, Tournament
-from tournaments.standings import standings_rebuild
+from tournaments.people import services as people
+from tournaments.play import penalties
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
+from tournaments.standings.store import standings_rebuild
 
 pytestmark = pytest.mark.django_db
 
@@ -41,15 +45,17 @@ def evening(*, public: bool = True) -> Evening:
     tournament = factories.make_tournament(club, 8, rounds=2, deals_per_round=2)
     tournament.referees.add(referee)
     for seed in (1, 2):
-        factories.play(services.round_seat_next(tournament=tournament, by=None), seed=seed)
+        factories.play(round_services.round_seat_next(tournament=tournament, by=None), seed=seed)
     entry = Entry.objects.select_related("player").filter(tournament=tournament).first()
     assert entry is not None
     return Evening(tournament, organiser, referee, member, entry)
 
 
-def row_of(tournament: Tournament, player_id: int) -> selectors.StandingRow:
+def row_of(tournament: Tournament, player_id: int) -> ranking.StandingRow:
     return next(
-        r for r in selectors.standings_for(tournament=tournament) if r.player.pk == player_id
+        r
+        for r in standings_selectors.standings_for(tournament=tournament)
+        if r.player.pk == player_id
     )
 
 
@@ -104,8 +110,8 @@ def test_a_penalty_lowers_its_round_and_the_total(
     assert after.total == before.total - sum(off.values())
     assert after.penalties == column
     assert Penalty.objects.filter(tournament=e.tournament).count() == len(given)  # none lost
-    computed = selectors.standings_from_score_lines(tournament=e.tournament)
-    assert selectors.standings_for(tournament=e.tournament) == computed
+    computed = standings_selectors.standings_from_score_lines(tournament=e.tournament)
+    assert standings_selectors.standings_for(tournament=e.tournament) == computed
     kept = list(Standing.objects.filter(tournament=e.tournament).values().order_by("pk"))
     standings_rebuild(tournament=e.tournament)
     rebuilt = list(Standing.objects.filter(tournament=e.tournament).values().order_by("pk"))
@@ -116,7 +122,7 @@ def test_a_penalty_lowers_its_round_and_the_total(
 
 def test_a_penalty_moves_the_ranking_and_the_tie_breaks_read_it() -> None:
     e = evening()
-    rows = selectors.standings_for(tournament=e.tournament)
+    rows = standings_selectors.standings_for(tournament=e.tournament)
     first, second = rows[0], rows[1]
     leader = Entry.objects.get(tournament=e.tournament, player=first.player)
     # Just enough to fall level with the second on the total: the rounds then decide.
@@ -130,10 +136,10 @@ def test_a_penalty_moves_the_ranking_and_the_tie_breaks_read_it() -> None:
             by=e.organiser,
             round_number=2,
         )
-    rows = selectors.standings_for(tournament=e.tournament)
-    keys = [selectors.tie_break_key(r.total, r.rounds, r.player.label) for r in rows]
+    rows = standings_selectors.standings_for(tournament=e.tournament)
+    keys = [ranking.tie_break_key(r.total, r.rounds, r.player.label) for r in rows]
     assert keys == sorted(keys)
-    assert rows == selectors.standings_from_score_lines(tournament=e.tournament)
+    assert rows == standings_selectors.standings_from_score_lines(tournament=e.tournament)
     penalties.penalty_give(
         tournament=e.tournament,
         entry=leader,
@@ -142,7 +148,7 @@ def test_a_penalty_moves_the_ranking_and_the_tie_breaks_read_it() -> None:
         by=e.organiser,
         round_number=1,
     )
-    rows = selectors.standings_for(tournament=e.tournament)
+    rows = standings_selectors.standings_for(tournament=e.tournament)
     assert [r.player.pk for r in rows].index(leader.player_id) >= 1
 
 
@@ -160,7 +166,7 @@ def test_reading_the_standings_with_penalties_costs_two_queries(
             round_number=1,
         )
     with django_assert_max_num_queries(2):
-        rows = selectors.standings_for(tournament=e.tournament)
+        rows = standings_selectors.standings_for(tournament=e.tournament)
     assert all(r.penalties == 5 for r in rows)
     url = reverse("tournaments:standings", args=[e.tournament.pk])
     with django_assert_max_num_queries(14):
@@ -227,7 +233,7 @@ def test_a_deal_penalty_goes_to_who_played_it_before_or_after_a_substitution() -
     referee = factories.UserFactory.create(username="rita")
     tournament = factories.make_tournament(club, 8, rounds=2, deals_per_round=2)
     tournament.referees.add(referee)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     factories.play(round_, seed=1, deals=1)
     replaced = Entry.objects.select_related("player").filter(tournament=tournament).first()
     assert replaced is not None
@@ -270,8 +276,8 @@ def test_removing_twice_is_refused_and_the_history_keeps_both() -> None:
     assert removed.removed_by == e.organiser and removed.removal_reason == "Misheard"
     with pytest.raises(Refusal):
         penalties.penalty_remove(penalty=penalty, by=e.organiser)
-    assert selectors.penalties_for(tournament=e.tournament) == [removed]
-    assert selectors.penalties_for(tournament=e.tournament, live_only=True) == []
+    assert standings_selectors.penalties_for(tournament=e.tournament) == [removed]
+    assert standings_selectors.penalties_for(tournament=e.tournament, live_only=True) == []
 
 
 def test_a_penalty_bumps_the_results_version() -> None:

@@ -23,8 +23,10 @@ from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import Deal, Game
 from tests import factories
 from tests.games.helpers import page_text as _page_text
-from tournaments import penalties, people, services
 from tournaments.models import Entry, Penalty, Round, Table, Tournament
+from tournaments.people import services as people
+from tournaments.play import penalties
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +83,7 @@ def sitting(*, deals: int = 2) -> Sitting:
     referee = factories.UserFactory.create(username="rita")
     tournament = factories.make_tournament(club, 8, rounds=2, deals_per_round=deals + 1)
     tournament.referees.add(referee)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     factories.play(round_, seed=3, deals=deals)
     table, other = Table.objects.filter(round=round_).select_related("game").order_by("number")
     players = [s.player for s in table.game.seats.select_related("player").order_by("position")]

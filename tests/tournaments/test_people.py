@@ -18,10 +18,17 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import ScoreLine, Seat
 from tests import factories
-from tournaments import cuts, people, selectors, services
+from tournaments import errors as tournament_errors
 from tournaments.models import ApartPair, Bye, Entry, Round, Standing, Substitution, Tournament
+from tournaments.people import selectors as people_selectors
+from tournaments.people import services as people
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 from tournaments.seating.byes import who_sits_out
-from tournaments.standings import standings_rebuild
+from tournaments.standings import cuts
+from tournaments.standings import selectors as standings_selectors
+from tournaments.standings.store import standings_rebuild
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +44,7 @@ class Event:
         )
 
     def seat(self, **kw: Any) -> Round:
-        return services.round_seat_next(tournament=self.tournament, by=self.organiser, **kw)
+        return round_services.round_seat_next(tournament=self.tournament, by=self.organiser, **kw)
 
 
 def event(players: int = 8, **kw: Any) -> Event:
@@ -48,7 +55,7 @@ def event(players: int = 8, **kw: Any) -> Event:
 
 
 def tables_of(round_: Round) -> list[set[int]]:
-    return [{p.pk for p in state.players} for state in selectors.round_tables(round_=round_)]
+    return [{p.pk for p in state.players} for state in round_selectors.round_tables(round_=round_)]
 
 
 def pdf_text(response: Any) -> str:
@@ -70,7 +77,7 @@ def test_a_pair_is_one_row_whichever_order_and_the_selector_gives_player_ids() -
         tournament=e.tournament, first=b, second=a, reason="Sisters", by=e.organiser
     )
     assert (pair.first_id, pair.second_id) == tuple(sorted((a.pk, b.pk)))
-    assert people.apart_pairs(e.tournament) == {frozenset((a.player_id, b.player_id))}
+    assert people_selectors.apart_pairs(e.tournament) == {frozenset((a.player_id, b.player_id))}
     with pytest.raises(Refusal) as refused:
         people.apart_pair_add(tournament=e.tournament, first=a, second=b, reason="again")
     assert refused.value.codes() == {"second": ["already_apart"]}
@@ -121,7 +128,7 @@ def test_every_method_keeps_a_pair_apart_in_every_round(method: str) -> None:
     for seed in (1, 2, 3):
         round_ = e.seat()
         assert all(not {a.player_id, b.player_id} <= table for table in tables_of(round_))
-        assert people.round_clashes(round_=round_) == []
+        assert people_selectors.round_clashes(round_=round_) == []
         factories.play(round_, seed=seed)
 
 
@@ -132,7 +139,7 @@ def test_an_impossible_pair_set_is_seated_and_shown_on_the_round_page() -> None:
     for x, y in combinations(trio, 2):
         people.apart_pair_add(tournament=e.tournament, first=x, second=y, reason="Family")
     round_ = e.seat()
-    (clash,) = people.round_clashes(round_=round_)
+    (clash,) = people_selectors.round_clashes(round_=round_)
     assert clash.reason == "Family"
     page = factories.signed_in_client(None).get(
         reverse("tournaments:round", args=[e.tournament.pk, 1])
@@ -144,13 +151,13 @@ def test_an_impossible_pair_set_is_seated_and_shown_on_the_round_page() -> None:
 def test_teammates_sharing_a_table_are_reported_with_their_team() -> None:
     """A team of three at two tables: the clash is the team's, named on the round page."""
     e = event(8, team_size=3)
-    services.team_create(
+    registration_services.team_create(
         tournament=e.tournament,
         name="Les Excuses",
         entries=[e.entry(n) for n in ("Aurélie", "Bruno", "Chloé")],
     )
     round_ = e.seat()
-    (clash,) = people.round_clashes(round_=round_)
+    (clash,) = people_selectors.round_clashes(round_=round_)
     assert "Les Excuses" in clash.reason
 
 
@@ -236,7 +243,7 @@ def test_who_sits_out_draws_between_equals_reproducibly() -> None:
 
 def test_a_count_that_cannot_be_seated_is_refused_unless_byes_are_asked() -> None:
     e = event(7, rounds=3)
-    with pytest.raises(services.TournamentError) as refused:
+    with pytest.raises(tournament_errors.TournamentError) as refused:
         e.seat()
     assert "2 joueurs exempts" in str(refused.value)  # the way out, in the refusal
     round_ = e.seat(byes=True)
@@ -268,7 +275,7 @@ def test_byes_go_to_those_with_fewest_then_lowest_and_count_in_the_standings() -
     factories.play(second, seed=2)
     row = next(
         r
-        for r in selectors.standings_for(tournament=e.tournament)
+        for r in standings_selectors.standings_for(tournament=e.tournament)
         if r.player.pk == bye2.entry.player_id
     )
     assert row.byes == (1,) and row.rounds[1] == 0
@@ -277,9 +284,9 @@ def test_byes_go_to_those_with_fewest_then_lowest_and_count_in_the_standings() -
     assert standing_cells(e.tournament) == before
     call_command("rebuild_standings", stdout=io.StringIO())
     assert standing_cells(e.tournament) == before
-    assert selectors.standings_for(tournament=e.tournament) == selectors.standings_from_score_lines(
+    assert standings_selectors.standings_for(
         tournament=e.tournament
-    )
+    ) == standings_selectors.standings_from_score_lines(tournament=e.tournament)
 
 
 def test_after_a_cut_without_carry_the_byes_follow_the_totals_the_standings_show() -> None:
@@ -290,8 +297,12 @@ def test_after_a_cut_without_carry_the_byes_follow_the_totals_the_standings_show
         tournament=e.tournament, after_round=1, keep=7, carry=False, by=e.organiser
     )
     assert made.keep == 7
-    shown = {r.player.pk: r.total for r in selectors.standings_for(tournament=e.tournament)}
-    qualified = sorted(r.player.pk for r in selectors.standings_for(tournament=e.tournament)[:7])
+    shown = {
+        r.player.pk: r.total for r in standings_selectors.standings_for(tournament=e.tournament)
+    }
+    qualified = sorted(
+        r.player.pk for r in standings_selectors.standings_for(tournament=e.tournament)[:7]
+    )
     second = e.seat(byes=True)
     out = {b.entry.player_id for b in Bye.objects.filter(round=second)}
     # The stage starts again at round 2: every qualifier shows 0, so the draw decides, not
@@ -403,8 +414,8 @@ def test_a_substitute_takes_over_the_seat_and_his_scores_are_kept_apart() -> Non
     assert {line.deal.number for line in lines.filter(player=zoe.player)} == {3, 4}
     aurelie.refresh_from_db()
     assert aurelie.withdrawn_after == 0  # withdrew after the round before this one
-    main = selectors.standings_for(tournament=e.tournament)
-    subs = selectors.standings_for(tournament=e.tournament, substitutes=True)
+    main = standings_selectors.standings_for(tournament=e.tournament)
+    subs = standings_selectors.standings_for(tournament=e.tournament, substitutes=True)
     assert zoe.player_id not in {r.player.pk for r in main}
     assert [r.player.pk for r in subs] == [zoe.player_id]
     mine = sum(lines.filter(player=aurelie.player).values_list("points", flat=True))
@@ -414,7 +425,7 @@ def test_a_substitute_takes_over_the_seat_and_his_scores_are_kept_apart() -> Non
     before = standing_cells(e.tournament)
     standings_rebuild(tournament=e.tournament)
     assert standing_cells(e.tournament) == before
-    assert main == selectors.standings_from_score_lines(tournament=e.tournament)
+    assert main == standings_selectors.standings_from_score_lines(tournament=e.tournament)
     # Round 2: Aurélie is not seated any more, nor is the substitute.
     second = e.seat()
     seated = set().union(*tables_of(second))
@@ -445,7 +456,7 @@ def test_a_substitute_is_refused(case: str) -> None:
         assert other is not None
         kw["player"], code = other.player, "already_seated"
     elif case == "registered":
-        late = services.entry_add(tournament=e.tournament, name="Xavier")
+        late = registration_services.entry_add(tournament=e.tournament, name="Xavier")
         kw["player"], code = late.player, "already_registered"
     elif case == "nobody":
         kw["name"], code = "  ", "required"
@@ -453,7 +464,7 @@ def test_a_substitute_is_refused(case: str) -> None:
         factories.play(round_)
         kw["name"], field, code = "Yann", "replaced", "round_closed"
     else:  # a late arrival, registered after the round was seated
-        kw["replaced"] = services.entry_add(tournament=e.tournament, name="Walter")
+        kw["replaced"] = registration_services.entry_add(tournament=e.tournament, name="Walter")
         kw["name"], field, code = "Yann", "replaced", "not_seated"
         assert kw["replaced"].player_id not in seated
     with pytest.raises(Refusal) as refused:
@@ -525,12 +536,12 @@ def test_the_api_puts_in_a_substitute_with_a_400_per_field() -> None:
 def test_a_late_arrival_is_seated_from_his_round_and_a_withdrawal_not_after() -> None:
     e = event(8, rounds=3, deals_per_round=2)
     first = e.seat()
-    late = services.entry_add(tournament=e.tournament, name="Léa", checked_in=True)
+    late = registration_services.entry_add(tournament=e.tournament, name="Léa", checked_in=True)
     assert late.first_round == 2
     assert late.player_id not in set().union(*tables_of(first))
     factories.play(first)
     gone = e.entry("Bruno")
-    services.entry_withdraw(entry=gone)
+    registration_services.entry_withdraw(entry=gone)
     assert gone.withdrawn_after == 1
     second = e.seat()  # 8 players: Léa in, Bruno out
     seated = set().union(*tables_of(second))
@@ -550,7 +561,7 @@ def test_a_knockout_stage_keeps_pairs_of_qualifiers_apart() -> None:
     e = event(16, format=Tournament.Format.KNOCKOUT, qualifiers_per_table=2)
     first = e.seat()
     factories.play(first, seed=4)
-    qualified = selectors.bracket(tournament=e.tournament).stages[-1].qualified
+    qualified = round_selectors.bracket(tournament=e.tournament).stages[-1].qualified
     entries = {x.player_id: x for x in Entry.objects.filter(tournament=e.tournament)}
     for other in qualified[1:5]:
         people.apart_pair_add(
@@ -609,8 +620,8 @@ def test_correcting_a_deal_from_before_a_substitution_scores_its_own_players() -
     assert set(lines) == players_then
     assert lines[aurelie.player_id] == 3 * (25 + 4) * 2  # a garde made by 4, three defenders
     # The stored standings follow, as a rebuild from the score lines says.
-    assert selectors.standings_for(tournament=e.tournament) == (
-        selectors.standings_from_score_lines(tournament=e.tournament)
+    assert standings_selectors.standings_for(tournament=e.tournament) == (
+        standings_selectors.standings_from_score_lines(tournament=e.tournament)
     )
     # The correction screen of that deal offers her, not the substitute.
     page = factories.signed_in_client(e.organiser).get(

@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import ClubFactory, make_tournament
-from tournaments import selectors, services
 from tournaments.models import Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 from tournaments.views.results import PROJECTOR_ROWS, PROJECTOR_SECONDS
 
 pytestmark = pytest.mark.django_db
@@ -22,8 +24,10 @@ pytestmark = pytest.mark.django_db
 def large() -> Tournament:
     tournament = make_tournament(ClubFactory.create(), 0, name="Grand open")
     for n in range(PROJECTOR_ROWS * 2 + 3):
-        services.entry_add(tournament=tournament, name=f"Joueur {n + 1}", checked_in=True)
-    services.round_seat_next(tournament=tournament, by=None)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {n + 1}", checked_in=True
+        )
+    round_services.round_seat_next(tournament=tournament, by=None)
     return tournament
 
 
@@ -39,7 +43,7 @@ def at(monkeypatch: pytest.MonkeyPatch, slot: int) -> None:
 def test_each_refresh_shows_the_next_page_then_the_first_again(
     large: Tournament, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ranking = [r.player.pk for r in selectors.standings_for(tournament=large)]
+    ranking = [r.player.pk for r in standings_selectors.standings_for(tournament=large)]
     url = reverse("tournaments:projector", args=[large.pk])
     pages = []
     for slot in range(300, 304):
@@ -54,7 +58,7 @@ def test_each_refresh_shows_the_next_page_then_the_first_again(
 def test_a_page_asked_for_stays_and_the_board_keeps_asking_for_it(
     large: Tournament, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ranking = [r.player.pk for r in selectors.standings_for(tournament=large)]
+    ranking = [r.player.pk for r in standings_selectors.standings_for(tournament=large)]
     url = reverse("tournaments:projector", args=[large.pk])
     for slot in (300, 301):
         at(monkeypatch, slot)
@@ -72,14 +76,14 @@ def test_a_page_out_of_range_is_the_last_and_nonsense_is_ignored(
     at(monkeypatch, 300)  # slot 300: the first of three pages
     response = Client().get(reverse("tournaments:projector", args=[large.pk]) + f"?page={asked}")
     assert response.status_code == 200
-    ranking = [r.player.pk for r in selectors.standings_for(tournament=large)]
+    ranking = [r.player.pk for r in standings_selectors.standings_for(tournament=large)]
     expected = ranking[2 * PROJECTOR_ROWS :] if page == 3 else ranking[:PROJECTOR_ROWS]
     assert shown(response.content.decode()) == expected
 
 
 def test_a_field_that_fits_one_screen_has_no_pages() -> None:
     tournament = make_tournament(ClubFactory.create(), 13)
-    services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_seat_next(tournament=tournament, by=None)
     html = Client().get(reverse("tournaments:projector", args=[tournament.pk])).content.decode()
     assert len(shown(html)) == 13
     assert "board-pages" not in html

@@ -17,8 +17,10 @@ from django.urls import reverse
 from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.games import services as game_services
 from tests.factories import ClubFactory, make_tournament, play
-from tournaments import selectors, services
 from tournaments.models import Round, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 from tournaments.views.results import PROJECTOR_TABLES
 
 pytestmark = pytest.mark.django_db
@@ -27,13 +29,15 @@ pytestmark = pytest.mark.django_db
 def festival(players: int) -> tuple[Tournament, Round]:
     tournament = make_tournament(ClubFactory.create(), 0, name="Festival", deals_per_round=2)
     for n in range(players):
-        services.entry_add(tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    services.round_start(round_=round_)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True
+        )
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_start(round_=round_)
     return tournament, round_
 
 
-def enter(state: selectors.TableState, deals: int) -> None:
+def enter(state: round_selectors.TableState, deals: int) -> None:
     rng = random.Random(state.table.number)
     ids = [p.pk for p in state.players]
     for number in range(1, deals + 1):
@@ -43,14 +47,14 @@ def enter(state: selectors.TableState, deals: int) -> None:
 
 def test_the_tables_furthest_behind_in_table_order_and_how_many_play() -> None:
     _tournament, round_ = festival(4 * (PROJECTOR_TABLES + 8))
-    states = selectors.round_tables(round_=round_)
+    states = round_selectors.round_tables(round_=round_)
     done, behind, going = states[:6], states[-2:], states[6:-2]
     for state in done:
         enter(state, 2)
     for state in going:
         enter(state, 1)
 
-    listed, playing = selectors.tables_playing(round_=round_, limit=PROJECTOR_TABLES)
+    listed, playing = round_selectors.tables_playing(round_=round_, limit=PROJECTOR_TABLES)
 
     assert playing == len(states) - 6
     numbers = [t.number for t in listed]

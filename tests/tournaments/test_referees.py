@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tournaments.permissions import can_referee, is_referee
+from tournaments.rules import can_referee, is_referee
 
 
 @pytest.mark.django_db

@@ -14,7 +14,7 @@ from tarot_scores.core import results
 from tests.factories import build_world
 from tests.tournaments.test_pages_world import deal_post
 from tests.tournaments.test_standings_pages import enter_deal, urls
-from tournaments import selectors
+from tournaments.rounds import selectors as round_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def test_an_organiser_sees_a_deal_at_once(clock: Clock) -> None:
 
 def test_the_table_sees_its_own_deal_at_once(clock: Clock) -> None:
     world = build_world()
-    state = selectors.round_tables(round_=world.round)[0]
+    state = round_selectors.round_tables(round_=world.round)[0]
     standings, _ = urls(world.tournament)["page"]
     table = Client()
     table.get(standings)  # the standings drawn before the deal

@@ -14,8 +14,8 @@ from django.utils import translation
 
 from tests.factories import World, build_world, token_client
 from tests.tournaments.test_pdf import read, streamed
-from tournaments import selectors
 from tournaments.models import Entry, Standing
+from tournaments.standings import selectors as standings_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -93,9 +93,11 @@ def test_the_series_are_the_federations_in_both_languages() -> None:
 def test_a_series_is_ranked_among_itself(
     world: World, series: str, ranks: list[tuple[int, int]]
 ) -> None:
-    rows = selectors.standings_for(tournament=world.tournament, series=series)
+    rows = standings_selectors.standings_for(tournament=world.tournament, series=series)
     assert [(r.player.name, r.rank) for r in rows] == expected(world, series)
-    assert selectors.standings_count(tournament=world.tournament, series=series) == len(ranks)
+    assert standings_selectors.standings_count(tournament=world.tournament, series=series) == len(
+        ranks
+    )
 
 
 @pytest.mark.parametrize(
@@ -103,12 +105,12 @@ def test_a_series_is_ranked_among_itself(
     [("s1", "s1"), ("promotion", "promotion"), ("", ""), (None, ""), ("S1", ""), ("x", "")],
 )
 def test_only_a_real_series_filters(asked: str | None, series: str) -> None:
-    assert selectors.series_or_overall(asked) == series
+    assert standings_selectors.series_or_overall(asked) == series
 
 
 def test_the_series_present_come_in_the_federations_order(world: World) -> None:
     with translation.override("fr"):
-        present = selectors.series_present(tournament=world.tournament)
+        present = standings_selectors.series_present(tournament=world.tournament)
     assert present == [
         ("open", "Open"), ("s1", "1re série"), ("s2", "2e série"), ("promotion", "Promotion"),
     ]  # fmt: skip

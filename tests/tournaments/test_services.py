@@ -17,8 +17,13 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tests.tournaments.open_rounds import deals_leave_rounds_open
-from tournaments import selectors, services
+from tournaments import errors as tournament_errors
+from tournaments import ranking
 from tournaments.models import Round, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +36,7 @@ def club() -> Club:
 def register(tournament: Tournament, count: int) -> list[Player]:
     players = []
     for i in range(count):
-        entry = services.entry_add(
+        entry = registration_services.entry_add(
             tournament=tournament, name=f"Joueur {i + 1:02d}", checked_in=True
         )
         players.append(entry.player)
@@ -39,7 +44,7 @@ def register(tournament: Tournament, count: int) -> list[Player]:
 
 
 def play_round(round_: Round, rng: random.Random) -> None:
-    for state in selectors.round_tables(round_=round_):
+    for state in round_selectors.round_tables(round_=round_):
         game = state.table.game
         ids = [p.pk for p in state.players]
         sitting_out = game.rules.get("five_players") == "sitting_out"
@@ -56,7 +61,7 @@ def play_round(round_: Round, rng: random.Random) -> None:
 
 def make(club: Club, **kw: Any) -> Tournament:
     defaults: dict[str, Any] = {"rounds": 3, "deals_per_round": 4, "seed": 42}
-    return services.tournament_create(
+    return registration_services.tournament_create(
         club=club, name="Open de printemps", by=None, **{**defaults, **kw}
     )
 
@@ -66,24 +71,24 @@ def test_thirteen_players_three_rounds(club: Club) -> None:
     players = register(tournament, 13)
     rng = random.Random(3)
     for number in (1, 2, 3):
-        round_ = services.round_seat_next(tournament=tournament, by=None)
+        round_ = round_services.round_seat_next(tournament=tournament, by=None)
         assert round_.number == number
-        states = selectors.round_tables(round_=round_)
+        states = round_selectors.round_tables(round_=round_)
         assert sorted(len(s.players) for s in states) == [4, 4, 5]
         seated = [p.pk for s in states for p in s.players]
         assert sorted(seated) == sorted(p.pk for p in players)
-        with pytest.raises(services.TournamentError):
-            services.round_seat_next(tournament=tournament, by=None)  # round still playing
+        with pytest.raises(tournament_errors.TournamentError):
+            round_services.round_seat_next(tournament=tournament, by=None)  # round still playing
         play_round(round_, rng)
-        assert services.round_complete(round_)
+        assert round_services.round_complete(round_)
         # The last deal closed the round, in its own transaction.
         assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
-    with pytest.raises(services.TournamentError):
-        services.round_seat_next(tournament=tournament, by=None)  # all rounds played
+    with pytest.raises(tournament_errors.TournamentError):
+        round_services.round_seat_next(tournament=tournament, by=None)  # all rounds played
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
-    standings = selectors.standings_for(tournament=tournament)
+    standings = standings_selectors.standings_for(tournament=tournament)
     assert len(standings) == 13
     for row in standings:
         lines = ScoreLine.objects.filter(player=row.player, deal__deleted_at__isnull=True)
@@ -96,7 +101,7 @@ def test_thirteen_players_three_rounds(club: Club) -> None:
 def test_tables_of_five_have_the_dealer_sit_out(club: Club) -> None:
     tournament = make(club)
     register(tournament, 5)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     game = round_.tables.get().game
     assert game.rules["five_players"] == "sitting_out" and game.max_deals == 4
     play_round(round_, random.Random(1))
@@ -109,20 +114,20 @@ def test_tables_of_five_have_the_dealer_sit_out(club: Club) -> None:
 def test_late_arrival_withdrawal_and_unchecked_entries(club: Club) -> None:
     tournament = make(club)
     players = register(tournament, 8)
-    absent = services.entry_add(tournament=tournament, name="Absent")
-    services.round_seat_next(tournament=tournament, by=None)
+    absent = registration_services.entry_add(tournament=tournament, name="Absent")
+    round_services.round_seat_next(tournament=tournament, by=None)
     round_one = tournament.round_set.get(number=1)
-    seated = {p.pk for s in selectors.round_tables(round_=round_one) for p in s.players}
+    seated = {p.pk for s in round_selectors.round_tables(round_=round_one) for p in s.players}
     assert absent.player_id not in seated and len(seated) == 8
     play_round(round_one, random.Random(5))
-    late = services.entry_add(tournament=tournament, name="En retard", checked_in=True)
+    late = registration_services.entry_add(tournament=tournament, name="En retard", checked_in=True)
     assert late.first_round == 2
     leaving = tournament.entries.get(player=players[0])
-    services.entry_withdraw(entry=leaving)
-    round_two = services.round_seat_next(tournament=tournament, by=None)
-    seated = {p.pk for s in selectors.round_tables(round_=round_two) for p in s.players}
+    registration_services.entry_withdraw(entry=leaving)
+    round_two = round_services.round_seat_next(tournament=tournament, by=None)
+    seated = {p.pk for s in round_selectors.round_tables(round_=round_two) for p in s.players}
     assert late.player_id in seated and players[0].pk not in seated
-    standings = {r.player.pk: r for r in selectors.standings_for(tournament=tournament)}
+    standings = {r.player.pk: r for r in standings_selectors.standings_for(tournament=tournament)}
     assert standings[players[0].pk].rounds[1] is None  # kept their round 1 points
     assert standings[late.player_id].rounds[0] is None
 
@@ -130,18 +135,18 @@ def test_late_arrival_withdrawal_and_unchecked_entries(club: Club) -> None:
 def test_swap_before_the_round_starts_only(club: Club) -> None:
     tournament = make(club)
     register(tournament, 8)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    first, second = selectors.round_tables(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    first, second = round_selectors.round_tables(round_=round_)
     a, b = first.players[0], second.players[2]
-    services.round_swap(round_=round_, first=a, second=b)
-    first, second = selectors.round_tables(round_=round_)
+    round_services.round_swap(round_=round_, first=a, second=b)
+    first, second = round_selectors.round_tables(round_=round_)
     assert first.players[0] == b and second.players[2] == a
-    services.round_swap(round_=round_, first=first.players[0], second=first.players[1])
-    first, _second = selectors.round_tables(round_=round_)
+    round_services.round_swap(round_=round_, first=first.players[0], second=first.players[1])
+    first, _second = round_selectors.round_tables(round_=round_)
     assert first.players[:2] == [a, b] or first.players[1] == b
     play_round(round_, random.Random(1))
-    with pytest.raises(services.TournamentError):
-        services.round_swap(round_=round_, first=a, second=b)
+    with pytest.raises(tournament_errors.TournamentError):
+        round_services.round_swap(round_=round_, first=a, second=b)
 
 
 def test_teams_never_share_a_table_and_sum_their_members(club: Club) -> None:
@@ -149,19 +154,21 @@ def test_teams_never_share_a_table_and_sum_their_members(club: Club) -> None:
     register(tournament, 8)
     entries = list(tournament.entries.order_by("player_id"))
     for i in range(4):
-        services.team_create(
+        registration_services.team_create(
             tournament=tournament, name=f"Équipe {i + 1}", entries=entries[2 * i : 2 * i + 2]
         )
-    with pytest.raises(services.TournamentError):
-        services.team_create(tournament=tournament, name="Trop", entries=entries[:3])
+    with pytest.raises(tournament_errors.TournamentError):
+        registration_services.team_create(tournament=tournament, name="Trop", entries=entries[:3])
     for _ in range(2):
-        round_ = services.round_seat_next(tournament=tournament, by=None)
-        for state in selectors.round_tables(round_=round_):
+        round_ = round_services.round_seat_next(tournament=tournament, by=None)
+        for state in round_selectors.round_tables(round_=round_):
             seated_teams = [tournament.entries.get(player=p).team_id for p in state.players]
             assert len(seated_teams) == len(set(seated_teams))
         play_round(round_, random.Random(round_.number))
-    teams = selectors.team_standings_for(tournament=tournament)
-    players = {r.player.label: r.total for r in selectors.standings_for(tournament=tournament)}
+    teams = standings_selectors.team_standings_for(tournament=tournament)
+    players = {
+        r.player.label: r.total for r in standings_selectors.standings_for(tournament=tournament)
+    }
     for team in teams:
         assert team.total == sum(players[m] for m in team.members)
 
@@ -172,8 +179,8 @@ def test_knockout_goes_down_to_a_final_table(club: Club) -> None:
     rng = random.Random(9)
     sizes = []
     while True:
-        round_ = services.round_seat_next(tournament=tournament, by=None)
-        states = selectors.round_tables(round_=round_)
+        round_ = round_services.round_seat_next(tournament=tournament, by=None)
+        states = round_selectors.round_tables(round_=round_)
         sizes.append(sum(len(s.players) for s in states))
         play_round(round_, rng)  # its last deal closes the stage
         if len(states) == 1:
@@ -181,7 +188,7 @@ def test_knockout_goes_down_to_a_final_table(club: Club) -> None:
     assert sizes == [16, 8, 4]
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    result = selectors.bracket(tournament=tournament)
+    result = round_selectors.bracket(tournament=tournament)
     assert [s.final for s in result.stages] == [False, False, True]
     first = result.stages[0]
     for table in first.tables:  # the best two of each table went through
@@ -189,8 +196,8 @@ def test_knockout_goes_down_to_a_final_table(club: Club) -> None:
     assert len(result.ranking) == 16 and result.ranking[0][0] == 1
     final_order = [s.player for s in result.stages[-1].tables[0].seats]
     assert [p for _rank, p in result.ranking[:4]] == final_order
-    with pytest.raises(services.TournamentError):
-        services.round_seat_next(tournament=tournament, by=None)
+    with pytest.raises(tournament_errors.TournamentError):
+        round_services.round_seat_next(tournament=tournament, by=None)
 
 
 def test_qualify_fills_places_with_the_best_of_the_rest() -> None:
@@ -206,16 +213,18 @@ def test_qualify_fills_places_with_the_best_of_the_rest() -> None:
             (players[12], -40),
         ],
     ]
-    chosen = selectors.qualify(tables, per_table=2, places=4)
+    chosen = round_selectors.qualify(tables, per_table=2, places=4)
     # One per table (4 places, 3 tables), then the best of the rest: 40 at table 2.
     assert chosen == {0, 4, 8, 5}
-    assert selectors.next_stage_places(13) == 4 and selectors.next_stage_places(40) == 20
+    assert (
+        round_selectors.next_stage_places(13) == 4 and round_selectors.next_stage_places(40) == 20
+    )
 
 
 def test_games_of_a_tournament_are_ordinary_games(club: Club) -> None:
     tournament = make(club)
     register(tournament, 4)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     game = round_.tables.get().game
     assert isinstance(game, Game) and game.club == club and game.max_deals == 4
     assert "Open de printemps" in game.label
@@ -224,13 +233,13 @@ def test_games_of_a_tournament_are_ordinary_games(club: Club) -> None:
 def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
     tournament = make(club, rounds=2)
     register(tournament, 8)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    first, second = selectors.round_tables(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    first, second = round_selectors.round_tables(round_=round_)
     rng = random.Random(4)
     for number in range(1, 5):
         payload = random_tarot_payload(rng, [p.pk for p in first.players], number)
         game_services.deal_record(game=first.table.game, payload=payload, by=None)
-    assert services.close_if_complete(round_=round_) is False  # the second table still plays
+    assert round_services.close_if_complete(round_=round_) is False  # the second table still plays
     assert Round.objects.get(pk=round_.pk).status == Round.Status.SEATED
     for number in range(1, 5):
         payload = random_tarot_payload(rng, [p.pk for p in second.players], number)
@@ -240,12 +249,13 @@ def test_a_round_closes_when_every_table_has_its_deals(club: Club) -> None:
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
     assert all(
-        s.table.game.status == Game.Status.FINISHED for s in selectors.round_tables(round_=round_)
+        s.table.game.status == Game.Status.FINISHED
+        for s in round_selectors.round_tables(round_=round_)
     )
-    assert services.close_if_complete(round_=round_) is False  # already closed
+    assert round_services.close_if_complete(round_=round_) is False  # already closed
 
 
-def _enter(state: selectors.TableState, numbers: range, rng: random.Random) -> None:
+def _enter(state: round_selectors.TableState, numbers: range, rng: random.Random) -> None:
     for number in numbers:
         payload = random_tarot_payload(rng, [p.pk for p in state.players], number)
         game_services.deal_record(game=state.table.game, payload=payload, by=None)
@@ -254,8 +264,8 @@ def _enter(state: selectors.TableState, numbers: range, rng: random.Random) -> N
 def test_restoring_the_last_missing_deal_closes_the_round(club: Club) -> None:
     tournament = make(club, rounds=2)
     register(tournament, 8)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    first, second = selectors.round_tables(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    first, second = round_selectors.round_tables(round_=round_)
     rng = random.Random(5)
     _enter(first, range(1, 5), rng)
     _enter(second, range(1, 4), rng)
@@ -272,8 +282,8 @@ def test_the_round_closes_in_the_deals_transaction(club: Club) -> None:
     ever stored without the other."""
     tournament = make(club, rounds=2)
     register(tournament, 4)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    (table,) = selectors.round_tables(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    (table,) = round_selectors.round_tables(round_=round_)
     rng = random.Random(7)
     _enter(table, range(1, 4), rng)
     seen: list[str] = []
@@ -300,28 +310,28 @@ def test_the_round_closes_in_the_deals_transaction(club: Club) -> None:
 def test_seating_the_next_round_closes_a_complete_one(club: Club) -> None:
     tournament = make(club, rounds=2)
     register(tournament, 4)
-    round_one = services.round_seat_next(tournament=tournament, by=None)
+    round_one = round_services.round_seat_next(tournament=tournament, by=None)
     with deals_leave_rounds_open():  # a round completed before deals closed rounds
         play_round(round_one, random.Random(6))
     assert Round.objects.get(pk=round_one.pk).status != Round.Status.CLOSED
-    services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_seat_next(tournament=tournament, by=None)
     assert Round.objects.get(pk=round_one.pk).status == Round.Status.CLOSED
 
 
 def test_a_round_starts_once_and_closes_once(club: Club) -> None:
     tournament = make(club, rounds=1)
     register(tournament, 4)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    services.round_start(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    round_services.round_start(round_=round_)
     started = Round.objects.get(pk=round_.pk).started_at
-    with pytest.raises(services.TournamentError):
-        services.round_start(round_=round_)
+    with pytest.raises(tournament_errors.TournamentError):
+        round_services.round_start(round_=round_)
     assert Round.objects.get(pk=round_.pk).started_at == started  # the countdown keeps running
     with deals_leave_rounds_open():
         play_round(round_, random.Random(2))
-    services.round_close(round_=round_)
-    with pytest.raises(services.TournamentError):
-        services.round_close(round_=round_)
+    round_services.round_close(round_=round_)
+    with pytest.raises(tournament_errors.TournamentError):
+        round_services.round_close(round_=round_)
 
 
 def test_a_player_withdraws_once(club: Club) -> None:
@@ -329,21 +339,21 @@ def test_a_player_withdraws_once(club: Club) -> None:
     register(tournament, 4)
     entry = tournament.entries.first()
     assert entry is not None
-    services.entry_withdraw(entry=entry)
-    with pytest.raises(services.TournamentError):
-        services.entry_withdraw(entry=entry)
+    registration_services.entry_withdraw(entry=entry)
+    with pytest.raises(tournament_errors.TournamentError):
+        registration_services.entry_withdraw(entry=entry)
 
 
 def test_no_round_after_the_last_one_even_before_it_is_closed(club: Club) -> None:
     tournament = make(club, rounds=1)
     register(tournament, 4)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    assert services.next_round_refusal(tournament) is not None  # still being played
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    assert round_services.next_round_refusal(tournament) is not None  # still being played
     play_round(round_, random.Random(3))
-    refusal = services.next_round_refusal(tournament)
+    refusal = round_services.next_round_refusal(tournament)
     assert refusal is not None and "1" in refusal
-    with pytest.raises(services.TournamentError):
-        services.round_seat_next(tournament=tournament, by=None)
+    with pytest.raises(tournament_errors.TournamentError):
+        round_services.round_seat_next(tournament=tournament, by=None)
     assert not tournament.round_set.filter(number=2).exists()
 
 
@@ -360,32 +370,32 @@ def test_no_round_after_the_last_one_even_before_it_is_closed(club: Club) -> Non
 def test_tie_breaks(
     better: tuple[int, list[int | None], str], worse: tuple[int, list[int | None], str]
 ) -> None:
-    assert selectors.tie_break_key(*better) < selectors.tie_break_key(*worse)
+    assert ranking.tie_break_key(*better) < ranking.tie_break_key(*worse)
 
 
 def test_players_level_on_every_tie_break_share_a_rank(club: Club) -> None:
     tournament = make(club, rounds=1, deals_per_round=1)
     players = register(tournament, 4)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    table = selectors.round_tables(round_=round_)[0]
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    table = round_selectors.round_tables(round_=round_)[0]
     game_services.deal_record(
         game=table.table.game,
         payload={"taker": players[0].pk, "contract": "garde", "points": 49, "oudlers": 2},
         by=None,
     )
-    standings = selectors.standings_for(tournament=tournament)
+    standings = standings_selectors.standings_for(tournament=tournament)
     assert [(r.rank, r.total) for r in standings] == [(1, 198), (2, -66), (2, -66), (2, -66)]
 
 
 def test_a_name_typed_again_registers_the_clubs_player(club: Club) -> None:
     chloe = club_services.player_create(club=club, name="Chloé")
     first = make(club)
-    entry = services.entry_add(tournament=first, name="  chloé ")
+    entry = registration_services.entry_add(tournament=first, name="  chloé ")
     assert entry.player == chloe
     second = make(club)
-    assert services.entry_add(tournament=second, name="Chloé").player == chloe
+    assert registration_services.entry_add(tournament=second, name="Chloé").player == chloe
     assert club.players.filter(name="Chloé").count() == 1
-    assert services.entry_add(tournament=second, name="Denis").player.name == "Denis"
+    assert registration_services.entry_add(tournament=second, name="Denis").player.name == "Denis"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -394,7 +404,7 @@ def test_two_organisers_starting_a_round_at_once_start_it_once() -> None:
     and is refused, and the start time is the first one's."""
     tournament = make(club_services.club_create(name="Club des Tournois", by=None), rounds=1)
     register(tournament, 4)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     barrier = threading.Barrier(2)
     outcomes: list[Any] = []
 
@@ -402,7 +412,7 @@ def test_two_organisers_starting_a_round_at_once_start_it_once() -> None:
         seen = Round.objects.get(pk=round_.pk)  # read while still seated, as a page would be
         try:
             barrier.wait(timeout=10)
-            outcomes.append(services.round_start(round_=seen).started_at)
+            outcomes.append(round_services.round_start(round_=seen).started_at)
         except Exception as exc:  # the outcome is what the test looks at
             outcomes.append(exc)
         finally:
@@ -417,23 +427,25 @@ def test_two_organisers_starting_a_round_at_once_start_it_once() -> None:
     started = [o for o in outcomes if not isinstance(o, Exception)]
     refused = [o for o in outcomes if isinstance(o, Exception)]
     assert len(started) == 1 and len(refused) == 1, outcomes
-    assert isinstance(refused[0], services.TournamentError)
+    assert isinstance(refused[0], tournament_errors.TournamentError)
     assert Round.objects.get(pk=round_.pk).started_at == started[0]
 
 
 def test_a_team_name_typed_in_other_capitals_is_the_same_team(club: Club) -> None:
     tournament = make(club, team_size=2)
-    first = services.team_for_name(tournament=tournament, name="les éclairs")
-    again = services.team_for_name(tournament=tournament, name="LES ÉCLAIRS")
+    first = registration_services.team_for_name(tournament=tournament, name="les éclairs")
+    again = registration_services.team_for_name(tournament=tournament, name="LES ÉCLAIRS")
     assert again.pk == first.pk and tournament.teams.count() == 1
 
 
-def _last_deals_ready(players: int) -> tuple[Round, list[selectors.TableState], random.Random]:
+def _last_deals_ready(
+    players: int,
+) -> tuple[Round, list[round_selectors.TableState], random.Random]:
     """A round of ``players`` (tables of four) whose tables each miss only their last deal."""
     tournament = make(club_services.club_create(name="Club des Tournois", by=None), rounds=2)
     register(tournament, players)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    states = selectors.round_tables(round_=round_)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    states = round_selectors.round_tables(round_=round_)
     rng = random.Random(11)
     for state in states:
         _enter(state, range(1, 4), rng)
@@ -466,7 +478,7 @@ def test_two_tables_entering_their_last_deals_at_once_close_the_round() -> None:
     payloads = [random_tarot_payload(rng, [p.pk for p in s.players], 4) for s in states]
     barrier = threading.Barrier(2)
 
-    def last_deal(state: selectors.TableState, payload: dict[str, Any]) -> Any:
+    def last_deal(state: round_selectors.TableState, payload: dict[str, Any]) -> Any:
         barrier.wait(timeout=10)
         return game_services.deal_record(game=state.table.game, payload=payload, by=None)
 
@@ -504,7 +516,7 @@ def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> 
 
     def close() -> Any:
         assert holding.wait(timeout=10)
-        return services.round_close(round_=Round.objects.get(pk=round_.pk))
+        return round_services.round_close(round_=Round.objects.get(pk=round_.pk))
 
     # Before the tournament's own hook: the correction holds its game, and only then would look
     # at the round, once the organiser's close has locked it and waits for this game.
@@ -527,8 +539,8 @@ def test_only_a_tables_last_deal_waits_on_the_rounds_lock(club: Club) -> None:
 
     tournament = make(club, deals_per_round=2)
     register(tournament, 8)
-    round_ = services.round_seat_next(tournament=tournament, by=None)
-    game = selectors.round_tables(round_=round_)[0].table.game
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    game = round_selectors.round_tables(round_=round_)[0].table.game
     ids = list(game.seats.order_by("position").values_list("player_id", flat=True))
     rng = random.Random(5)
     lock = 'FROM "tournaments_round" WHERE "tournaments_round"."id" ='

@@ -15,8 +15,10 @@ from django.urls import reverse
 
 from tarot_scores.games import services as game_services
 from tests.factories import ClubFactory, World, build_world, garde, make_tournament, play
-from tournaments import selectors, services
 from tournaments.models import Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 from tournaments.views.results import STANDINGS_ROWS
 
 pytestmark = pytest.mark.django_db
@@ -121,9 +123,11 @@ def test_a_304_costs_a_few_queries_whatever_was_played(world: World) -> None:
 def festival() -> Tournament:
     tournament = make_tournament(ClubFactory.create(), 0, name="Festival", rounds=1)
     for n in range(STANDINGS_ROWS + 12):
-        services.entry_add(tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True)
-    services.entry_add(tournament=tournament, name="Chloé Zébulon", checked_in=True)
-    services.round_seat_next(tournament=tournament, by=None)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True
+        )
+    registration_services.entry_add(tournament=tournament, name="Chloé Zébulon", checked_in=True)
+    round_services.round_seat_next(tournament=tournament, by=None)
     return tournament
 
 
@@ -137,7 +141,7 @@ def highlighted(html: str) -> list[int]:
 
 
 def test_the_standings_come_a_page_at_a_time(festival: Tournament) -> None:
-    ranking = [r.player.pk for r in selectors.standings_for(tournament=festival)]
+    ranking = [r.player.pk for r in standings_selectors.standings_for(tournament=festival)]
     url = reverse("tournaments:standings", args=[festival.pk])
     first = Client().get(url).content.decode()
     second = Client().get(url + "?page=2").content.decode()
@@ -150,7 +154,7 @@ def test_the_standings_come_a_page_at_a_time(festival: Tournament) -> None:
 
 
 def test_finding_a_name_shows_its_page_with_the_row_highlighted(festival: Tournament) -> None:
-    rows = selectors.standings_for(tournament=festival)
+    rows = standings_selectors.standings_for(tournament=festival)
     chloe = next(r for r in rows if r.player.label == "Chloé Zébulon")
     place = rows.index(chloe)
     url = reverse("tournaments:standings", args=[festival.pk])
@@ -171,7 +175,7 @@ def test_finding_a_name_shows_its_page_with_the_row_highlighted(festival: Tourna
 
 
 def test_several_found_each_have_a_real_link_to_their_page(festival: Tournament) -> None:
-    rows = selectors.standings_for(tournament=festival)
+    rows = standings_selectors.standings_for(tournament=festival)
     url = reverse("tournaments:standings", args=[festival.pk])
     block = Client().get(url, {"q": "joueur 05"}, headers=HTMX).content.decode()
     assert "<html" not in block
@@ -203,7 +207,7 @@ def test_the_standings_cost_the_same_for_10_or_100_deals(which: str, db: Any) ->
             ClubFactory.create(), 8, rounds=rounds, deals_per_round=per_round
         )
         for _ in range(rounds):
-            play(services.round_seat_next(tournament=tournament, by=None))
+            play(round_services.round_seat_next(tournament=tournament, by=None))
         url, headers = urls(tournament)[which]
         with CaptureQueriesContext(connection) as captured:
             assert Client().get(url, headers=headers).status_code == 200

@@ -10,8 +10,10 @@ import pytest
 
 from tarot_scores.clubs.models import Player
 from tests.factories import ClubFactory, make_tournament
-from tournaments import selectors, services
 from tournaments.models import Entry, Standing, Team, Tournament
+from tournaments.registration import services as registration_services
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +24,10 @@ NAMES = ["émile", "Emile", "Zoé", "zoe", "Straße", "STRASSE", "Ådne", "adne"
 def seated(players: int) -> Tournament:
     tournament = make_tournament(ClubFactory.create(), 0, name="Festival", rounds=3)
     for n in range(players):
-        services.entry_add(tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True)
-    services.round_seat_next(tournament=tournament, by=None)
+        registration_services.entry_add(
+            tournament=tournament, name=f"Joueur {n + 1:03d}", checked_in=True
+        )
+    round_services.round_seat_next(tournament=tournament, by=None)
     return tournament
 
 
@@ -54,11 +58,11 @@ def test_every_page_is_that_page_of_the_whole_ranking(seed: int) -> None:
     tournament = seated(36)
     scramble(tournament, random.Random(seed))
     for series in ("", "s1"):
-        whole = selectors.standings_for(tournament=tournament, series=series)
+        whole = standings_selectors.standings_for(tournament=tournament, series=series)
         assert len({r.rank for r in whole}) < len(whole)  # ties, so the names decide
         for size in (1, 3, 7, 50):
             for first in range(0, len(whole) + 2):
-                page = selectors.standings_slice(
+                page = standings_selectors.standings_slice(
                     tournament=tournament, series=series, first=first, size=size
                 )
                 assert page == whole[first : first + size], (series, size, first)
@@ -66,12 +70,12 @@ def test_every_page_is_that_page_of_the_whole_ranking(seed: int) -> None:
 
 def test_the_summary_says_what_the_whole_ranking_holds() -> None:
     tournament = seated(12)
-    summary = selectors.standings_summary(tournament=tournament)
-    assert summary == selectors.StandingsSummary(12, has_teams=False, has_penalties=False)
+    summary = standings_selectors.standings_summary(tournament=tournament)
+    assert summary == standings_selectors.StandingsSummary(12, has_teams=False, has_penalties=False)
     scramble(tournament, random.Random(5))
-    rows = selectors.standings_for(tournament=tournament, series="s2")
-    assert selectors.standings_summary(tournament=tournament, series="s2") == (
-        selectors.StandingsSummary(
+    rows = standings_selectors.standings_for(tournament=tournament, series="s2")
+    assert standings_selectors.standings_summary(tournament=tournament, series="s2") == (
+        standings_selectors.StandingsSummary(
             len(rows), any(r.team for r in rows), any(r.penalties for r in rows)
         )
     )
@@ -83,5 +87,5 @@ def test_a_page_costs_two_queries_whatever_the_field(
 ) -> None:
     tournament = seated(players)
     with django_assert_max_num_queries(2):  # type: ignore[operator]
-        page = selectors.standings_slice(tournament=tournament, first=8, size=4)
+        page = standings_selectors.standings_slice(tournament=tournament, first=8, size=4)
     assert len(page) == 4

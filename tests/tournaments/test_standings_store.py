@@ -18,9 +18,11 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tests import factories
-from tournaments import confirmations, penalties, selectors, services
 from tournaments.models import DealConfirmation, Entry, Penalty, Round, Standing, Tournament
-from tournaments.standings import standings_rebuild
+from tournaments.play import confirmations, penalties
+from tournaments.rounds import services as round_services
+from tournaments.standings import selectors as standings_selectors
+from tournaments.standings.store import standings_rebuild
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +35,8 @@ def stored(tournament: Tournament) -> dict[int, tuple[Any, ...]]:
 
 
 def same_as_score_lines(tournament: Tournament) -> None:
-    assert selectors.standings_for(tournament=tournament) == (
-        selectors.standings_from_score_lines(tournament=tournament)
+    assert standings_selectors.standings_for(tournament=tournament) == (
+        standings_selectors.standings_from_score_lines(tournament=tournament)
     )
 
 
@@ -53,7 +55,7 @@ class Evening:
         self.seat()
 
     def seat(self) -> None:
-        self.round = services.round_seat_next(tournament=self.tournament, by=None)
+        self.round = round_services.round_seat_next(tournament=self.tournament, by=None)
 
     def games(self) -> list[Game]:
         return list(Game.objects.filter(tournament_table__round__tournament=self.tournament))
@@ -163,7 +165,7 @@ class Evening:
             return
         self.round.refresh_from_db()
         closed = self.round.status == Round.Status.CLOSED
-        if closed and services.next_round_refusal(self.tournament) is None:
+        if closed and round_services.next_round_refusal(self.tournament) is None:
             self.seat()
 
     def step(self) -> None:
@@ -227,7 +229,7 @@ def test_a_swap_and_a_new_round_give_the_seated_their_round_at_zero() -> None:
     first = evening.round.tables.get(number=1).game.seats.first()
     second = evening.round.tables.get(number=2).game.seats.first()
     assert first is not None and second is not None
-    services.round_swap(round_=evening.round, first=first.player, second=second.player)
+    round_services.round_swap(round_=evening.round, first=first.player, second=second.player)
     rows = stored(tournament)
     assert len(rows) == 9 and {row[1]["1"] for row in rows.values()} == {0}
     same_as_score_lines(tournament)
@@ -240,13 +242,13 @@ def test_reading_the_standings_costs_the_same_for_10_or_100_deals(
     club = factories.ClubFactory.create()
     tournament = factories.make_tournament(club, 8, rounds=rounds, deals_per_round=per_round)
     for _ in range(rounds):  # two tables of four
-        factories.play(services.round_seat_next(tournament=tournament, by=None))
+        factories.play(round_services.round_seat_next(tournament=tournament, by=None))
     count = Deal.objects.filter(game__tournament_table__round__tournament=tournament).count()
     assert count == deals
 
     with django_assert_max_num_queries(2):
-        rows = selectors.standings_for(tournament=tournament)
+        rows = standings_selectors.standings_for(tournament=tournament)
     with django_assert_max_num_queries(2):
-        selectors.team_standings_for(tournament=tournament)
+        standings_selectors.team_standings_for(tournament=tournament)
 
-    assert rows == selectors.standings_from_score_lines(tournament=tournament)
+    assert rows == standings_selectors.standings_from_score_lines(tournament=tournament)

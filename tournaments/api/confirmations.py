@@ -1,5 +1,5 @@
 """Confirmation at the table in the API: the state of each deal of a tournament that requires
-it, and confirming, disagreeing and settling (``tournaments.confirmations`` holds the rules).
+it, and confirming, disagreeing and settling (``tournaments.play.confirmations`` holds the rules).
 
 Who may call: reading follows the club's visibility. Confirming is for a signed-in player of
 the other side (his account's player sits at the table), or an organiser or referee of the
@@ -34,7 +34,6 @@ from tarot_scores.games.models import Deal
 from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.scoring import ScoringError
 from tarot_scores.scoring.messages import Msg
-from tournaments import confirmations
 from tournaments.api.base import (
     MAX_ID,
     READ_ERRORS,
@@ -44,7 +43,8 @@ from tournaments.api.base import (
     tournament_or_404,
 )
 from tournaments.models import DealConfirmation, Tournament
-from tournaments.permissions import can_referee
+from tournaments.play import confirmations
+from tournaments.rules import can_referee
 
 TAGS = ["tournaments"]
 Status = DealConfirmation.Status

@@ -1,6 +1,6 @@
 """A championship's cuts through the API: the tournament's organisers and referees preview the
 cut after a closed round (the ranking with the line drawn), confirm it and undo it
-(``tournaments.cuts``, the services the "Cut after round k" page calls)."""
+(``tournaments.standings.cuts``, the services the "Cut after round k" page calls)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments import cuts
 from tournaments.api.base import (
     ROUND_NUMBER,
     WRITE_ERRORS,
@@ -22,7 +21,8 @@ from tournaments.api.base import (
     tournament_or_404,
 )
 from tournaments.models import Cut, Round, Tournament
-from tournaments.permissions import can_referee
+from tournaments.rules import can_referee
+from tournaments.standings import cuts
 
 TAGS = ["tournaments"]
 BOUND = 2**31 - 1

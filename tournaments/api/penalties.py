@@ -1,5 +1,5 @@
 """Penalties through the API: a tournament's referees and organisers list, give and remove
-them (``tournaments.penalties``, the services the Penalties page calls). A removed penalty
+them (``tournaments.play.penalties``, the services the Penalties page calls). A removed penalty
 stays in the list, marked removed."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments import penalties, selectors
 from tournaments.api.base import (
     MAX_ID,
     WRITE_ERRORS,
@@ -22,7 +21,9 @@ from tournaments.api.base import (
     tournament_or_404,
 )
 from tournaments.models import Entry, Penalty, Tournament
-from tournaments.permissions import can_referee
+from tournaments.play import penalties
+from tournaments.rules import can_referee
+from tournaments.standings import selectors as standings_selectors
 
 TAGS = ["tournaments"]
 
@@ -137,7 +138,9 @@ class PenaltyListView(TournamentAPIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
         _referee_only(request, tournament)
-        return Response([penalty_json(p) for p in selectors.penalties_for(tournament=tournament)])
+        return Response(
+            [penalty_json(p) for p in standings_selectors.penalties_for(tournament=tournament)]
+        )
 
     @extend_schema(
         operation_id="tournament_penalties_create",
@@ -173,7 +176,7 @@ class PenaltyListView(TournamentAPIView):
             round_number=data.get("round"),
             deal_id=data.get("deal"),
         )
-        found = selectors.penalties_for(tournament=tournament)
+        found = standings_selectors.penalties_for(tournament=tournament)
         return Response(
             penalty_json(next(p for p in found if p.pk == penalty.pk)),
             status=status.HTTP_201_CREATED,

@@ -14,7 +14,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.clubs.models import Player
-from tournaments import people, selectors
 from tournaments.api.base import (
     MAX_ID,
     ROUND_NUMBER,
@@ -25,6 +24,9 @@ from tournaments.api.base import (
     tournament_or_404,
 )
 from tournaments.models import ApartPair, Entry, Tournament
+from tournaments.people import selectors as people_selectors
+from tournaments.people import services as people
+from tournaments.standings import selectors as standings_selectors
 
 TAGS = ["tournaments"]
 
@@ -112,7 +114,9 @@ class ApartPairListView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = _organised(request, pk)
-        return Response([pair_json(p) for p in people.apart_pairs_listed(tournament=tournament)])
+        return Response(
+            [pair_json(p) for p in people_selectors.apart_pairs_listed(tournament=tournament)]
+        )
 
     @extend_schema(
         operation_id="tournament_apart_pairs_create",
@@ -258,8 +262,8 @@ class SubstituteStandingsView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
-        rows = selectors.standings_for(tournament=tournament, substitutes=True)
-        replaced = people.substitute_labels(tournament=tournament)
+        rows = standings_selectors.standings_for(tournament=tournament, substitutes=True)
+        replaced = people_selectors.substitute_labels(tournament=tournament)
         return Response(
             [
                 {

@@ -23,8 +23,8 @@ from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.names import validate_name
 from tarot_scores.games.setup import rule_set_for
 from tarot_scores.scoring.messages import Msg
-from tournaments import duplicate_play, services
 from tournaments.api.base import MAX_ID
+from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import (
     MAX_DEALS_PER_ROUND,
     MAX_ROUND_MINUTES,
@@ -35,6 +35,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.registration import services as registration_services
 
 # Column limits: PositiveIntegerField for the seed, PositiveSmallIntegerField for the rest.
 TEAM_SIZES = [0, 2, 4]
@@ -213,7 +214,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
                 raise serializers.ValidationError({"variant": [does_not_exist(variant)]})
             variant = "house"
         rules = rule_set_for(variant=variant, house_rules=house_rules)
-        refusals = duplicate_play.creation_refusals(
+        refusals = duplicate_format.creation_refusals(
             format=attrs["format"],
             team_size=attrs["team_size"],
             allow_threes=attrs["allow_threes"],
@@ -221,7 +222,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         )
         if refusals:
             raise serializers.ValidationError({f: [text] for f, text in refusals.items()})
-        refusal = services.five_mode_refusal(rules=rules, five_mode=attrs["five_mode"])
+        refusal = registration_services.five_mode_refusal(rules=rules, five_mode=attrs["five_mode"])
         if refusal and attrs["format"] != Tournament.Format.DUPLICATE:
             raise serializers.ValidationError({"five_mode": [refusal]})
         return {**attrs, "variant": variant, "house_rules": house_rules}

@@ -38,7 +38,6 @@ from tarot_scores.core.results import (
     tournament_page_key,
     with_etag,
 )
-from tournaments import selectors, services
 from tournaments.api.base import (
     CLUB_QUERY,
     READ_ERRORS,
@@ -79,11 +78,16 @@ from tournaments.api.serializers import (
     VisibleClubField,
     entry_json,
 )
-from tournaments.duplicate_selectors import DuplicateRow, duplicate_standings, is_duplicate
+from tournaments.errors import TournamentError
 from tournaments.models import Entry, Round, Tournament
-from tournaments.permissions import can_referee
-from tournaments.selectors import Bracket, TableState
-from tournaments.services import TournamentError
+from tournaments.registration import referees as referee_services
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.rounds.selectors import Bracket, TableState
+from tournaments.rules import can_referee, is_duplicate
+from tournaments.standings import selectors as standings_selectors
+from tournaments.standings.duplicate import DuplicateRow, duplicate_standings
 
 TAGS = ["tournaments"]
 CONFLICT = refusal("The tournament's state refuses it now: `non_field_errors` says why.")
@@ -148,7 +152,7 @@ class TournamentListView(TournamentAPIView):
         serializer = TournamentCreateSerializer(data=request.data, context=context)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        tournament = services.tournament_create(
+        tournament = registration_services.tournament_create(
             club=data["club"],
             name=data["name"],
             by=request.user,
@@ -233,9 +237,11 @@ class EntryListView(TournamentAPIView):
             with transaction.atomic():
                 team = None
                 if data["team"]:
-                    team = services.team_for_name(tournament=tournament, name=data["team"])
+                    team = registration_services.team_for_name(
+                        tournament=tournament, name=data["team"]
+                    )
                 field = "player" if data.get("player") is not None else "name"
-                entry = services.entry_add(
+                entry = registration_services.entry_add(
                     tournament=tournament,
                     player=data.get("player"),
                     name=data["name"],
@@ -297,12 +303,12 @@ class EntryDetailView(TournamentAPIView):
         try:
             with transaction.atomic():
                 if "checked_in" in data and data["checked_in"] != entry.checked_in:
-                    services.entry_check_in(entry=entry, checked_in=data["checked_in"])
+                    registration_services.entry_check_in(entry=entry, checked_in=data["checked_in"])
                 field = "withdrawn"
                 if withdrawn and entry.withdrawn_after is None:
-                    services.entry_withdraw(entry=entry)
+                    registration_services.entry_withdraw(entry=entry)
                 if "series" in data and data["series"] != entry.series:
-                    services.entry_series_set(entry=entry, series=data["series"])
+                    registration_services.entry_series_set(entry=entry, series=data["series"])
         except TournamentError as error:  # a duplicate's movement is drawn: the field is fixed
             return Response({field: [str(error)]}, status=status.HTTP_400_BAD_REQUEST)
         return Response(entry_json(entry))
@@ -352,7 +358,7 @@ class RoundListView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
-        rounds = selectors.tournament_rounds(tournament=tournament)
+        rounds = round_selectors.tournament_rounds(tournament=tournament)
         minutes = tournament.round_minutes
         return Response([round_json(r, tables, minutes) for r, tables in rounds])
 
@@ -383,10 +389,12 @@ class RoundListView(TournamentAPIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         try:
-            round_ = services.round_seat_next(tournament=tournament, by=request.user, byes=byes)
+            round_ = round_services.round_seat_next(
+                tournament=tournament, by=request.user, byes=byes
+            )
         except TournamentError as error:
             return _conflict(error)
-        tables = selectors.round_tables(round_=round_)
+        tables = round_selectors.round_tables(round_=round_)
         answer = round_json(round_, tables, tournament.round_minutes)
         return Response(answer, status=status.HTTP_201_CREATED)
 
@@ -407,7 +415,7 @@ def _round_action(round_: Round, action: Callable[[], object]) -> Response:
         action()
     except TournamentError as error:
         return _conflict(error)
-    tables = selectors.round_tables(round_=round_)
+    tables = round_selectors.round_tables(round_=round_)
     return Response(round_json(round_, tables, round_.tournament.round_minutes))
 
 
@@ -429,7 +437,7 @@ class RoundStartView(TournamentAPIView):
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         round_ = _managed_round(request, pk, number)
-        return _round_action(round_, lambda: services.round_start(round_=round_))
+        return _round_action(round_, lambda: round_services.round_start(round_=round_))
 
 
 class RoundCloseView(TournamentAPIView):
@@ -451,7 +459,7 @@ class RoundCloseView(TournamentAPIView):
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         round_ = _managed_round(request, pk, number)
-        return _round_action(round_, lambda: services.round_close(round_=round_))
+        return _round_action(round_, lambda: round_services.round_close(round_=round_))
 
 
 class RoundSwapView(TournamentAPIView):
@@ -476,7 +484,7 @@ class RoundSwapView(TournamentAPIView):
         serializer.is_valid(raise_exception=True)
         first, second = serializer.validated_data["first"], serializer.validated_data["second"]
         return _round_action(
-            round_, lambda: services.round_swap(round_=round_, first=first, second=second)
+            round_, lambda: round_services.round_swap(round_=round_, first=first, second=second)
         )
 
 
@@ -553,7 +561,7 @@ class StandingsView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
-        series = selectors.series_or_overall(request.query_params.get("series"))
+        series = standings_selectors.series_or_overall(request.query_params.get("series"))
         club = tournament.club
 
         def draw() -> list[dict[str, Any]]:
@@ -573,7 +581,7 @@ class StandingsView(TournamentAPIView):
                     "counted_from": row.counted_from,
                     "byes": [place + 1 for place in row.byes],
                 }
-                for row in selectors.standings_for(tournament=tournament, series=series)
+                for row in standings_selectors.standings_for(tournament=tournament, series=series)
             ]
 
         # Shared by its readers as the standings pages are (tarot_scores.core.results): a
@@ -622,7 +630,7 @@ class TeamStandingsView(TournamentAPIView):
         etag = results_etag(club=tournament.club, parts=["api-team-standings", tournament.pk])
         if etag_matches(request.headers, etag):
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
-        rows = selectors.team_standings_for(tournament=tournament)
+        rows = standings_selectors.team_standings_for(tournament=tournament)
         return with_etag(
             Response(
                 [
@@ -689,7 +697,7 @@ class BracketView(TournamentAPIView):
         tournament = tournament_or_404(request, pk)
         if tournament.format != Tournament.Format.KNOCKOUT:
             raise NotFound(_("This tournament is not a knockout: it has standings, no bracket."))
-        return Response(bracket_json(selectors.bracket(tournament=tournament)))
+        return Response(bracket_json(round_selectors.bracket(tournament=tournament)))
 
 
 # --- referees ---------------------------------------------------------------------------------
@@ -761,7 +769,7 @@ class RefereeListView(TournamentAPIView):
         require_organiser(request, tournament.club)
         serializer = RefereeAddSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.referee_add(tournament=tournament, user=serializer.validated_data["user"])
+        referee_services.referee_add(tournament=tournament, user=serializer.validated_data["user"])
         return Response(_referees_json(tournament), status=status.HTTP_201_CREATED)
 
 
@@ -782,5 +790,5 @@ class RefereeDetailView(TournamentAPIView):
         user = tournament.referees.filter(pk=user_id).first()
         if user is None:
             raise NotFound()
-        services.referee_remove(tournament=tournament, user=user)
+        referee_services.referee_remove(tournament=tournament, user=user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from tarot_scores.clubs import permissions
 from tarot_scores.core.access import club_readable
 from tournaments.models import Round, Table, Tournament
+from tournaments.rules import is_knockout
 
 
 def readable(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -46,10 +47,6 @@ def round_of(tournament: Tournament, number: int) -> Round:
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     round_.tournament = tournament
     return round_
-
-
-def is_knockout(tournament: Tournament) -> bool:
-    return tournament.format == Tournament.Format.KNOCKOUT
 
 
 def round_name(tournament: Tournament, number: int) -> str:

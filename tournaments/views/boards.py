@@ -18,10 +18,13 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.words import CONTRACT_SHORT
-from tournaments import duplicate_play, duplicate_selectors
+from tournaments import rules as tournament_rules
+from tournaments import words as tournament_words
 from tournaments.duplicate import DIRECTIONS, Movement, MovementError, board_dealer
-from tournaments.duplicate import pdf as duplicate_pdf
+from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import Entry, Tournament
+from tournaments.printing import duplicate as duplicate_pdf
+from tournaments.standings import duplicate as duplicate_results
 from tournaments.views.access import readable
 
 TEMPLATES = "tournaments/"
@@ -29,21 +32,21 @@ TEMPLATES = "tournaments/"
 
 def _duplicate(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
     tournament = readable(request, tournament_id)
-    if not duplicate_selectors.is_duplicate(tournament):
+    if not tournament_rules.is_duplicate(tournament):
         raise Http404
     return tournament
 
 
 def _movement_or_none(tournament: Tournament) -> Movement | None:
     try:
-        return duplicate_selectors.movement_of(tournament)
+        return duplicate_results.movement_of(tournament)
     except MovementError:
         return None
 
 
 def _seating_refusal(tournament: Tournament) -> str | None:
     checked_in = Entry.objects.filter(tournament=tournament, checked_in=True).count()
-    return duplicate_play.seating_refusal(tournament, checked_in)
+    return duplicate_format.seating_refusal(tournament, checked_in)
 
 
 def _movement_or_404(tournament: Tournament) -> Movement:
@@ -80,12 +83,12 @@ class ShownLine:
     seats: list[ShownSeat]  # North, East, South, West
 
 
-def _shown(sheet: duplicate_selectors.BoardTraveller) -> list[ShownLine]:
+def _shown(sheet: duplicate_results.BoardTraveller) -> list[ShownLine]:
     return [
         ShownLine(
             table=line.table,
             contract=str(CONTRACT_SHORT.get(line.contract or "", _("All passed"))),
-            taker="" if line.taker is None else duplicate_pdf.direction_name(line.taker),
+            taker="" if line.taker is None else tournament_words.direction_name(line.taker),
             bouts="" if line.bouts is None else str(line.bouts),
             points="" if line.points is None else formats.number_format(line.points),
             seats=[
@@ -103,7 +106,7 @@ def _shown(sheet: duplicate_selectors.BoardTraveller) -> list[ShownLine]:
 
 
 def _directions() -> list[str]:
-    return [duplicate_pdf.direction_name(d) for d in DIRECTIONS]
+    return [tournament_words.direction_name(d) for d in DIRECTIONS]
 
 
 def _title(tournament: Tournament) -> str:
@@ -116,7 +119,7 @@ def board(request: HtmxHttpRequest, tournament_id: int, board: int) -> HttpRespo
     four seats' players, scores and matchpoints (or differences from the average)."""
     tournament = _duplicate(request, tournament_id)
     plan = _board_or_404(tournament, board)
-    found = duplicate_selectors.travellers(tournament=tournament, board=board)
+    found = duplicate_results.travellers(tournament=tournament, board=board)
     sheet = found[0] if found else None
     average = tournament.duplicate_method == Tournament.DuplicateMethod.AVERAGE
     context = {
@@ -136,9 +139,7 @@ def board(request: HtmxHttpRequest, tournament_id: int, board: int) -> HttpRespo
     return render(request, TEMPLATES + "board.html", context)
 
 
-def _travellers_pdf(
-    tournament: Tournament, found: list[duplicate_selectors.BoardTraveller]
-) -> bytes:
+def _travellers_pdf(tournament: Tournament, found: list[duplicate_results.BoardTraveller]) -> bytes:
     """The travellers printed with the tournament's comparison: matchpoints, or each seat's
     difference from the board's average."""
     differences = None
@@ -162,7 +163,7 @@ def board_pdf(request: HtmxHttpRequest, tournament_id: int, board: int) -> FileR
     it yet)."""
     tournament = _duplicate(request, tournament_id)
     _board_or_404(tournament, board)
-    found = duplicate_selectors.travellers(tournament=tournament, board=board)
+    found = duplicate_results.travellers(tournament=tournament, board=board)
     data = _travellers_pdf(tournament, found)
     return pdf_response(data, f"tournament-{tournament.pk}-board-{board}.pdf")
 
@@ -171,7 +172,7 @@ def board_pdf(request: HtmxHttpRequest, tournament_id: int, board: int) -> FileR
 def travellers_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     """Every board played so far, one page each."""
     tournament = _duplicate(request, tournament_id)
-    found = duplicate_selectors.travellers(tournament=tournament)
+    found = duplicate_results.travellers(tournament=tournament)
     data = _travellers_pdf(tournament, found)
     return pdf_response(data, f"tournament-{tournament.pk}-travellers.pdf")
 
@@ -182,18 +183,18 @@ def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     direction (by name once round 1 is seated and the numbers drawn)."""
     tournament = _duplicate(request, tournament_id)
     plan = _movement_or_none(tournament)
-    names = duplicate_selectors.movement_names(tournament=tournament) if plan else {}
+    names = duplicate_results.movement_names(tournament=tournament) if plan else {}
     context = {
         "tournament": tournament,
         "plan": plan,
-        "rounds": duplicate_selectors.movement_lines(plan, names) if plan else [],
+        "rounds": duplicate_results.movement_lines(plan, names) if plan else [],
         "drawn": bool(names),
         # Before the draw the movement follows the players checked in: say now when round 1
         # could not be seated with them (not a multiple of 4, too few, too many rounds).
         "unseatable": None if names else _seating_refusal(tournament),
         "directions": _directions(),
         "repeats": len(plan.repeated_meetings()) if plan else 0,
-        "rule": duplicate_pdf.movement_rule(plan.strides) if plan else "",
+        "rule": tournament_words.movement_rule(plan.strides) if plan else "",
         "is_organiser": permissions.is_organiser(request, tournament.club),
     }
     return render(request, TEMPLATES + "movement.html", context)
@@ -204,7 +205,7 @@ def movement_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     """The movement sheet: one page per round, the players named once drawn."""
     tournament = _duplicate(request, tournament_id)
     plan = _movement_or_404(tournament)
-    names = duplicate_selectors.movement_names(tournament=tournament)
+    names = duplicate_results.movement_names(tournament=tournament)
     data = duplicate_pdf.render_movement_sheet(
         plan,
         title=_title(tournament),

@@ -1,7 +1,8 @@
 """The "Cut after round k" page of a championship: the organiser or referee asks for a cut (a
 number of players or a share of the field, scores carried over or not), sees the ranking with
 the line drawn and the counts, then confirms it; once made, the cut is shown, and undone while
-the next round is not seated (``tournaments.cuts``). A plain form: the preview is a GET, the
+the next round is not seated (``tournaments.standings.cuts``). A plain form: the preview is a GET,
+the
 confirmation and the undoing are POSTs."""
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from django.views.decorators.http import require_http_methods
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
-from tournaments import cuts
 from tournaments.forms import CutForm
 from tournaments.models import Round, Tournament
-from tournaments.permissions import can_referee
+from tournaments.rules import can_referee
+from tournaments.standings import cuts
 from tournaments.views.access import readable, round_of
 
 

@@ -24,18 +24,19 @@ from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.games.kinds import variant_label
-from tournaments import duplicate_play, people, seating, selectors, services
+from tournaments import errors as tournament_errors
+from tournaments import rules as tournament_rules
+from tournaments import seating
+from tournaments.formats import duplicate as duplicate_format
 from tournaments.forms import ApartPairForm, EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
-from tournaments.pdf import collation_key
-from tournaments.permissions import can_referee
-from tournaments.views.access import (
-    countdown,
-    is_knockout,
-    managed,
-    readable,
-    round_name,
-)
+from tournaments.people import selectors as people_selectors
+from tournaments.printing.pdf import collation_key
+from tournaments.registration import services as registration_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.rules import can_referee, is_knockout
+from tournaments.views.access import countdown, managed, readable, round_name
 
 TEMPLATES = "tournaments/"
 
@@ -75,7 +76,7 @@ def tournament_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))
     form = TournamentForm(request.POST or None, club=club, house_rules=house_rules)
     if request.method == "POST" and form.is_valid():
-        tournament = services.tournament_create(
+        tournament = registration_services.tournament_create(
             club=club, by=request.user, **form.service_arguments()
         )
         messages.success(
@@ -150,12 +151,12 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "is_organiser": is_organiser,
         "can_referee": can_referee(request, tournament),
         "knockout": is_knockout(tournament),
-        "next_round": services.next_round_number(tournament),
+        "next_round": tournament_rules.next_round_number(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
-        "can_seat": is_organiser and services.next_round_refusal(tournament) is None,
+        "can_seat": is_organiser and round_services.next_round_refusal(tournament) is None,
         "can_settle": tournament.require_confirmation and can_referee(request, tournament),
         "confirming": tournament.require_confirmation,
-        "waiting": selectors.deals_waiting_count(tournament=tournament),
+        "waiting": round_selectors.deals_waiting_count(tournament=tournament),
     }
     return render(request, TEMPLATES + "detail.html", context)
 
@@ -174,13 +175,13 @@ class TablePlanWords:
     byes: int = 0  # when impossible: the fewest who can sit out so that the rest are seated
 
 
-def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None:
-    number = services.next_round_number(tournament)
+def _plan(tournament: Tournament) -> TablePlanWords | None:
+    number = tournament_rules.next_round_number(tournament)
     if is_knockout(tournament) and number > 1:
         return None  # the next stage seats the qualifiers, not the checked-in players
     if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
         return None
-    count = sum(1 for e in entries if e.plays_in(number))
+    count = tournament_rules.entries_playing(tournament, number).count()
     try:
         words = seating.plan_tables(count, allow_threes=tournament.allow_threes).describe(
             engine_language()
@@ -197,7 +198,7 @@ def _plan(tournament: Tournament, entries: list[Entry]) -> TablePlanWords | None
 
 
 def _can_seat(tournament: Tournament) -> bool:
-    return services.next_round_refusal(tournament) is None
+    return round_services.next_round_refusal(tournament) is None
 
 
 def _entries(tournament: Tournament) -> list[Entry]:
@@ -245,17 +246,17 @@ def _registration_context(
         "add_form": add_form,
         "team_form": team_form,
         "teams": sorted(teams.items(), key=lambda t: t[0].casefold()),
-        "plan": _plan(tournament, entries),
+        "plan": _plan(tournament),
         "query": query,
-        "next_round": services.next_round_number(tournament),
+        "next_round": tournament_rules.next_round_number(tournament),
         "started": tournament.round_set.exists(),
         "can_seat": _can_seat(tournament),
         "knockout": is_knockout(tournament),
-        "apart_pairs": people.apart_pairs_listed(tournament=tournament),
+        "apart_pairs": people_selectors.apart_pairs_listed(tournament=tournament),
         "apart_form": apart_form,
         # A duplicate tournament's field, once its movement is drawn: no check-in, withdrawal
         # or registration offered (each would be refused), the reason said instead.
-        "field_fixed": duplicate_play.seated_refusal(tournament) or "",
+        "field_fixed": duplicate_format.seated_refusal(tournament) or "",
     }
 
 
@@ -289,13 +290,13 @@ def registration(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         context = _registration_context(request, tournament, add_form=form)
         return render(request, TEMPLATES + "registration.html", context, status=400)
     try:
-        registration = services.entries_register(
+        registration = registration_services.entries_register(
             tournament=tournament,
             players=form.chosen_players(),
             names=form.cleaned_data["new_names"],
             checked_in=form.cleaned_data["checked_in"],
         )
-    except services.TournamentError as error:
+    except tournament_errors.TournamentError as error:
         # All or nothing: the form comes back as typed, with the reason.
         form.add_error(None, str(error))
         context = _registration_context(request, tournament, add_form=form)
@@ -324,9 +325,9 @@ def _entry_changed(request: HtmxHttpRequest, tournament: Tournament, entry: Entr
     context = {
         "tournament": tournament,
         "entry": entry,
-        "plan": _plan(tournament, entries),
+        "plan": _plan(tournament),
         "checked_in": sum(1 for e in entries if e.checked_in),
-        "next_round": services.next_round_number(tournament),
+        "next_round": tournament_rules.next_round_number(tournament),
         "can_seat": _can_seat(tournament),
         "knockout": is_knockout(tournament),
         "oob": True,
@@ -342,14 +343,16 @@ def entry_check_in(request: HtmxHttpRequest, tournament_id: int, entry_id: int) 
     tournament = managed(request, tournament_id)
     entry = _entry_or_404(tournament, entry_id)
     try:
-        services.entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") == "1")
-    except services.TournamentError as error:  # a duplicate's movement is drawn
+        registration_services.entry_check_in(
+            entry=entry, checked_in=request.POST.get("checked_in") == "1"
+        )
+    except tournament_errors.TournamentError as error:  # a duplicate's movement is drawn
         return _entry_refused(request, tournament, error)
     return _entry_changed(request, tournament, entry)
 
 
 def _entry_refused(
-    request: HtmxHttpRequest, tournament: Tournament, error: services.TournamentError
+    request: HtmxHttpRequest, tournament: Tournament, error: tournament_errors.TournamentError
 ) -> HttpResponse:
     """The change is refused: the registration page again, with the reason (a full page load
     under htmx too, so the row shows what is stored)."""
@@ -371,7 +374,7 @@ def entry_series(request: HtmxHttpRequest, tournament_id: int, entry_id: int) ->
     if series and series not in Entry.Series.values:
         return HttpResponseBadRequest(_("Choose a series from the list."))
     if series != entry.series:
-        services.entry_series_set(entry=entry, series=series)
+        registration_services.entry_series_set(entry=entry, series=series)
     return _entry_changed(request, tournament, entry)
 
 
@@ -384,8 +387,8 @@ def entry_withdraw(request: HtmxHttpRequest, tournament_id: int, entry_id: int) 
     entry = _entry_or_404(tournament, entry_id)
     if entry.withdrawn_after is None:
         try:
-            services.entry_withdraw(entry=entry)
-        except services.TournamentError as error:  # a duplicate's movement is drawn
+            registration_services.entry_withdraw(entry=entry)
+        except tournament_errors.TournamentError as error:  # a duplicate's movement is drawn
             return _entry_refused(request, tournament, error)
         if not request.htmx:
             messages.success(request, _("%(name)s withdrew.") % {"name": entry.player.label})
@@ -401,12 +404,12 @@ def team_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     form = _team_form(tournament, _entries(tournament), request.POST)
     if form.is_valid():
         try:
-            team = services.team_create(
+            team = registration_services.team_create(
                 tournament=tournament,
                 name=form.cleaned_data["name"],
                 entries=form.chosen_entries(),
             )
-        except services.TournamentError as error:
+        except tournament_errors.TournamentError as error:
             form.add_error("members", str(error))
         else:
             messages.success(request, _("Team %(name)s created.") % {"name": team.name})

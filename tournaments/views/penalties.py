@@ -1,6 +1,6 @@
 """Penalties: the page where a tournament's referees and organisers give a player a penalty
 (points off his score, with a written reason, on a deal or on a round) and remove one, with
-the history of every penalty given and removed (``tournaments.penalties``)."""
+the history of every penalty given and removed (``tournaments.play.penalties``)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
-from tournaments import penalties, selectors
 from tournaments.forms import PenaltyForm
 from tournaments.models import Entry, Penalty, Tournament
-from tournaments.permissions import can_referee
+from tournaments.play import penalties
+from tournaments.rules import can_referee
+from tournaments.standings import selectors as standings_selectors
 from tournaments.views.access import readable, round_name
 
 
@@ -40,7 +41,7 @@ def _form(tournament: Tournament, data: Any = None) -> PenaltyForm:
 def _context(request: HtmxHttpRequest, tournament: Tournament, form: PenaltyForm) -> dict[str, Any]:
     return {
         "tournament": tournament,
-        "penalties": selectors.penalties_for(tournament=tournament),
+        "penalties": standings_selectors.penalties_for(tournament=tournament),
         "is_organiser": permissions.is_organiser(request, tournament.club),
         "can_referee": True,
         "form": form,

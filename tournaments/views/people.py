@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
-from tournaments import people
 from tournaments.forms import ApartPairForm
 from tournaments.models import ApartPair
+from tournaments.people import services as people
 from tournaments.views import events, rounds
 from tournaments.views.access import managed, round_of
 

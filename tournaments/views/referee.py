@@ -1,7 +1,7 @@
 """The referee's page of a tournament that requires confirmation: the deals the tables have not
 agreed on yet, disputed ones first with both versions side by side, and what a referee (or an
 organiser) decides: confirm a deal, keep the version entered or the other side's, or correct
-the deal. Decisions go through ``tournaments.confirmations`` and the deal services, so the
+the deal. Decisions go through ``tournaments.play.confirmations`` and the deal services, so the
 deal's history records them."""
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ from tarot_scores.games.forms import DealForm
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import deal_seats, table_seats
 from tarot_scores.games.words import deal_words
-from tournaments import confirmations, selectors
 from tournaments.models import DealConfirmation, Tournament
-from tournaments.permissions import can_referee
+from tournaments.play import confirmations
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rules import can_referee
 from tournaments.views.access import readable, round_name
 
 TEMPLATES = "tournaments/"
@@ -68,7 +69,7 @@ class Case:
 def _cases(tournament: Tournament) -> list[Case]:
     cases = []
     views: dict[int, Any] = {}
-    for confirmation in selectors.deals_waiting(tournament=tournament):
+    for confirmation in round_selectors.deals_waiting(tournament=tournament):
         deal = confirmation.deal
         game = deal.game
         view = deal_seats(deal, views.setdefault(game.pk, table_seats(game)))

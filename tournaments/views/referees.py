@@ -20,16 +20,17 @@ from tarot_scores.clubs.forms import AccountForm
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
-from tournaments import selectors, services
 from tournaments.models import Tournament
-from tournaments.permissions import can_referee
+from tournaments.registration import referees as referee_services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rules import can_referee
 from tournaments.views.access import readable, round_name
 
 
 def _context(request: HtmxHttpRequest, tournament: Tournament, form: AccountForm) -> dict[str, Any]:
     rounds = [
         (round_, round_name(tournament, round_.number), tables)
-        for round_, tables in selectors.tournament_rounds(tournament=tournament)
+        for round_, tables in round_selectors.tournament_rounds(tournament=tournament)
     ]
     return {
         "tournament": tournament,
@@ -57,7 +58,7 @@ def referees(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
             user = get_object_or_404(
                 get_user_model(), pk=request.POST.get("user") or 0, refereed_tournaments=tournament
             )
-            services.referee_remove(tournament=tournament, user=user)
+            referee_services.referee_remove(tournament=tournament, user=user)
             messages.success(
                 request, _("%(name)s is no longer a referee.") % {"name": user.get_username()}
             )
@@ -66,7 +67,7 @@ def referees(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         if form.is_valid():
             user = form.cleaned_data["identifier"]
             try:
-                services.referee_add(tournament=tournament, user=user)
+                referee_services.referee_add(tournament=tournament, user=user)
             except Refusal as refusal:
                 refusal.add_to_form(form, {"user": "identifier"})
             else:

@@ -31,10 +31,13 @@ from tarot_scores.core.results import (
     tournament_page_key,
     with_etag,
 )
-from tournaments import duplicate_selectors, exports, pdf, selectors
-from tournaments.duplicate_selectors import is_duplicate
 from tournaments.models import Entry, Round, Tournament
-from tournaments.views.access import Countdown, countdown, is_knockout, readable, round_name
+from tournaments.printing import exports, pdf
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rules import is_duplicate, is_knockout
+from tournaments.standings import duplicate as duplicate_results
+from tournaments.standings import selectors as standings_selectors
+from tournaments.views.access import Countdown, countdown, readable, round_name
 
 TEMPLATES = "tournaments/"
 PROJECTOR_SECONDS = 10
@@ -60,27 +63,27 @@ def _results(
     rows: list[Any]
     if duplicate:
         ranked: list[Any] = list(
-            duplicate_selectors.duplicate_standings(tournament=tournament, series=series)
+            duplicate_results.duplicate_standings(tournament=tournament, series=series)
         )
         count, has_teams = len(ranked), False
         has_penalties = any(r.penalties for r in ranked)
         rows = ranked if page is None else ranked[page[0] : page[0] + page[1]]
-        cuts = selectors.CutSummary([], 1)
+        cuts = standings_selectors.CutSummary([], 1)
     elif page is None:
-        rows = list(selectors.standings_for(tournament=tournament, series=series))
+        rows = list(standings_selectors.standings_for(tournament=tournament, series=series))
         count = len(rows)
         has_teams = not series and any(r.team for r in rows)
         has_penalties = any(r.penalties for r in rows)
-        cuts = selectors.cut_summary(rows)
+        cuts = standings_selectors.cut_summary(rows)
     else:
-        summary = selectors.standings_summary(tournament=tournament, series=series)
+        summary = standings_selectors.standings_summary(tournament=tournament, series=series)
         first, size = page
-        rows, lines = selectors.standings_slice_and_cuts(
+        rows, lines = standings_selectors.standings_slice_and_cuts(
             tournament=tournament, series=series, first=first, size=size
         )
         count, has_penalties = summary.count, summary.has_penalties
         has_teams = not series and summary.has_teams
-        cuts = selectors.cut_summary_of(lines)
+        cuts = standings_selectors.cut_summary_of(lines)
     numbers = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     return {
         "tournament": tournament,
@@ -90,7 +93,7 @@ def _results(
         "round_names": [round_name(tournament, n) for n in numbers],
         "round_headers": [(round_name(tournament, n), _("R%(n)s") % {"n": n}) for n in numbers],
         # A team's total needs every member's: the whole ranking then (teams are small events).
-        "teams": selectors.team_standings_for(
+        "teams": standings_selectors.team_standings_for(
             tournament=tournament, rows=rows if page is None else None
         )
         if has_teams
@@ -99,14 +102,14 @@ def _results(
         "has_penalties": has_penalties,
         "cuts": cuts,
         # Their reasons, read only when someone has one (no query otherwise).
-        "penalties": selectors.penalties_for(tournament=tournament, live_only=True)
+        "penalties": standings_selectors.penalties_for(tournament=tournament, live_only=True)
         if has_penalties
         else [],
         "knockout": is_knockout(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "is_organiser": permissions.is_organiser(user, tournament.club),
         "confirming": tournament.require_confirmation,
-        "waiting": selectors.deals_waiting_count(tournament=tournament),
+        "waiting": round_selectors.deals_waiting_count(tournament=tournament),
         "series": series,
         "series_label": Entry.Series(series).label if series else "",
         "duplicate": duplicate,
@@ -114,7 +117,7 @@ def _results(
         # Ranked apart, never among the players (tournaments.people); not by series.
         "substitutes": []
         if series or wall
-        else selectors.standings_for(tournament=tournament, substitutes=True),
+        else standings_selectors.standings_for(tournament=tournament, substitutes=True),
     }
 
 
@@ -160,8 +163,8 @@ SEARCH_LENGTH = 80
 def _ranked_count(tournament: Tournament, series: str = "") -> int:
     """How many players the standings rank (one query)."""
     if is_duplicate(tournament):
-        return duplicate_selectors.duplicate_count(tournament=tournament, series=series)
-    return selectors.standings_count(tournament=tournament, series=series)
+        return duplicate_results.duplicate_count(tournament=tournament, series=series)
+    return standings_selectors.standings_count(tournament=tournament, series=series)
 
 
 def _positive(request: HttpRequest, name: str) -> int | None:
@@ -169,13 +172,13 @@ def _positive(request: HttpRequest, name: str) -> int | None:
 
 
 def _series(request: HttpRequest) -> str:
-    return selectors.series_or_overall(request.GET.get("series"))
+    return standings_selectors.series_or_overall(request.GET.get("series"))
 
 
 def _series_links(tournament: Tournament, series: str) -> list[tuple[str, str, bool]]:
     """ "All", then each series the standings rank: (label, link, shown now); none when no
     player has a series."""
-    present = selectors.series_present(tournament=tournament)
+    present = standings_selectors.series_present(tournament=tournament)
     if not present:
         return []
     url = reverse("tournaments:standings", args=[tournament.pk])
@@ -190,7 +193,7 @@ def _standings_block(
 ) -> str:
     if query or player is not None:
         context = _results(tournament, series=series)
-        page = selectors.standings_page(
+        page = standings_selectors.standings_page(
             context["rows"], size=STANDINGS_ROWS, number=number, query=query, player=player
         )
     else:
@@ -198,7 +201,7 @@ def _standings_block(
         first = (number - 1) * STANDINGS_ROWS
         context = _results(tournament, series=series, page=(first, STANDINGS_ROWS))
         pages = max(1, -(-context["count"] // STANDINGS_ROWS))
-        page = selectors.StandingsPage(context["rows"], number, pages, first)
+        page = standings_selectors.StandingsPage(context["rows"], number, pages, first)
     url = reverse("tournaments:standings", args=[tournament.pk])
     within = {"series": series} if series else {}
     context.update(
@@ -385,10 +388,12 @@ def _projector(
 ) -> HttpResponse:
     first = (number - 1) * PROJECTOR_ROWS
     context = _results(tournament, page=(first, PROJECTOR_ROWS), wall=True)
-    playing: list[selectors.TableProgress] = []
+    playing: list[round_selectors.TableProgress] = []
     playing_count = 0
     if current is not None and current.status != Round.Status.CLOSED:
-        playing, playing_count = selectors.tables_playing(round_=current, limit=PROJECTOR_TABLES)
+        playing, playing_count = round_selectors.tables_playing(
+            round_=current, limit=PROJECTOR_TABLES
+        )
     pages = max(1, -(-context["count"] // PROJECTOR_ROWS))
     board_url = reverse("tournaments:projector", args=[tournament.pk])
     context.update(
@@ -409,10 +414,10 @@ def _projector(
     return render(request, TEMPLATES + template, context)
 
 
-def _bracket_or_404(tournament: Tournament) -> selectors.Bracket:
+def _bracket_or_404(tournament: Tournament) -> round_selectors.Bracket:
     if not is_knockout(tournament):
         raise Http404
-    return selectors.bracket(tournament=tournament)
+    return round_selectors.bracket(tournament=tournament)
 
 
 @require_safe

@@ -23,22 +23,29 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.models import Seat
-from tournaments import duplicate_play, pdf, people, selectors, services
+from tournaments import errors as tournament_errors
+from tournaments import rules as tournament_rules
 from tournaments.duplicate import DIRECTIONS
-from tournaments.duplicate.pdf import direction_name
+from tournaments.formats import duplicate as duplicate_format
 from tournaments.forms import SubstituteForm, SwapForm
 from tournaments.models import Entry, Penalty, Round, Substitution, Tournament
-from tournaments.selectors import TableState
+from tournaments.people import selectors as people_selectors
+from tournaments.printing import pdf
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
+from tournaments.rounds.selectors import TableState
+from tournaments.rules import is_knockout
+from tournaments.standings import selectors as standings_selectors
 from tournaments.views.access import (
     countdown,
     entry_url,
-    is_knockout,
     managed,
     qr_svg,
     readable,
     round_name,
     round_of,
 )
+from tournaments.words import direction_name
 
 TEMPLATES = "tournaments/"
 
@@ -54,10 +61,10 @@ def round_seat(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         return login_first(request, reverse("tournaments:detail", args=[tournament_id]))
     tournament = managed(request, tournament_id)
     try:
-        round_ = services.round_seat_next(
+        round_ = round_services.round_seat_next(
             tournament=tournament, by=request.user, byes=request.POST.get("byes") == "1"
         )
-    except services.TournamentError as error:
+    except tournament_errors.TournamentError as error:
         messages.error(request, str(error))
         return redirect("tournaments:detail", tournament_id=tournament.pk)
     messages.success(
@@ -95,13 +102,13 @@ def _cards(
     """The round's tables; each lists the live penalties of its players, those seated now and
     those a substitute replaced there (``substitutions``: the round's, read if not given)."""
     if substitutions is None:
-        substitutions = people.round_substitutions(round_=round_)
+        substitutions = people_selectors.round_substitutions(round_=round_)
     replaced: dict[int, list[int]] = defaultdict(list)
     for done in substitutions:
         replaced[done.table_id].append(done.replaced.player_id)
     cards = []
     given: dict[int, list[Penalty]] = defaultdict(list)
-    for penalty in selectors.penalties_for(
+    for penalty in standings_selectors.penalties_for(
         tournament=round_.tournament, round_=round_, live_only=True
     ):
         given[penalty.entry.player_id].append(penalty)
@@ -110,7 +117,7 @@ def _cards(
         if round_.tournament.format == Tournament.Format.DUPLICATE
         else ()
     )
-    for state in selectors.round_tables(round_=round_):
+    for state in round_selectors.round_tables(round_=round_):
         url = entry_url(request, state.table) if organiser else ""
         title = _("Table %(n)s: enter the deals") % {"n": state.table.number}
         cards.append(
@@ -176,13 +183,13 @@ def _round_context(
     substitute: SubstituteForm | None = None,
 ) -> dict[str, object]:
     organiser = permissions.is_organiser(request, tournament.club)
-    substitutions = people.round_substitutions(round_=round_)
+    substitutions = people_selectors.round_substitutions(round_=round_)
     cards = _cards(request, round_, organiser=organiser, substitutions=substitutions)
     started = any(c.state.entered for c in cards)
     complete = bool(cards) and all(c.state.complete for c in cards)
-    last = services.next_round_number(tournament) == round_.number + 1
+    last = tournament_rules.next_round_number(tournament) == round_.number + 1
     # A duplicate tournament's seats are the movement's: no swap, no substitute offered.
-    movement_seats = duplicate_play.seats_fixed_refusal(tournament) is not None
+    movement_seats = duplicate_format.seats_fixed_refusal(tournament) is not None
     swappable = (
         organiser and round_.status == Round.Status.SEATED and not started and not movement_seats
     )
@@ -191,7 +198,7 @@ def _round_context(
         "round": round_,
         "name": round_name(tournament, round_.number),
         "cards": cards,
-        "repeats": selectors.round_repeats(round_=round_),
+        "repeats": round_selectors.round_repeats(round_=round_),
         "is_organiser": organiser,
         "countdown": countdown(tournament, round_),
         "complete": complete,
@@ -200,12 +207,14 @@ def _round_context(
         "swap_form": (swap_form or _swap_form(cards)) if swappable else None,
         "can_start": organiser and round_.status == Round.Status.SEATED,
         "can_close": organiser and round_.status != Round.Status.CLOSED and complete,
-        "can_seat_next": organiser and last and services.next_round_refusal(tournament) is None,
+        "can_seat_next": organiser
+        and last
+        and round_services.next_round_refusal(tournament) is None,
         "knockout": is_knockout(tournament),
         "previous": round_.number - 1 if round_.number > 1 else None,
         "next": None if last else round_.number + 1,
-        "clashes": people.round_clashes(round_=round_),
-        "byes": people.round_byes(round_=round_),
+        "clashes": people_selectors.round_clashes(round_=round_),
+        "byes": people_selectors.round_byes(round_=round_),
         "substitutions": substitutions,
         "substitute_form": (substitute or substitute_form(round_))
         if organiser and round_.status != Round.Status.CLOSED and not movement_seats
@@ -244,8 +253,8 @@ def round_swap(request: HtmxHttpRequest, tournament_id: int, number: int) -> Htt
     if form.is_valid():
         first, second = form.chosen()
         try:
-            services.round_swap(round_=round_, first=first, second=second)
-        except services.TournamentError as error:
+            round_services.round_swap(round_=round_, first=first, second=second)
+        except tournament_errors.TournamentError as error:
             messages.error(request, str(error))
         else:
             messages.success(
@@ -265,8 +274,8 @@ def round_start(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
         return found
     tournament, round_ = found
     try:
-        services.round_start(round_=round_)
-    except services.TournamentError as error:
+        round_services.round_start(round_=round_)
+    except tournament_errors.TournamentError as error:
         messages.error(request, str(error))
     else:
         messages.success(
@@ -289,8 +298,8 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
         return found
     tournament, round_ = found
     try:
-        services.round_close(round_=round_)
-    except services.TournamentError as error:
+        round_services.round_close(round_=round_)
+    except tournament_errors.TournamentError as error:
         messages.error(request, str(error))
         return redirect(_round_url(tournament.pk, number))
     tournament.refresh_from_db(fields=["status"])
@@ -312,10 +321,12 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
         return login_first(request, _round_url(tournament_id, number))
     tournament = managed(request, tournament_id)
     round_ = round_of(tournament, number)
-    states = selectors.round_tables(round_=round_)
+    states = round_selectors.round_tables(round_=round_)
     # A duplicate table plays the boards the movement gives it, each dealt by its direction.
     plan = (
-        duplicate_play.session_movement(len(states), tournament.rounds, tournament.deals_per_round)
+        duplicate_format.session_movement(
+            len(states), tournament.rounds, tournament.deals_per_round
+        )
         if tournament.format == Tournament.Format.DUPLICATE and states
         else None
     )
@@ -341,13 +352,13 @@ def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> Fi
     round_ = round_of(tournament, number)
     lines = [
         pdf.SeatingLine(player.label, state.table.number, seat)
-        for state in selectors.round_tables(round_=round_)
+        for state in round_selectors.round_tables(round_=round_)
         for seat, player in enumerate(state.players, start=1)
     ]
     data = pdf.render_seating_list(
         tournament=tournament,
         round_name=round_name(tournament, number),
         lines=lines,
-        byes=[bye.entry.player.label for bye in people.round_byes(round_=round_)],
+        byes=[bye.entry.player.label for bye in people_selectors.round_byes(round_=round_)],
     )
     return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-seating.pdf")

@@ -6,7 +6,7 @@ entering the next deal (up to the deals per round) and correcting that table's d
 write is recorded with no user and the label "Table N, link", so the deal's history says where
 it came from. Organisers correct any deal through the game pages.
 
-When the tournament requires confirmation (``tournaments.confirmations``), the person holding
+When the tournament requires confirmation (``tournaments.play.confirmations``), the person holding
 the phone names himself among the table's players (remembered for that phone, in its session;
 a signed-in player of the table is his account's player) before entering deals. The page then
 lists the table's deals waiting for the other side: a player of that side confirms each, or
@@ -52,11 +52,13 @@ from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
-from tournaments import confirmations, duplicate_play, selectors
 from tournaments.duplicate import DIRECTIONS
-from tournaments.duplicate.pdf import direction_name
+from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import DealConfirmation, Round, Table
+from tournaments.play import confirmations
+from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import round_name
+from tournaments.words import direction_name
 
 TEMPLATES = "tournaments/"
 
@@ -115,7 +117,7 @@ class WaitingDeal:
 
 
 def _waiting(table: Table, view: TableSeats, holder: Player | None) -> list[WaitingDeal]:
-    found = selectors.deals_waiting(tournament=table.round.tournament, table=table)
+    found = round_selectors.deals_waiting(tournament=table.round.tournament, table=table)
     out = []
     for confirmation in found:
         deal = confirmation.deal
@@ -207,7 +209,7 @@ def _entry_context(
         preview=entry.waiting_preview(form),
     )
     context.update(extra)
-    if duplicate_play.is_duplicate_table(table):
+    if duplicate_format.is_duplicate_table(table):
         context.update(
             _board_context(table, sheet, form, context["slots"], undone=context.get("undone"))
         )
@@ -223,8 +225,8 @@ def _entered_boards(sheet: GameSheet) -> set[int]:
     return {row.deal.board for row in sheet.rows if not row.deal.is_deleted and row.deal.board}
 
 
-def _board_states(table: Table, sheet: GameSheet) -> list[duplicate_play.BoardState]:
-    return duplicate_play.table_boards(table, list(sheet.table.players), _entered_boards(sheet))
+def _board_states(table: Table, sheet: GameSheet) -> list[duplicate_format.BoardState]:
+    return duplicate_format.table_boards(table, list(sheet.table.players), _entered_boards(sheet))
 
 
 def _board_context(
@@ -269,7 +271,7 @@ def _board_reader(
     """Reads the posted board of a duplicate table: one of its boards not entered yet
     (``Refusal`` on "board" beside the select otherwise); None for other tables. ``read``:
     the sheet as the caller read it (the service checks again under the game's lock)."""
-    if not duplicate_play.is_duplicate_table(table):
+    if not duplicate_format.is_duplicate_table(table):
         return None
 
     def board(data: Mapping[str, Any]) -> int:
@@ -304,7 +306,7 @@ def _live_rows(
     """The sheet's live deals, with their penalties; each with its confirmation when the
     tournament asks for them."""
     rows = [r for r in sheet_rows(sheet, penalties) if not r.deal.is_deleted]
-    states = selectors.deal_states(game_id=table.game_id) if confirming else {}
+    states = round_selectors.deal_states(game_id=table.game_id) if confirming else {}
     for row in rows:
         row.confirmation = states.get(row.deal.pk)  # type: ignore[attr-defined]
     return rows
@@ -339,7 +341,7 @@ def _entry_screen(
 
     def round_may_close(request: HtmxHttpRequest) -> None:
         # The deal's own transaction closed the round if this was the last deal it waited for
-        # (tournaments.services.round_after_deal); the link was refused on a closed round.
+        # (tournaments.rounds.services.round_after_deal); the link was refused on a closed round.
         if _round_closed(table):
             messages.success(request, _("Every table has entered its deals: the round is closed."))
 

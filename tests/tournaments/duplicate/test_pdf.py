@@ -13,7 +13,7 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from tournaments.duplicate import DIRECTIONS, Direction, TableDeal, movement, traveller
-from tournaments.duplicate.pdf import (
+from tournaments.printing.duplicate import (
     render_board_labels,
     render_movement_sheet,
     render_travellers,

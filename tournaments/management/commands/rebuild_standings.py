@@ -7,7 +7,7 @@ from django.core.management.base import CommandError
 
 from tarot_scores.management.base import ClubCommand
 from tournaments.models import Tournament
-from tournaments.standings import standings_rebuild
+from tournaments.standings.store import standings_rebuild
 
 
 class Command(ClubCommand):

@@ -39,9 +39,9 @@ from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments.models import DealConfirmation, Round, Table
-from tournaments.permissions import can_referee
-from tournaments.services import close_if_complete
-from tournaments.standings import standings_after_table_change
+from tournaments.rounds.services import close_if_complete
+from tournaments.rules import can_referee
+from tournaments.standings.store import standings_after_table_change
 
 Side = DealConfirmation.Side
 Status = DealConfirmation.Status

@@ -16,9 +16,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.exports import CsvExport, RowWriter
-from tournaments.duplicate_selectors import DuplicateRow, duplicate_columns
 from tournaments.models import Tournament
-from tournaments.selectors import StandingRow, TeamRow
+from tournaments.ranking import StandingRow
+from tournaments.standings.duplicate import DuplicateRow, duplicate_columns
+from tournaments.standings.selectors import TeamRow
 
 
 class StandingsCsv(CsvExport):

@@ -34,11 +34,13 @@ from reportlab.platypus import (
 
 from tarot_scores.core.pdf import GRID, HEAD_FILL, build, fitting_width, grid_style, para, styles
 from tournaments.duplicate import DIRECTIONS, board_dealer
-from tournaments.duplicate.pdf import direction_name
-from tournaments.duplicate_selectors import DuplicateRow, duplicate_columns
-from tournaments.exports import bye_cell
 from tournaments.models import Tournament
-from tournaments.selectors import Bracket, StandingRow, TeamRow, cut_summary
+from tournaments.printing.exports import bye_cell
+from tournaments.ranking import StandingRow
+from tournaments.rounds.selectors import Bracket
+from tournaments.standings.duplicate import DuplicateRow, duplicate_columns
+from tournaments.standings.selectors import TeamRow, cut_summary
+from tournaments.words import direction_name
 
 _MARGIN = 1.2 * cm
 

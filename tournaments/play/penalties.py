@@ -30,7 +30,7 @@ from tarot_scores.games.models import Deal, Game, Seat
 from tarot_scores.games.penalties import PenaltyMark
 from tarot_scores.games.seats import deal_seats
 from tournaments.models import Entry, Penalty, Round, Substitution, Tournament
-from tournaments.standings import standings_refresh
+from tournaments.standings.store import standings_refresh
 
 MAX_PENALTY_POINTS = 10_000
 MAX_REASON = 500

@@ -30,10 +30,12 @@ from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
 from tournaments.duplicate import DIRECTIONS, Direction, Movement, board_dealer, movement
-from tournaments.duplicate.pdf import direction_name
 from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.rounds.tables import table_label
+from tournaments.rules import entries_playing
 from tournaments.seating.duplicate import ApartClash, draw_clashes, draw_movement_numbers
-from tournaments.standings import standings_refresh
+from tournaments.standings.store import standings_refresh
+from tournaments.words import direction_name
 
 MIN_TABLES = 2
 
@@ -160,7 +162,7 @@ def seat_round(
     checked in; later rounds seat the same numbers where the movement sends them. ``apart``:
     pairs of players that must never share a table (team-mates are added)."""
     if number == 1:
-        entries = [e for e in tournament.entries.filter(checked_in=True) if e.plays_in(1)]
+        entries = list(entries_playing(tournament, 1))
         refusal = seating_refusal(tournament, len(entries))
         if refusal:
             raise DuplicateError(refusal)
@@ -184,7 +186,6 @@ def seat_round(
     repeats = sum(1 for m in plan.repeated_meetings() if m.round == number)
     round_ = Round.objects.create(tournament=tournament, number=number, repeats=repeats)
     by_id = Player.objects.in_bulk([e.player_id for e in entries])
-    from tournaments.services import table_label  # the round's services import this module
 
     for station in plan.round_stations(number):
         game = game_services.game_create(

@@ -1,17 +1,15 @@
 """Tournament reads: live standings with their tie-breaks, team standings, table progress and
 knockout brackets. Each is a fixed number of queries, whatever the number of deals: the
-standings read the rows ``tournaments.standings`` keeps in step."""
+standings read the rows ``tournaments.standings.store`` keeps in step."""
 
 from __future__ import annotations
 
-import dataclasses
 import unicodedata
 from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, Window
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 
 from tarot_scores.clubs.models import Player
@@ -23,72 +21,21 @@ from tournaments.models import (
     Penalty,
     Round,
     Standing,
-    Table,
     Tournament,
 )
+from tournaments.people.selectors import bye_points, replaced_rounds
+from tournaments.ranking import (
+    CutLine,
+    StandingRow,
+    _group,
+    _ranked,
+    _stage_cells,
+    counted_from,
+    tie_break_key,
+)
+from tournaments.rules import counted
 
 Confirmation = DealConfirmation.Status
-
-
-def counted(tournament: Tournament, prefix: str = "") -> Q:
-    """The live deals the results count: all of them, or, when the tournament requires
-    confirmation, the confirmed ones (and those entered before it was required). ``prefix``
-    is the path from the queried model to the deal (``"deal__"`` from a score line)."""
-    live = Q(**{f"{prefix}deleted_at__isnull": True})
-    if not tournament.require_confirmation:
-        return live
-    return live & (
-        Q(**{f"{prefix}confirmation__isnull": True})
-        | Q(**{f"{prefix}confirmation__status": Confirmation.CONFIRMED})
-    )
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    rank: int
-    player: Player
-    total: int  # of the rounds counted (all of them, unless a cut restarted the scores)
-    rounds: list[int | None]  # per round, None where the player did not sit; penalties off
-    team: str = ""
-    penalties: int = 0  # the points the live penalties took off (already out of the rounds)
-    # A championship's cuts: the round after which the player was cut (None: still in), and
-    # the first round his total counts (after a cut that did not carry the scores over).
-    eliminated_after: int | None = None
-    counted_from: int = 1
-
-    byes: tuple[int, ...] = ()  # the places in ``rounds`` that are a bye (its points)
-
-    @property
-    def cells(self) -> list[tuple[int | None, bool]]:
-        """Each round's points and whether they are a bye's."""
-        return [(points, i in self.byes) for i, points in enumerate(self.rounds)]
-
-
-@dataclass(frozen=True)
-class CutLine:
-    """A confirmed cut as the standings read it (``models.Cut``, ``tournaments.cuts``)."""
-
-    after_round: int
-    keep: int
-    carry: bool
-
-
-def counted_from(cuts: Collection[CutLine], eliminated_after: int | None) -> int:
-    """The first round a player's total counts: the round after the last cut that did not carry
-    the scores over, among the cuts he went through (all of them while he is still in, those
-    before his own cut otherwise)."""
-    restarts = [
-        c.after_round
-        for c in cuts
-        if not c.carry and (eliminated_after is None or c.after_round < eliminated_after)
-    ]
-    return max(restarts, default=0) + 1
-
-
-def _stage_cells(per_round: dict[str, int], numbers: list[int], first: int) -> tuple[int, int, int]:
-    """The total, best and last round of the cells counted from round ``first``."""
-    played = [per_round[str(n)] for n in numbers if n >= first and str(n) in per_round]
-    return sum(played), max(played, default=0), played[-1] if played else 0
 
 
 def round_totals(
@@ -139,39 +86,6 @@ def seated_rounds(
     ):
         seated[player_id].add(number)
     return seated
-
-
-def tie_break_key(total: int, rounds: list[int | None], name: str) -> tuple[object, ...]:
-    """Documented tie-breaks (docs/tournaments.md): the higher total; then the better best
-    round; then the better last round played; then the name."""
-    played = [r for r in rounds if r is not None]
-    best = max(played, default=0)
-    last = played[-1] if played else 0
-    return (-total, -best, -last, name.casefold())
-
-
-# The group of the players still in: before every group of players cut.
-_STILL_IN = -(2**31)
-
-
-def _group(eliminated_after: int | None) -> int:
-    """Players still in first; then those cut after the latest round, and so on back."""
-    return _STILL_IN if eliminated_after is None else -eliminated_after
-
-
-def _ranked(rows: list[tuple[tuple[object, ...], StandingRow]]) -> list[StandingRow]:
-    """Sorted by their keys (the cut group, then the tie-breaks); equal on the group, the total
-    and both tie-break rounds: the same rank. A cut group's ranks follow the group above it.
-    Two players with the same name and keys come in the order they were registered as players
-    (the player id), not in whatever order the database returned them."""
-    rows.sort(key=lambda kr: (kr[0], kr[1].player.pk))
-    ranked: list[StandingRow] = []
-    previous: tuple[object, ...] | None = None
-    for i, (key, row) in enumerate(rows):
-        rank = ranked[-1].rank if previous is not None and key[:4] == previous[:4] else i + 1
-        ranked.append(dataclasses.replace(row, rank=rank))
-        previous = key
-    return ranked
 
 
 def series_or_overall(asked: str | None) -> str:
@@ -238,10 +152,11 @@ def standings_for(
     ``series`` (a valid one: ``series_or_overall``), only that series' players, ranked among
     themselves (1..n, ties as overall). ``substitutes``: the substitutes instead, ranked among
     themselves (they are never in the main ranking). After a championship's cuts
-    (``tournaments.cuts``) the players still in come first, then those cut after the latest
+    (``tournaments.standings.cuts``) the players still in come first, then those cut after the
+    latest
     round, and so on back, each group in its order at its cut; a cut that did not carry the
     scores over leaves the rounds before it out of its qualified players' totals (and
-    tie-breaks). Read from the stored standings (``tournaments.standings``): two queries,
+    tie-breaks). Read from the stored standings (``tournaments.standings.store``): two queries,
     whatever the number of deals."""
     numbers, cuts, byes = _rounds_cuts_and_byes(tournament)
     rounds = [str(n) for n in numbers]
@@ -308,7 +223,6 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     """The same standings computed from every score line of the tournament: what the stored
     standings must always equal (the rebuild and the tests read it; its cost grows with the
     deals)."""
-    from tournaments.people import bye_points, replaced_rounds
 
     totals = round_totals(tournament)
     seated = seated_rounds(tournament)
@@ -511,324 +425,10 @@ def team_standings_for(
     return out
 
 
-@dataclass(frozen=True)
-class TableState:
-    table: Table
-    players: list[Player]
-    entered: int
-    goal: int
-    pending: int = 0  # live deals waiting for the other side's confirmation
-    disputed: int = 0  # live deals the sides disagree on, waiting for a referee
-
-    @property
-    def complete(self) -> bool:
-        return _complete(self.entered, self.goal, self.pending, self.disputed)
-
-
-def _complete(entered: int, goal: int, pending: int, disputed: int) -> bool:
-    """A table is done with its round: every deal entered, none waiting for the other side's
-    confirmation or for a referee."""
-    return entered >= goal and not pending and not disputed
-
-
-@dataclass(frozen=True)
-class TableProgress:
-    """A table still playing, as the projector lists it."""
-
-    number: int
-    entered: int
-    goal: int
-    pending: int = 0
-    disputed: int = 0
-
-
-def tables_playing(*, round_: Round, limit: int) -> tuple[list[TableProgress], int]:
-    """The round's tables still playing: the ``limit`` furthest behind (fewest deals entered,
-    then the lower number), in table order, and how many are playing in all. One aggregate
-    query of plain numbers, whatever the tables and deals."""
-    goal = round_.tournament.deals_per_round
-    progress = _with_progress(Table.objects.filter(round=round_), round_.tournament)
-    playing = [
-        TableProgress(number, entered, goal, pending, disputed)
-        for number, entered, pending, disputed in progress.values_list(  # type: ignore[misc]
-            "number",
-            "entered",
-            "pending",
-            "disputed",  # the stubs do not see the annotations
-        )
-        if not _complete(entered, goal, pending, disputed)
-    ]
-    behind = sorted(playing, key=lambda t: (t.entered, t.number))[:limit]
-    return sorted(behind, key=lambda t: t.number), len(playing)
-
-
-def _with_progress(tables: QuerySet[Table], tournament: Tournament) -> QuerySet[Table]:
-    """Each table with its live deals counted, and (when the tournament requires confirmation)
-    those pending and disputed: one query with the tables."""
-    live = Q(game__deals__deleted_at__isnull=True)
-    tables = tables.annotate(entered=Count("game__deals", filter=live))
-    if not tournament.require_confirmation:
-        return tables.annotate(pending=Value(0), disputed=Value(0))
-    status = "game__deals__confirmation__status"
-    return tables.annotate(
-        pending=Count("game__deals", filter=live & Q(**{status: Confirmation.PENDING})),
-        disputed=Count("game__deals", filter=live & Q(**{status: Confirmation.DISPUTED})),
-    )
-
-
-def _state(table: Any, players: list[Player], goal: int) -> TableState:
-    return TableState(table, players, table.entered, goal, table.pending, table.disputed)
-
-
-def round_tables(*, round_: Round) -> list[TableState]:
-    """The round's tables with their players in seat order and deals entered (2 queries)."""
-    tournament = round_.tournament
-    tables = list(
-        _with_progress(Table.objects.filter(round=round_), tournament)
-        .select_related("game")
-        .order_by("number")
-    )
-    seats: dict[int, list[Player]] = defaultdict(list)
-    for game_id, *player in (
-        Seat.objects.filter(game__tournament_table__round=round_)
-        .order_by("position")
-        .values_list("game_id", "player_id", "player__name", "player__nickname")
-    ):
-        seats[game_id].append(Player.from_db("default", _PLAYER_FIELDS, player))
-    goal = tournament.deals_per_round
-    return [_state(t, seats[t.game_id], goal) for t in tables]
-
-
-def tournament_rounds(*, tournament: Tournament) -> list[tuple[Round, list[TableState]]]:
-    """Every round with its tables, players in seat order and deals entered (3 queries, however
-    many rounds, tables and deals)."""
-    rounds = list(tournament.round_set.order_by("number"))
-    tables = (
-        _with_progress(Table.objects.filter(round__tournament=tournament), tournament)
-        .select_related("game")
-        .order_by("round__number", "number")
-    )
-    seats: dict[int, list[Player]] = defaultdict(list)
-    for seat in (
-        Seat.objects.filter(game__tournament_table__round__tournament=tournament)
-        .select_related("player")
-        .order_by("position")
-    ):
-        seats[seat.game_id].append(seat.player)
-    by_round: dict[int, list[TableState]] = defaultdict(list)
-    goal = tournament.deals_per_round
-    for t in tables:
-        by_round[t.round_id].append(_state(t, seats[t.game_id], goal))
-    return [(r, by_round[r.pk]) for r in rounds]
-
-
 # --- confirmation at the table -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Waiting:
-    """A tournament's live deals not counted yet: waiting for the other side, or disputed."""
-
-    pending: int = 0
-    disputed: int = 0
-
-    def __bool__(self) -> bool:
-        return bool(self.pending or self.disputed)
-
-
-def deals_waiting_count(*, tournament: Tournament) -> Waiting:
-    """How many deals wait for a confirmation or a referee (one query; none when the
-    tournament does not require confirmation)."""
-    if not tournament.require_confirmation:
-        return Waiting()
-    counts = DealConfirmation.objects.filter(
-        deal__game__tournament_table__round__tournament=tournament,
-        deal__deleted_at__isnull=True,
-    ).aggregate(
-        pending=Count("pk", filter=Q(status=Confirmation.PENDING)),
-        disputed=Count("pk", filter=Q(status=Confirmation.DISPUTED)),
-    )
-    return Waiting(counts["pending"], counts["disputed"])
-
-
-def deals_waiting(*, tournament: Tournament, table: Table | None = None) -> list[DealConfirmation]:
-    """The live deals waiting for a confirmation or a referee, disputed ones first, then by
-    round, table and deal; with their deal, game, table and the players named (one query)."""
-    found = (
-        DealConfirmation.objects.filter(
-            deal__game__tournament_table__round__tournament=tournament,
-            deal__deleted_at__isnull=True,
-        )
-        .exclude(status=Confirmation.CONFIRMED)
-        .select_related(
-            "deal__game__tournament_table__round",
-            "entered_by",
-            "disputed_by",
-        )
-    )
-    if table is not None:
-        found = found.filter(deal__game_id=table.game_id)
-    disputed_first = [Confirmation.DISPUTED, Confirmation.PENDING]
-    return sorted(
-        found,
-        key=lambda c: (
-            disputed_first.index(Confirmation(c.status)),
-            c.deal.game.tournament_table.round.number,
-            c.deal.game.tournament_table.number,
-            c.deal.number,
-        ),
-    )
-
-
-def deal_states(*, game_id: int) -> dict[int, DealConfirmation]:
-    """A table's deals' confirmations, by deal id (one query)."""
-    return {c.deal_id: c for c in DealConfirmation.objects.filter(deal__game_id=game_id)}
-
-
 # --- knockout ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StageSeat:
-    player: Player
-    points: int
-    qualified: bool
-
-
-@dataclass(frozen=True)
-class StageTable:
-    number: int
-    seats: list[StageSeat]  # best first
-
-
-@dataclass(frozen=True)
-class Stage:
-    number: int
-    tables: list[StageTable]
-    complete: bool
-    final: bool
-    qualified: list[int] = field(default_factory=list)  # player ids going through
-
-
-@dataclass(frozen=True)
-class Bracket:
-    stages: list[Stage]
-    ranking: list[tuple[int, Player]]  # (rank, player), once the final is played
-
-
-def next_stage_places(players: int) -> int:
-    """How many go through: half the field, down to a multiple of four, never fewer than 4."""
-    return max(4, (players // 2) // 4 * 4)
-
-
-def qualify(tables: list[list[tuple[Player, int]]], *, per_table: int, places: int) -> set[int]:
-    """The best ``per_table`` of each table go through (fewer if the places are short), then the
-    best of the rest, by their score at their table, fill the remaining places."""
-    quota = min(per_table, places // max(1, len(tables)))
-    chosen: set[int] = set()
-    rest: list[tuple[int, str, Player]] = []
-    for table in tables:
-        ordered = sorted(table, key=lambda pp: (-pp[1], pp[0].label.casefold()))
-        for i, (player, points) in enumerate(ordered):
-            if i < quota:
-                chosen.add(player.pk)
-            else:
-                rest.append((points, player.label.casefold(), player))
-    rest.sort(key=lambda r: (-r[0], r[1]))
-    for _points, _name, player in rest[: max(0, places - len(chosen))]:
-        chosen.add(player.pk)
-    return chosen
-
-
-def bracket(*, tournament: Tournament) -> Bracket:
-    """Every knockout stage: its tables, each player's score there (less his penalties of
-    that stage) and who went through."""
-    totals = round_totals(tournament)
-    taken = round_penalties(tournament)
-    rounds = list(tournament.round_set.order_by("number"))
-    stages: list[Stage] = []
-    eliminated: list[list[tuple[int, Player]]] = []
-    ranking: list[tuple[int, Player]] = []
-    for round_ in rounds:
-        round_.tournament = tournament
-        states = round_tables(round_=round_)
-        per_table = [
-            [
-                (p, totals[p.pk].get(round_.number, 0) - taken[p.pk].get(round_.number, 0))
-                for p in s.players
-            ]
-            for s in states
-        ]
-        field_size = sum(len(t) for t in per_table)
-        final = len(states) == 1
-        complete = all(s.complete for s in states)
-        chosen: set[int] = set()
-        if not final:
-            chosen = qualify(
-                per_table,
-                per_table=tournament.qualifiers_per_table,
-                places=next_stage_places(field_size),
-            )
-        tables = [
-            StageTable(
-                s.table.number,
-                [
-                    StageSeat(p, pts, p.pk in chosen)
-                    for p, pts in sorted(t, key=lambda pp: (-pp[1], pp[0].label.casefold()))
-                ],
-            )
-            for s, t in zip(states, per_table, strict=True)
-        ]
-        stages.append(Stage(round_.number, tables, complete, final, sorted(chosen)))
-        out = [(pts, p) for t in per_table for p, pts in t if p.pk not in chosen]
-        eliminated.append(sorted(out, key=lambda x: (-x[0], x[1].label.casefold())))
-        if final and complete:
-            order: list[Player] = [p for stage_out in reversed(eliminated) for _pts, p in stage_out]
-            ranking = [(i + 1, p) for i, p in enumerate(order)]
-    return Bracket(stages, ranking)
-
-
-@dataclass(frozen=True)
-class Repeat:
-    """Two players seated together again at ``table``: the seating could not keep them apart."""
-
-    table: int
-    first: Player
-    second: Player
-    rounds: list[int]  # the earlier rounds where they already met
-
-
-def round_repeats(*, round_: Round) -> list[Repeat]:
-    """The meetings of this round that already happened in an earlier round (two queries)."""
-    seats = Seat.objects.filter(
-        game__tournament_table__round__tournament_id=round_.tournament_id,
-        game__tournament_table__round__number__lte=round_.number,
-    ).values_list(
-        "game__tournament_table__round__number", "game__tournament_table__number", "player_id"
-    )
-    players = {
-        p.pk: p
-        for p in Player.objects.filter(seats__game__tournament_table__round=round_).distinct()
-    }
-    tables: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for number, table, player_id in seats:
-        tables[(number, table)].append(player_id)
-    met: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for (number, _table), ids in tables.items():
-        if number < round_.number:
-            for a in ids:
-                for b in ids:
-                    if a < b:
-                        met[(a, b)].append(number)
-    repeats: list[Repeat] = []
-    for (number, table), ids in sorted(tables.items()):
-        if number != round_.number:
-            continue
-        for a in sorted(ids):
-            for b in sorted(ids):
-                if a < b and (a, b) in met:
-                    repeats.append(Repeat(table, players[a], players[b], sorted(met[(a, b)])))
-    return repeats
 
 
 # --- penalties ---------------------------------------------------------------------------------

@@ -41,17 +41,9 @@ from tournaments.duplicate import (
     traveller,
 )
 from tournaments.models import Entry, Penalty, Table, Tournament
-from tournaments.selectors import counted
+from tournaments.rules import counted, method_of
 
 _PLAYER_FIELDS = ["id", "name", "nickname"]
-
-
-def is_duplicate(tournament: Tournament) -> bool:
-    return tournament.format == Tournament.Format.DUPLICATE
-
-
-def method_of(tournament: Tournament) -> Method:
-    return Method(tournament.duplicate_method)
 
 
 def _player(pid: int, name: str, nickname: str) -> Player:

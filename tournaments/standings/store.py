@@ -10,7 +10,7 @@ from the table's few deals, never the whole tournament. What changes them:
 - a deal confirmed, disputed or settled where the tournament requires confirmation (only
   confirmed deals count: ``confirmations`` calls ``standings_refresh``);
 - a round seated (its players get the round, at 0) and a swap before its first deal;
-- a penalty given or removed (``tournaments.penalties``): a penalty lowers the player's points
+- a penalty given or removed (``tournaments.play.penalties``): a penalty lowers the player's points
   in its round, so a round's cell is its counted score lines minus its live penalties, and the
   total and the tie-breaks read the cells as always; ``Standing.penalties`` keeps their sum.
 
@@ -30,7 +30,10 @@ from django.db import transaction
 from django.db.models import Count, Sum
 
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
-from tournaments.models import Entry, Round, Standing, Table, Tournament
+from tournaments.models import Entry, Round, Standing, Substitution, Table, Tournament
+from tournaments.people.selectors import bye_points, present_in_round, replaced_rounds
+from tournaments.rules import counted
+from tournaments.standings.selectors import round_penalties, round_totals, seated_rounds
 
 
 def _fill(standing: Standing, cells: dict[int, int], penalties: int = 0) -> None:
@@ -51,7 +54,6 @@ def _cells(standing: Standing) -> dict[int, int]:
 def _round_points(round_: Round, player_ids: Collection[int]) -> dict[int, int]:
     """The players' counted points in this round, before penalties (one query over the
     round's score lines)."""
-    from tournaments.selectors import counted
 
     lines = (
         ScoreLine.objects.filter(
@@ -72,8 +74,6 @@ def _computed(tournament: Tournament, player_ids: Collection[int] | None = None)
     """player id -> (round number -> points, penalties taken off, for every round each was
     seated in; the sum of the live penalties), from the seats, score lines and penalties (the
     rebuild's reading; three queries)."""
-    from tournaments.people import bye_points, replaced_rounds
-    from tournaments.selectors import round_penalties, round_totals, seated_rounds
 
     seated = seated_rounds(tournament, player_ids)
     totals = round_totals(tournament, player_ids)
@@ -126,8 +126,6 @@ def standings_refresh(
         return
     byes: dict[int, int] = {}
     if seated is None:
-        from tournaments.people import present_in_round
-
         seated = set(
             Seat.objects.filter(
                 game__tournament_table__round=round_, player_id__in=ids
@@ -136,7 +134,6 @@ def standings_refresh(
         # The deal hook's players are all seated: byes and replaced players only come here.
         byes, replaced = present_in_round(round_, ids)
         seated = seated | set(byes) | replaced
-    from tournaments.selectors import round_penalties
 
     points = _round_points(round_, ids)
     # Every round's penalties of these players: the row's penalty column stays their sum.
@@ -199,7 +196,6 @@ def standings_after_deal(
     standings_refresh(round_=table.round, player_ids=seated, seated=set(seated))
     if table.replaced:
         # A deal from before a substitution may hold the replaced player's score lines.
-        from tournaments.models import Substitution
 
         gone = Substitution.objects.filter(table=table).values_list(
             "replaced__player_id", flat=True

@@ -14,7 +14,6 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import cm
@@ -22,43 +21,12 @@ from reportlab.platypus import KeepInFrame, PageBreak, Spacer, Table, TableStyle
 
 from tarot_scores.core.pdf import GRID, HEAD_FILL, build, grid_style, para, styles
 from tarot_scores.games.words import CONTRACT_SHORT
-
-from .movement import Direction, Movement, board_labels, movement_rows
-from .traveller import Traveller
+from tournaments.duplicate.movement import Direction, Movement, board_labels, movement_rows
+from tournaments.duplicate.traveller import Traveller
+from tournaments.words import direction_name, movement_rule
 
 _MARGIN = 1.2 * cm
 LABELS_PER_PAGE = 12  # two columns of six labels on an A4 page
-
-
-def direction_name(direction: Direction) -> str:
-    names = {
-        Direction.NORTH: _("North"),
-        Direction.EAST: _("East"),
-        Direction.SOUTH: _("South"),
-        Direction.WEST: _("West"),
-    }
-    return names[direction]
-
-
-def movement_rule(strides: Sequence[int]) -> str:
-    """The movement in a sentence, as the page and the movement sheet print it: "Each player
-    keeps his direction. Each round the boards go one table down; North stays, East moves 1
-    table up, South 2 tables up, West 3 tables up." (``strides``: North, East, South, West)."""
-    if not any(strides):
-        return _(
-            "Each player keeps his direction and his table. Each round the boards go one table "
-            "down."
-        )
-    moves = []
-    for direction, stride in zip(Direction, strides, strict=True):
-        if stride:
-            move = ngettext("moves %(n)s table up", "moves %(n)s tables up", stride) % {"n": stride}
-        else:
-            move = _("stays")
-        moves.append(f"{direction_name(direction)} {move}")
-    return _(
-        "Each player keeps his direction. Each round the boards go one table down; %(moves)s."
-    ) % {"moves": ", ".join(moves)}
 
 
 def board_label_text(board: int, dealer: Direction) -> str:

@@ -29,8 +29,9 @@ from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.results import results_changed
 from tournaments.models import Cut, Entry, Round, Tournament
-from tournaments.permissions import can_referee
-from tournaments.selectors import StandingRow, standings_for
+from tournaments.ranking import StandingRow
+from tournaments.rules import can_referee
+from tournaments.standings.selectors import standings_for
 
 MAX_SHARE = 99
 

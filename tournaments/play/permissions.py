@@ -20,24 +20,8 @@ from typing import Any
 from tarot_scores.clubs import permissions
 from tarot_scores.games.guards import Act
 from tarot_scores.games.models import Game
-from tournaments.models import Round, Table, Tournament
-
-
-def is_referee(who: Any, tournament: Tournament) -> bool:
-    """Named a referee of this tournament (whatever the account's role in the club)."""
-    reader = permissions.access_of(who)
-    user = reader.user
-    if user is None or not user.is_authenticated:
-        return False
-    key = ("referee", tournament.pk)
-    if key not in reader.memo:
-        reader.memo[key] = tournament.referees.filter(pk=user.pk).exists()
-    return bool(reader.memo[key])
-
-
-def can_referee(who: Any, tournament: Tournament) -> bool:
-    """Settle the tables' results: the club's organisers and the tournament's referees."""
-    return permissions.is_organiser(who, tournament.club) or is_referee(who, tournament)
+from tournaments.models import Round, Table
+from tournaments.rules import can_referee
 
 
 def table_of(who: Any, game: Game) -> Table | None:

@@ -1,0 +1,1 @@
+"""Formats: what differs between rounds, knockout and duplicate tournaments."""

@@ -1,0 +1,1 @@
+"""People: pairs kept apart, byes, substitutes and the rounds they replaced."""

@@ -1,0 +1,1 @@
+"""Printing: PDFs (score sheets, seating, standings, brackets, duplicate sheets) and CSV exports."""

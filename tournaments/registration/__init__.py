@@ -1,0 +1,1 @@
+"""Registration: the tournament itself, who plays (entries), check-in, series, teams, referees."""

@@ -1,0 +1,1 @@
+"""Rounds: seating the next round, its tables (club games), swaps, start and close."""

@@ -1,0 +1,1 @@
+"""Standings: the stored rows kept in step with the deals, their reads, cuts, duplicate results."""
