@@ -15,6 +15,7 @@ disagrees and enters his side's version for the referee.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -98,7 +99,21 @@ def _holder(
         if own is not None:
             return own, True
     chosen = request.session.get(_session_key(table))
-    return next((p for p in players if p.pk == chosen), None), False
+    # A player whose account is linked acts through it alone: a phone cannot speak for him.
+    named = next((p for p in players if p.pk == chosen and p.user_id is None), None)
+    return named, False
+
+
+def _proof(request: HttpRequest) -> str:
+    """What proves who acts on this phone: the account signed in, else the phone itself (a
+    digest of its session, kept whoever it names). A deal is never confirmed by the proof that
+    entered it."""
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    if request.session.session_key is None:
+        request.session.save()
+    key = str(request.session.session_key)
+    return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
 
 
 def _requires_confirmation(table: Table) -> bool:
@@ -362,7 +377,7 @@ def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> Http
     unknown, holder = _phone_holder(request, table, sheet)
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None):
+    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
         return deal_save(request, sheet, _entry_screen(request, table, holder, sheet))
 
 
@@ -396,7 +411,7 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     unknown, holder = _phone_holder(request, table, _sheet(table))
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None):
+    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
         return entry.deal_undo(request, deal, _entry_screen(request, table, holder))
 
 
@@ -458,7 +473,7 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
         by_label=_by_label(table, holder),
     )
-    with confirmations.acting_as(holder.pk if holder else None):
+    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
         return deal_correct(request, deal, view, screen)
 
 
@@ -491,6 +506,12 @@ def table_holder(request: HtmxHttpRequest, token: str) -> HttpResponse:
     player = next((p for p in players if str(p.pk) == chosen), None)
     if player is None:
         messages.error(request, _("Choose your name among the players of this table."))
+    elif player.user_id is not None and player.user_id != request.user.pk:
+        messages.error(
+            request,
+            _("%(name)s has an account: sign in to it to act for %(name)s.")
+            % {"name": player.label},
+        )
     else:
         request.session[_session_key(table)] = player.pk
         messages.success(request, _("This phone is %(name)s's.") % {"name": player.label})
@@ -519,7 +540,11 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
         return _back(table)
     try:
         confirmations.deal_confirm(
-            deal=deal, by=request.user, player=holder.pk, version=_posted_version(request)
+            deal=deal,
+            by=request.user,
+            player=holder.pk,
+            version=_posted_version(request),
+            proof=_proof(request),
         )
     except Refusal as refusal:  # DealConflict too: a correction came first
         messages.error(request, str(refusal))
