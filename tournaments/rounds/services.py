@@ -28,7 +28,7 @@ from tournaments import rules as tournament_rules
 from tournaments import seating
 from tournaments.errors import TournamentError
 from tournaments.formats import duplicate as duplicate_format
-from tournaments.models import DealConfirmation, Round, Table, Tournament
+from tournaments.models import DealConfirmation, Round, Table, Tournament, new_token
 from tournaments.people import selectors as people_selectors
 from tournaments.people import services as people
 from tournaments.rounds.selectors import bracket
@@ -326,3 +326,13 @@ def round_close(*, round_: Round) -> Round:
         tournament.save(update_fields=["status"])
     results_changed(club_id=round_.tournament.club_id)
     return round_
+
+
+@transaction.atomic
+def table_link_renew(*, table: Table) -> Table:
+    """A new private link for the table: the old one stops at once (a phone lost, a link
+    shared too widely, a referee removed who had it). Phones on the table name their holder
+    again on the new link."""
+    table.token = new_token()
+    table.save(update_fields=["token"])
+    return table

@@ -22,8 +22,14 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
-from tarot_scores.games.entry import DealCard, EditScreen, deal_card, deal_correct
-from tarot_scores.games.forms import DealForm
+from tarot_scores.games.entry import (
+    DealCard,
+    EditScreen,
+    deal_card,
+    deal_correct,
+    preview_context,
+)
+from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import deal_seats, table_seats
 from tarot_scores.games.words import deal_words
@@ -204,7 +210,10 @@ def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int
             "form": form,
             "slots": form.slot_errors(),
             "post_url": reverse("tournaments:referee_deal_edit", args=[tournament.pk, deal.pk]),
-            "preview_url": reverse("tournaments:table_preview", args=[table.token]),
+            # The referee's own preview: a referee's page never carries the table's link.
+            "preview_url": reverse(
+                "tournaments:referee_deal_preview", args=[tournament.pk, deal.pk]
+            ),
             "htmx_save": False,
             "dealer_label": view.labels[form.dealer.pk],
             "sitting_label": view.labels[form.sitting_out.pk] if form.sitting_out else "",
@@ -222,3 +231,23 @@ def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int
         by_label=_("Referee"),
     )
     return deal_correct(request, deal, view, screen)
+
+
+@require_POST
+def referee_deal_preview(
+    request: HtmxHttpRequest, tournament_id: int, deal_id: int
+) -> HttpResponse:
+    """Score the referee's correction as typed, store nothing (the referee's own route: his
+    pages never carry a table's private link, which he would keep after being removed)."""
+    found = _refereed(request, tournament_id)
+    if isinstance(found, HttpResponse):
+        return found
+    deal = _tournament_deal(found, deal_id)
+    game = deal.game
+    view = deal_seats(deal)
+    if not confirmations.referee_for(
+        request.user, game.tournament_table, [p.pk for p in view.players]
+    ):
+        raise PermissionDenied
+    form = deal_form_for(game)(request.POST, game=game, table=view, number=deal.number)
+    return render(request, "tarot_scores/game/deal_preview.html", preview_context(game, view, form))

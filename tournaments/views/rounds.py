@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.contrib import messages
 from django.http import FileResponse, HttpResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -28,7 +28,7 @@ from tournaments import rules as tournament_rules
 from tournaments.duplicate import DIRECTIONS
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.forms import SubstituteForm, SwapForm
-from tournaments.models import Entry, Penalty, Round, Substitution, Tournament
+from tournaments.models import Entry, Penalty, Round, Substitution, Table, Tournament
 from tournaments.people import selectors as people_selectors
 from tournaments.printing import pdf
 from tournaments.rounds import selectors as round_selectors
@@ -239,6 +239,24 @@ def _round_write(
         return login_first(request, _round_url(tournament_id, number))
     tournament = managed(request, tournament_id)
     return tournament, round_of(tournament, number)
+
+
+@require_POST
+def round_table_new_link(
+    request: HtmxHttpRequest, tournament_id: int, number: int, table_number: int
+) -> HttpResponse:
+    """Organisers: give a table a new private link; the old one stops at once."""
+    found = _round_write(request, tournament_id, number)
+    if isinstance(found, HttpResponse):
+        return found
+    _tournament, round_ = found
+    table = get_object_or_404(Table, round=round_, number=table_number)
+    round_services.table_link_renew(table=table)
+    messages.success(
+        request,
+        _("Table %(n)s has a new link: the old one no longer works.") % {"n": table.number},
+    )
+    return redirect(_round_url(tournament_id, number) + f"#table-{table.number}")
 
 
 @require_POST
