@@ -227,10 +227,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Sessions live in the database alone (one query by primary key per signed-in page): they are
-# read whether Redis answers or not, and a session ended (signing out, a password changed)
-# cannot come back from a cache that missed the deletion while it was unreachable.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions are read from the cache and written through to the database: a signed-in page
+# skips the session query, and a worker whose cache lacks a session falls back to the database.
+# Redis down is a cache miss (core/cache.py), so sessions are read from the database then.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "clubs:list"

@@ -98,6 +98,7 @@ class Place:
             "api/v1/games/": game.pk,
             "api/v1/deals/": self.deal.pk,
             "api/v1/tournaments/": world.tournament.pk,
+            "api/v1/auth/tokens/": 1,
         }
         if name == "pk":
             return str(next(v for prefix, v in by_route.items() if route.startswith(prefix)))

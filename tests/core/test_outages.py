@@ -139,7 +139,7 @@ def test_with_redis_down_pages_answer_from_the_database(
     }
     world = build_world()
     organiser = world.users["organiser"]
-    game = make_game(club=world.club, by=organiser)
+    game = make_game(club=world.club, players=list(world.club.players.all()[:4]), by=organiser)
     game_services.deal_record(game=game, payload=garde(game.players.all()[1].pk), by=None)
     client = signed_in_client(organiser)
     client.raise_request_exception = False
