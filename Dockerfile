@@ -28,4 +28,6 @@ RUN useradd --uid 10001 --create-home app && chown app /app
 USER app
 
 EXPOSE 8000
+# The background jobs' worker is the same image with another command (docs/operations.md, "The
+# worker"): docker run ... tarot-scores python manage.py worker
 CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn tarot_scores.wsgi:application --bind 0.0.0.0:8000 --workers 3 --access-logfile -"]

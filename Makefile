@@ -14,10 +14,13 @@ PYTEST_ARGS ?=
 # The suite runs in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs it in this one.
 PYTEST_WORKERS ?= auto
 
+# Debug is off unless asked for (tarot_scores/settings.py); the development targets ask for it.
+run migrations messages bench: export DJANGO_DEBUG ?= 1
+
 .PHONY: help run test lint fmt typecheck contracts migrations pytest chromium messages bench clean
 
 help:
-	@echo "make run      serve http://127.0.0.1:8000 (SQLite, demo club on an empty database)"
+	@echo "make run      serve http://127.0.0.1:8000 and run the jobs' worker (SQLite, demo club)"
 	@echo "make test     lint, format check, mypy, import contracts and the whole suite incl. browser tests"
 	@echo "make lint | fmt | messages | bench | clean"
 
@@ -37,7 +40,9 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 run: $(VENV)/.installed
 	$(MANAGE) migrate --noinput
 	$(MANAGE) load_demo --if-empty
-	$(MANAGE) runserver 127.0.0.1:8000
+	@# The background jobs' worker runs beside the site and stops with it (Ctrl+C).
+	$(MANAGE) worker & worker=$$!; trap 'kill $$worker 2>/dev/null || true' EXIT; \
+		$(MANAGE) runserver 127.0.0.1:8000
 
 # What the tests need from Debian: the browser, and GNU gettext (the catalogue test runs
 # makemessages).

@@ -144,7 +144,12 @@ def generate(*, deals: int, players: int, seed: int, url: str) -> dict[str, Any]
         Membership(club=c, user=user, role=Membership.Role.MEMBER) for c in clubs
     )
     made = Player.objects.bulk_create(
-        Player(name=f"Joueur {i + 1:05d}", club=clubs[i % clubs_count]) for i in range(players)
+        Player(
+            name=f"Joueur {i + 1:05d}",
+            label_key=f"joueur {i + 1:05d}",
+            club=clubs[i % clubs_count],
+        )
+        for i in range(players)
     )
     through = Player.clubs.through
     through.objects.bulk_create(

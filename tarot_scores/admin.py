@@ -11,12 +11,16 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_tasks_db.admin import DBTaskResultAdmin
+from django_tasks_db.models import DBTaskResult
 
 from tarot_scores.api.models import ApiToken
 from tarot_scores.api.tokens import token_digest, token_issue
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.errors import Refusal
+from tarot_scores.core.jobs import ATTEMPT
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
 
@@ -200,3 +204,33 @@ class ApiTokenAdmin(admin.ModelAdmin):
             request,
             _("The new key, to copy now: it will not be shown again. %(key)s") % {"key": key},
         )
+
+
+# -- The task queue (database backend): what waits, what runs, what failed and why --------------
+
+admin.site.unregister(DBTaskResult)
+
+
+@admin.register(DBTaskResult)
+class JobAdmin(DBTaskResultAdmin):
+    """The engine's own page of jobs, with the error of each failed run and which attempt it
+    was (``core.jobs.job`` enqueues the next one with a later "run after")."""
+
+    list_display: Any = (
+        "task_name",
+        "status",
+        "attempt",
+        "enqueued_at",
+        "display_run_after",
+        "finished_at",
+        "last_error",
+    )
+
+    @admin.display(description=gettext_lazy("attempt"))
+    def attempt(self, obj: DBTaskResult) -> int:
+        return int(obj.args_kwargs.get("kwargs", {}).get(ATTEMPT, 1))
+
+    @admin.display(description=gettext_lazy("last error"))
+    def last_error(self, obj: DBTaskResult) -> str:
+        lines = [line for line in obj.traceback.splitlines() if line.strip()]
+        return lines[-1] if lines else ""

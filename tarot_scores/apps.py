@@ -10,7 +10,10 @@ class TarotScoresConfig(AppConfig):
 
     def ready(self) -> None:
         from axes.signals import user_locked_out
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import pre_save
 
+        from tarot_scores.api.tokens import revoke_tokens_on_password_change
         from tarot_scores.clubs.home import home_clubs
         from tarot_scores.core.sections import on_home_page
         from tarot_scores.core.signin import lock_the_django_request
@@ -28,3 +31,9 @@ class TarotScoresConfig(AppConfig):
         on_home_page(home_open_games)
         # The API token view signs in through DRF's request: axes' answer must still reach it.
         user_locked_out.connect(lock_the_django_request, dispatch_uid="lock_the_django_request")
+        # A password changed or reset revokes the account's API tokens.
+        pre_save.connect(
+            revoke_tokens_on_password_change,
+            sender=get_user_model(),
+            dispatch_uid="revoke_tokens_on_password_change",
+        )

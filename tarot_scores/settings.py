@@ -1,6 +1,7 @@
 """Settings for the whole site, read from the environment (one module for every place it runs).
 
-Production must set DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL;
+Debug is off unless DJANGO_DEBUG=1 asks for it (`make run` and the test settings, tests/settings.py,
+do); production must set DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL;
 docs/operations.md lists every variable.
 """
 
@@ -28,7 +29,9 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", default=True)
+# Off unless asked for: a deployment that forgets the variable never runs in debug with the
+# development key (it refuses to start without DJANGO_SECRET_KEY instead).
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
@@ -53,6 +56,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "template_partials",
+    # The task queue's database backend (its table, its worker command: manage.py worker).
+    "django_tasks",
+    "django_tasks_db",
+    # RQ's queues, for TASKS_BACKEND=rq (and its admin pages of queues and jobs).
+    "django_rq",
     "tarot_scores",
     "tournaments",
     # Last: where its French words differ from another app's ("Invalid token."), the other's
@@ -132,10 +140,14 @@ def cache_from_url(url: str, key_prefix: str = "") -> dict[str, Any]:
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if url.startswith(("redis://", "rediss://", "unix://")):
+        # Down or unreachable, Redis is a cache miss, never an error (core/cache.py); a call
+        # waits at most this long for it.
+        wait = float(os.environ.get("REDIS_TIMEOUT_SECONDS", "0.5"))
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tarot_scores.core.cache.ForgivingRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": key_prefix,
+            "OPTIONS": {"socket_connect_timeout": wait, "socket_timeout": wait},
         }
     raise ImproperlyConfigured(f"Unsupported REDIS_URL scheme: {url.split(':', 1)[0]}")
 
@@ -152,6 +164,33 @@ CACHES = {
 # by up to this long (plus one drawing). Organisers always read the current results; 0 draws
 # every new results version (docs/performance.md, "Coalescing").
 RESULTS_LAG_SECONDS = float(os.environ.get("RESULTS_LAG_SECONDS", "2"))
+
+# Background jobs (docs/operations.md, "The worker"): Django's Tasks API (the django-tasks
+# backport). TASKS_BACKEND=database (the default: the jobs wait in a table of the site's own
+# database, `manage.py worker` runs them), rq (Redis, through RQ, for several servers:
+# TASKS_REDIS_URL or REDIS_URL; `manage.py worker` runs an RQ worker) or immediate (each job runs
+# in the request that asks for it: tests, a quick look).
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database").strip().lower()
+TASKS_REDIS_URL = os.environ.get("TASKS_REDIS_URL") or os.environ.get("REDIS_URL", "")
+# A running job whose worker has not been heard of for this long is given to another worker
+# (a worker killed mid-job, its machine lost): every job is written to run again safely.
+TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"))
+
+
+def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:
+    if kind == "database":
+        return {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    if kind == "immediate":
+        return {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    if kind == "rq":
+        if not redis_url:
+            raise ImproperlyConfigured("TASKS_BACKEND=rq needs TASKS_REDIS_URL or REDIS_URL.")
+        return {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+    raise ImproperlyConfigured(f"Unknown TASKS_BACKEND: {kind} (database, rq or immediate).")
+
+
+TASKS = tasks_from(TASKS_BACKEND, TASKS_REDIS_URL)
+RQ_QUEUES = {"default": {"URL": TASKS_REDIS_URL or "redis://127.0.0.1:6379/0"}}
 
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
 # and per client address (see tarot_scores/core/signin.py); its backend comes first so that a
@@ -214,6 +253,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Sessions are read from the cache and written through to the database: a signed-in page
 # skips the session query, and a worker whose cache lacks a session falls back to the database.
+# Redis down is a cache miss (core/cache.py), so sessions are read from the database then.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 LOGIN_URL = "login"
@@ -235,6 +275,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tarot Scores <
 # Below this many rated deals a player is listed apart on the rating rankings, "not yet ranked":
 # his rating still says more about how little the site knows of him than about his play.
 RATING_MIN_DEALS = int(os.environ.get("RATING_MIN_DEALS", "20"))
+
+# An invitation (to join a club, to play as a player) not answered within this many days
+# expires: its link says so, and the organisers send a new one.
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
@@ -266,7 +310,7 @@ if not DEBUG:
     # TLS is expected to end at a reverse proxy that sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     # Whether or not this site redirects to https itself (a proxy may do it): the cookies that
     # sign people in never travel over plain http.
     SESSION_COOKIE_SECURE = True

@@ -7,6 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from tarot_scores.api import token_pages
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.clubs import urls as club_urls
 from tarot_scores.core import pwa, views
@@ -18,10 +19,13 @@ from tarot_scores.stats import views as stats_views
 
 # Under /api/ an unknown path answers JSON, as an unknown id does.
 handler404 = "tarot_scores.api.errors.not_found"
+# The database unreachable: 503 with Retry-After (JSON under /api/); any failure under /api/: JSON.
+handler500 = "tarot_scores.core.outage.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/", pwa.offline, name="offline"),
@@ -51,6 +55,7 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/invitations/", include("tarot_scores.clubs.invitation_urls")),
+    path("accounts/tokens/", token_pages.account_tokens, name="account_tokens"),
     path("accounts/", include("django.contrib.auth.urls")),
     # Sign-up, the e-mail confirmation and the e-mail change (django-allauth).
     path("accounts/", include("tarot_scores.core.account_urls")),

@@ -36,6 +36,14 @@ def _results_never_lag(settings: Settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _jobs_run_at_once(settings: Settings) -> None:
+    # A job asked for in a test runs there and then (the immediate backend), inside the test's
+    # transaction; the tests of the queue itself (tests/core/test_jobs.py) run a real worker.
+    settings.TASKS_BACKEND = "immediate"
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture(autouse=True)
 def _site_language_afterwards() -> Iterator[None]:
     # LocaleMiddleware leaves the last request's language active in the thread; tests that ask
     # for English must not change the language of the tests that run after them.

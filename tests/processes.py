@@ -55,6 +55,9 @@ def child_env(**overrides: str) -> dict[str, str]:
     site = ("DJANGO_", "DATABASE_URL", "REDIS_URL", "CACHE_URL", "CACHE_KEY_PREFIX")
     env = {key: value for key, value in os.environ.items() if not key.startswith(site)}
     env["DJANGO_SETTINGS_MODULE"] = "tarot_scores.settings"
+    # Debug is off unless asked for; a child asks for it (and so the development key) unless
+    # the test says otherwise.
+    env["DJANGO_DEBUG"] = "1"
     env.update(overrides)
     return env
 

@@ -280,6 +280,9 @@ class DealConfirmation(models.Model):
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     entered_side = models.CharField(max_length=8, choices=Side.choices, blank=True)
+    # What proved who entered it: the account ("user:<id>") or the phone (a digest of its
+    # session). The same proof never confirms the deal (play.confirmations.deal_confirm).
+    entered_proof = models.CharField(max_length=80, blank=True, default="")
     confirmed_by = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -41,6 +41,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("<int:tournament_id>/penalties/", penalties.penalties_page, name="penalties"),
     path("<int:tournament_id>/rounds/seat/", rounds.round_seat, name="round_seat"),
     path("<int:tournament_id>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/tables/<int:table_number>/new-link/",
+        rounds.round_table_new_link,
+        name="round_table_new_link",
+    ),
     path("<int:tournament_id>/rounds/<int:number>/start/", rounds.round_start, name="round_start"),
     path("<int:tournament_id>/rounds/<int:number>/close/", rounds.round_close, name="round_close"),
     # A championship's cut after a closed round: preview, confirm, undo.
@@ -65,5 +70,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "<int:tournament_id>/referee/deals/<int:deal_id>/",
         referee_desk.referee_deal_edit,
         name="referee_deal_edit",
+    ),
+    path(
+        "<int:tournament_id>/referee/deals/<int:deal_id>/preview/",
+        referee_desk.referee_deal_preview,
+        name="referee_deal_preview",
     ),
 ]

@@ -1,6 +1,7 @@
 """Tokens for the API: swap a username and password for a new token to send as
 ``Authorization: Token <key>``. The key is in this answer only: the site keeps its SHA-256
-(``tarot_scores.api.tokens``), and an administrator revokes it in the admin.
+(``tarot_scores.api.tokens``). The account lists and revokes its own tokens here
+(``auth/tokens/``) and on its tokens page; an administrator in the admin.
 """
 
 from __future__ import annotations
@@ -8,16 +9,25 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tarot_scores.api.base import BAD_BODY, NOT_JSON, TOO_LARGE
+from tarot_scores.api.base import (
+    BAD_BODY,
+    NOT_FOUND,
+    NOT_JSON,
+    TOO_LARGE,
+    UNAUTHENTICATED,
+    ClubAPIView,
+)
 from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser, refusal_as_field_errors
-from tarot_scores.api.tokens import MAX_TOKENS, token_issue
+from tarot_scores.api.tokens import MAX_TOKENS, token_issue, token_revoke, tokens_of
 from tarot_scores.core.signin import forget_failures
 
 
@@ -87,3 +97,49 @@ class TokenView(APIView):
         user = serializer.validated_data["user"]
         forget_failures(username=user.get_username())
         return Response({"token": token_issue(user=user)})
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(read_only=True)
+    prefix = serializers.CharField(read_only=True, help_text="The key's first 8 characters.")
+    created_at = serializers.DateTimeField(read_only=True, help_text="When it was issued.")
+
+
+class TokenListView(ClubAPIView):
+    """The signed-in account's own tokens (never their keys)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = TokenSerializer
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="auth_tokens_list",
+        summary="List my API tokens",
+        description="The tokens of the account signed in, the newest first: id, the key's "
+        "first characters and when it was issued (the key itself is never shown again). A "
+        "password changed or reset revokes them all.",
+        tags=["auth"],
+        responses={200: TokenSerializer(many=True), 401: UNAUTHENTICATED},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(TokenSerializer(tokens_of(user=request.user), many=True).data)
+
+
+class TokenDetailView(ClubAPIView):
+    """Revoke one of the signed-in account's tokens."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = TokenSerializer
+
+    @extend_schema(
+        operation_id="auth_tokens_revoke",
+        summary="Revoke one of my API tokens",
+        description="The token stops working at once (the one this request is signed with "
+        "too). Another account's token answers 404, as an unknown one does.",
+        tags=["auth"],
+        responses={204: None, 401: UNAUTHENTICATED, 404: NOT_FOUND},
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        if not token_revoke(user=request.user, token_id=pk):
+            raise NotFound()
+        return Response(status=status.HTTP_204_NO_CONTENT)

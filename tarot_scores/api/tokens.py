@@ -3,7 +3,13 @@ SHA-256 digest; a request's key is hashed the same way and looked up.
 
 An account may hold several tokens (one per phone, script or app), at most ``MAX_TOKENS``:
 issuing one more revokes the oldest, so a script that asks for a token on every run does not
-pile them up.
+pile them up. Its holder lists and revokes them (``tokens_of``, ``token_revoke``: the account's
+tokens page and ``/api/v1/auth/tokens/``).
+
+A password changed or reset (any way: the account pages, the admin, ``set_password``) revokes
+every token of the account (``revoke_tokens_on_password_change``): whoever learnt the old
+password and took a token with it is out. Django itself ends the account's other sessions then
+(each session keeps a hash of the password it signed in with).
 """
 
 from __future__ import annotations
@@ -50,3 +56,26 @@ class HashedTokenAuthentication(TokenAuthentication):
         if not token.user.is_active:
             raise AuthenticationFailed(_("User inactive or deleted."))
         return token.user, token
+
+
+def tokens_of(*, user: Any) -> list[ApiToken]:
+    """The account's tokens, the newest first (what their holder may see: never a key)."""
+    return list(ApiToken.objects.filter(user=user).order_by("-created_at", "-id"))
+
+
+def token_revoke(*, user: Any, token_id: int) -> bool:
+    """Revoke one of the account's own tokens; False if it has no such token (another
+    account's token is not its holder's to see, nor to revoke)."""
+    deleted, _rows = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return deleted > 0
+
+
+def revoke_tokens_on_password_change(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """``pre_save`` of the user model: a password that changes revokes the account's tokens."""
+    update_fields = kwargs.get("update_fields")
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    before = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True)
+    old = before.first()
+    if old is not None and old != instance.password:
+        ApiToken.objects.filter(user_id=instance.pk).delete()

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from tarot_scores.api.auth import TokenView
+from tarot_scores.api.auth import TokenDetailView, TokenListView, TokenView
 from tarot_scores.api.calculator import ScoreView
 from tarot_scores.api.clubs import ClubDetailView, ClubListView, PlayerListView
 from tarot_scores.api.errors import IdConverter  # noqa: F401  (registers <id:...>)
@@ -26,6 +26,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("score/", ScoreView.as_view(), name="score"),
     # A token for scripts and apps: Authorization: Token <key>.
     path("auth/token/", TokenView.as_view(), name="token"),
+    path("auth/tokens/", TokenListView.as_view(), name="tokens"),
+    path("auth/tokens/<id:pk>/", TokenDetailView.as_view(), name="token-detail"),
     # Clubs and their players.
     path("clubs/", ClubListView.as_view(), name="clubs"),
     path("clubs/<id:pk>/", ClubDetailView.as_view(), name="club"),

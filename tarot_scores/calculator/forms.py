@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.kinds import TABLE_SIZES, TAROT
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
 from tarot_scores.scoring import ScoringError
 
@@ -57,10 +58,7 @@ MISERE_CHOICES = [("head", _("Head (no face card)")), ("trump", _("Trump (no tru
 
 def player_count(raw: str | None) -> int:
     """The number of players asked for (``?players=5``), or the default for anything else."""
-    try:
-        count = int(raw or "")
-    except ValueError:
-        return DEFAULT_PLAYER_COUNT
+    count = whole_number(raw)
     return count if count in PLAYER_COUNTS else DEFAULT_PLAYER_COUNT
 
 

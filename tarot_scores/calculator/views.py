@@ -47,7 +47,7 @@ def score_lines(deal: dict[str, Any], result: Result) -> list[ScoreLine]:
     return [ScoreLine(name, points, roles.get(name, "")) for name, points in result.scores.items()]
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
     lang = get_language()
     if request.method == "POST":

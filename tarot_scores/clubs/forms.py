@@ -17,7 +17,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -100,28 +99,31 @@ class PlayersPasteForm(forms.Form):
 
 
 def account_named(value: str) -> Any:
-    """The account with this user name or e-mail address (any case), or None. Several accounts
-    sharing the address are a ``ValidationError``: the user name tells them apart."""
+    """The account with this user name (any case), or None. Never looked up by e-mail address:
+    an answer that differs with the address would tell anyone who may name a referee or
+    invite a member whether that address has an account here."""
     user_model = get_user_model()
-    users = list(user_model.objects.filter(Q(username__iexact=value) | Q(email__iexact=value))[:2])
-    if len(users) > 1:
-        users = [u for u in users if u.get_username().casefold() == value.casefold()]
-        if len(users) != 1:
-            raise ValidationError(
-                _("Several accounts use this e-mail address: enter the user name.")
-            )
-    return users[0] if users else None
+    users = list(user_model.objects.filter(username__iexact=value)[:5])
+    exact = [u for u in users if u.get_username() == value]
+    if exact:
+        return exact[0]
+    return users[0] if len(users) == 1 else None
 
 
 class AccountForm(forms.Form):
-    """An existing account, by user name or e-mail address (a tournament's referee)."""
+    """An existing account, by user name (a tournament's referee)."""
 
-    identifier = forms.CharField(label=gettext_lazy("User name or e-mail address"), max_length=254)
+    identifier = forms.CharField(label=gettext_lazy("User name"), max_length=254)
 
     def clean_identifier(self) -> Any:
         found = account_named(str(self.cleaned_data["identifier"]).strip())
         if found is None:
-            raise ValidationError(_("No account has this user name or e-mail address."))
+            raise ValidationError(
+                _(
+                    "No account has this user name. An e-mail address is not looked up: "
+                    "ask the person for the user name they sign in with."
+                )
+            )
         return found
 
 

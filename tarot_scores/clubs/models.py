@@ -9,6 +9,7 @@ him, his account or his own club's games."""
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -79,9 +80,19 @@ class Membership(models.Model):
         return f"{self.user} @ {self.club} ({self.role})"
 
 
+def label_key(name: str, nickname: str) -> str:
+    """A player's label (nickname, or name) folded the way the site compares labels (case
+    folded; accents kept: Chloé and Chloe are two people): what the database keeps unique
+    among a club's own players."""
+    return (nickname.strip() or name.strip()).casefold()
+
+
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=60)
     nickname = models.CharField(_("nickname"), max_length=60, blank=True)
+    # ``label_key(name, nickname)``, kept by ``save()`` (and by any ``update()`` of the names):
+    # the unique constraint below closes the race of one name registered twice at once.
+    label_key = models.CharField(max_length=200, blank=True, default="", editable=False)
     licence = models.CharField(_("FFT licence number"), max_length=20, blank=True)
     # The player's own club: the one that created him (null only if that club was deleted).
     # Linking an account to him is for its organisers alone, and for the account's holder.
@@ -108,9 +119,23 @@ class Player(models.Model):
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "label_key"],
+                condition=~models.Q(label_key=""),
+                name="player_label_unique_in_club",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.label
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.label_key = label_key(self.name, self.nickname)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"name", "nickname"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "label_key"}
+        super().save(*args, **kwargs)
 
     @property
     def label(self) -> str:
@@ -179,8 +204,18 @@ class Invitation(models.Model):
         return f"{self.club}: {self.user or self.email} ({self.status})"
 
     @property
+    def expires_at(self) -> Any:
+        """An invitation not answered within ``INVITATION_DAYS`` (14 by default) expires: a
+        link forgotten in a mailbox does not let someone in months later."""
+        return self.created_at + timedelta(days=settings.INVITATION_DAYS)
+
+    @property
+    def is_expired(self) -> bool:
+        return self.status == self.Status.PENDING and timezone.now() >= self.expires_at
+
+    @property
     def is_pending(self) -> bool:
-        return self.status == self.Status.PENDING
+        return self.status == self.Status.PENDING and not self.is_expired
 
 
 class HouseRules(models.Model):

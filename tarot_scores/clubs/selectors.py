@@ -3,9 +3,12 @@ for an answer, names taken."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.collation import by_name
@@ -65,8 +68,9 @@ def invitations_for(*, user: Any) -> QuerySet[Invitation]:
     """The invitations waiting for this account's answer."""
     if user is None or not user.is_authenticated:
         return Invitation.objects.none()
+    fresh = timezone.now() - timedelta(days=settings.INVITATION_DAYS)
     return (
-        Invitation.objects.filter(user=user, status=Invitation.Status.PENDING)
+        Invitation.objects.filter(user=user, status=Invitation.Status.PENDING, created_at__gt=fresh)
         .select_related("club", "player")
         .order_by("created_at", "id")
     )

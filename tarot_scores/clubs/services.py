@@ -21,7 +21,14 @@ from django.utils.translation import gettext as _
 
 from tarot_scores import scoring
 from tarot_scores.clubs import selectors
-from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
+from tarot_scores.clubs.models import (
+    Club,
+    HouseRules,
+    Invitation,
+    Membership,
+    Player,
+    label_key,
+)
 from tarot_scores.clubs.roster import LINES_MAX, LineProblem, PastedPlayer, Roster, roster_read
 from tarot_scores.core.accounts import check_email_confirmed
 from tarot_scores.core.actors import Actor, signed_in
@@ -95,18 +102,31 @@ def player_create(
     has it."""
     name, nickname = check_name(name), check_name(nickname, field="nickname")
     label = nickname or name
+    field = "nickname" if nickname else "name"
     if label and selectors.player_label_taken(club=club, label=label):
-        raise Refusal.on(
-            "nickname" if nickname else "name",
-            "player_label_taken",
-            _("A player of this club is already called “%(label)s”: add a nickname.")
-            % {"label": label},
-        )
-    player = Player.objects.create(
-        name=name, nickname=nickname, licence=licence.strip(), user=user, club=club
-    )
+        raise _label_taken(label, field)
+    try:
+        # A savepoint: the same name created at the same moment by another request is caught
+        # by the database (player_label_unique_in_club), and the caller's transaction goes on.
+        with transaction.atomic():
+            player = Player.objects.create(
+                name=name, nickname=nickname, licence=licence.strip(), user=user, club=club
+            )
+    except IntegrityError:
+        if not Player.objects.filter(club=club, label_key=label_key(name, nickname)).exists():
+            raise  # another rule (the account already linked): not a name taken
+        raise _label_taken(label, field) from None
     player.clubs.add(club)
     return player
+
+
+def _label_taken(label: str, field: str) -> Refusal:
+    return Refusal.on(
+        field,
+        "player_label_taken",
+        _("A player of this club is already called “%(label)s”: add a nickname.")
+        % {"label": label},
+    )
 
 
 def player_names_check(*, player: Player, name: str, nickname: str) -> tuple[str, str]:
@@ -121,12 +141,7 @@ def player_names_check(*, player: Player, name: str, nickname: str) -> tuple[str
         and label
         and selectors.player_label_taken(club=club, label=label, other_than=player.pk)
     ):
-        raise Refusal.on(
-            "nickname" if nickname else "name",
-            "player_label_taken",
-            _("A player of this club is already called “%(label)s”: add a nickname.")
-            % {"label": label},
-        )
+        raise _label_taken(label, "nickname" if nickname else "name")
     return name, nickname
 
 
@@ -136,7 +151,14 @@ def player_rename(*, player: Player, name: str, nickname: str) -> Player:
     shows his label, so the results version of every club he plays in moves in the same
     transaction: the cached standings, projector and leaderboards show the new name at once."""
     name, nickname = player_names_check(player=player, name=name, nickname=nickname)
-    Player.objects.filter(pk=player.pk).update(name=name, nickname=nickname)
+    try:
+        with transaction.atomic():
+            Player.objects.filter(pk=player.pk).update(
+                name=name, nickname=nickname, label_key=label_key(name, nickname)
+            )
+    except IntegrityError:
+        # Another player of the club took the label between the check and the write.
+        raise _label_taken(nickname or name, "nickname" if nickname else "name") from None
     player.name, player.nickname = name, nickname
     clubs = set(player.clubs.values_list("pk", flat=True))
     if player.club_id is not None:
@@ -224,6 +246,14 @@ def invitation_create(
     )
 
 
+def invitation_expired() -> Refusal:
+    return Refusal.on(
+        WHOLE,
+        "invitation_expired",
+        _("This invitation has expired: ask the club's organisers for a new one."),
+    )
+
+
 def _invitation_refusal() -> Refusal:
     return Refusal.on(
         WHOLE,
@@ -241,6 +271,8 @@ def invitation_accept(*, invitation: Invitation, user: Any) -> Invitation:
     ``Refusal`` if the invitation is no longer pending, is for another account, or the player
     has meanwhile been given another account or is no longer the club's own."""
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.is_expired:
+        raise invitation_expired()
     if not invitation.is_pending:
         raise _invitation_refusal()
     if user is None or not user.is_authenticated:
@@ -271,9 +303,10 @@ def invitation_accept(*, invitation: Invitation, user: Any) -> Invitation:
 
 @transaction.atomic
 def invitation_close(*, invitation: Invitation, status: str) -> Invitation:
-    """Decline (the holder) or cancel (an organiser) a pending invitation."""
+    """Decline (the holder) or cancel (an organiser) a pending invitation (an expired one
+    too: the organisers' list keeps it until then)."""
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-    if not invitation.is_pending:
+    if invitation.status != Invitation.Status.PENDING:
         raise _invitation_refusal()
     invitation.status = status
     invitation.answered_at = timezone.now()

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from tarot_scores.clubs import permissions, selectors, services
 from tarot_scores.clubs.forms import (
@@ -40,10 +40,11 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.accounts import email_confirmed
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.scoring import PRESETS
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_list(request: HtmxHttpRequest) -> HttpResponse:
     """Public clubs and the user's own; logged-in users may start a club."""
     form = ClubForm()
@@ -88,7 +89,7 @@ def club_list(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Organisers: which games besides tarot the club offers for a new game."""
     club = club_for(request, slug)
@@ -112,7 +113,7 @@ def settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     if not permissions.can_add_player(request, club):
@@ -138,7 +139,7 @@ def player_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def players_paste(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Add many players at once: the list is checked first (each bad line or duplicate said
     beside it, nothing stored), then added as a whole on confirmation."""
@@ -215,11 +216,14 @@ def _invitation_sent(request: HttpRequest, invitation: Invitation) -> None:
     who = invitation.user.get_username() if invitation.user is not None else invitation.email
     if invitation.email:
         send_invitation(request, invitation)
-        messages.success(
-            request,
-            _("An invitation was sent to %(name)s (%(email)s). Nothing changes until they accept.")
-            % {"name": who, "email": invitation.email},
-        )
+        if invitation.user is None:
+            # Typed as an address: whether it has an account here is not said.
+            sent = _("An invitation was sent to %(email)s. Nothing changes until they accept.")
+        else:
+            sent = _(
+                "An invitation was sent to %(name)s (%(email)s). Nothing changes until they accept."
+            )
+        messages.success(request, sent % {"name": who, "email": invitation.email})
     else:
         messages.success(
             request,
@@ -259,7 +263,7 @@ def _member_updated(
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Organisers: who is in the club, their role, which of the club's own players they are;
     invite someone (they accept by e-mail); invitations waiting for an answer."""
@@ -291,7 +295,7 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             return redirect("clubs:members", slug=club.slug)
     elif action == "cancel":
         invitation = get_object_or_404(
-            Invitation, club=club, pk=request.POST.get("invitation") or 0
+            Invitation, club=club, pk=whole_number(request.POST.get("invitation"), default=0)
         )
         try:
             services.invitation_close(invitation=invitation, status=Invitation.Status.CANCELLED)
@@ -328,7 +332,7 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def my_invitations(request: HtmxHttpRequest) -> HttpResponse:
     """The invitations waiting for the signed-in account's answer."""
     invitations = selectors.invitations_for(user=request.user)
@@ -357,15 +361,17 @@ def _answer_page(
     return render(request, "tarot_scores/club/invitation.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invitation_answer(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The page an invitation's e-mail opens: the holder, signed in, accepts or declines;
     someone without an account makes one here (the e-mail proved the address is theirs)."""
     invitation = get_object_or_404(
         Invitation.objects.select_related("club", "player", "user"), token=token
     )
-    if request.method == "GET" or not invitation.is_pending:
-        return _answer_page(request, invitation, status=200 if request.method == "GET" else 409)
+    if request.method in ("GET", "HEAD") or not invitation.is_pending:
+        return _answer_page(
+            request, invitation, status=200 if request.method in ("GET", "HEAD") else 409
+        )
     action = request.POST.get("action")
     user: Any = request.user
     if action == "create" and not user.is_authenticated and invitation.user_id is None:
@@ -403,7 +409,7 @@ def invitation_answer(request: HtmxHttpRequest, token: str) -> HttpResponse:
     raise PermissionDenied  # no such action: a hand-made request
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rules(request: HtmxHttpRequest, slug: str, rules_id: int | None = None) -> HttpResponse:
     """The club's rule sets for everyone who may read the club; organisers create and edit."""
     club = club_for(request, slug)

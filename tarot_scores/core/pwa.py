@@ -21,7 +21,7 @@ from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tarot_scores.core.icons import THEME_COLOUR
 
@@ -38,7 +38,7 @@ SHELL_STATIC = [
 ]
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest, in the reader's language (the browser fetches it without cookies:
     ``Accept-Language`` decides)."""
@@ -94,7 +94,7 @@ def service_worker_script() -> str:
     return f"self.TAROT_SW = {json.dumps(config)};\n{code}"
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(service_worker_script(), content_type="text/javascript")
     # Served from the root, its scope is the whole site; say so for proxies that move it.
@@ -104,13 +104,13 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page it does not keep when the network is down."""
     return render(request, "tarot_scores/offline.html")
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     # Browsers ask for /favicon.ico whatever the page says.
     return redirect(static("img/favicon.ico"), permanent=True)

@@ -1,15 +1,17 @@
-"""Site-wide pages that belong to no club: the home page and the load balancer's health check."""
+"""Site-wide pages that belong to no club: the home page, the liveness check (``/healthz``) and
+the readiness check (``/readyz``)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
+from tarot_scores.core.readiness import readiness
 from tarot_scores.core.sections import home_page_sections
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """What the site is; for a signed-in reader, first what is theirs: clubs, open games,
     tournaments today (each concern adds its part, ``core.sections``)."""
@@ -17,7 +19,25 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tarot_scores/home.html", {"sections": sections})
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     # Liveness only: no database query, so a slow database does not get the process restarted.
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_safe
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Whether this server can serve now, part by part (``core.readiness``): 503 without the
+    database, 200 otherwise (``"status": "degraded"`` when the cache or the queue is down)."""
+    ready = readiness()
+    body = {
+        "status": ready.status,
+        "database": ready.database,
+        "cache": ready.cache,
+        "queue": ready.queue,
+    }
+    response = JsonResponse(body, status=200 if ready.serving else 503)
+    response["Cache-Control"] = "no-store"
+    if not ready.serving:
+        response["Retry-After"] = "30"
+    return response

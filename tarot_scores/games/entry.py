@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.games import services
 from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
@@ -179,11 +180,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
 
 
 def _query_number(value: str | None) -> int | None:
-    try:
-        number = int(value or "")
-    except ValueError:
-        return None
-    return number if number > 0 else None
+    return whole_number(value, minimum=1)
 
 
 def screen_state(
@@ -242,17 +239,35 @@ def refilled(sheet: GameSheet, deal: Deal) -> tuple[DealForm, dict[str, Any]]:
 def deal_undo(request: HtmxHttpRequest, deal: Deal, screen: EntryScreen) -> HttpResponse:
     """Undo a deal just saved: strike it off the sheet as a deletion does (its history keeps
     it, and it can be restored), and give its answers back to the form to be fixed."""
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
+    version = whole_number(request.POST.get("version"))
+    if version is None:
         return HttpResponseBadRequest(_("The deal's version is missing."))
     problem: dict[str, str] = {}
     try:
-        services.deal_delete(deal=deal, version=version, by=screen.by, by_label=screen.by_label)
+        services.deal_delete(
+            deal=deal,
+            version=version,
+            by=screen.by,
+            by_label=screen.by_label,
+            reason=request.POST.get("reason", ""),
+        )
     except DealConflict as conflict:
         problem["conflict"] = str(conflict)
     except GameClosed as closed:
         problem["status_note"] = str(closed)
+    except Refusal as refusal:
+        # A change that needs a written reason (a table reopened after its round closed, say):
+        # the Undo comes back with a place to write it, and nothing is struck off yet.
+        sheet = screen.reload()
+        asked = {
+            "url": screen.undo(deal) if screen.undo is not None else "",
+            "version": version,
+            "number": deal.number,
+            "messages": [text for texts in refusal.messages().values() for text in texts],
+        }
+        page = screen.template + "#entry-response" if request.htmx else screen.template
+        context = screen.context(sheet, blank_form(sheet), undo_reason=asked)
+        return render(request, page, context, status=400)
     if not request.htmx:
         if problem:
             messages.error(request, next(iter(problem.values())))
@@ -343,7 +358,7 @@ def deal_correct(
     """The correction page (GET), or save the posted correction of the version it was read
     at; nothing is stored on refusal, and a stale version shows the newer one."""
     game = deal.game
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         form = edit_form(deal, table)
         preview = preview_context(game, table, edit_form(deal, table, initial_as_data(form)))
         return render(

@@ -32,6 +32,7 @@ from tarot_scores.core.kinds import (
     TAROT,
     game_kind,
 )
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
 from tarot_scores.games.models import Game
 from tarot_scores.games.seats import TableSeats
@@ -77,11 +78,8 @@ def _player_choices(table: TableSeats, players: list[Player]) -> list[tuple[str,
 def _number_from(data: Mapping[str, Any] | None, default: int) -> int:
     """The deal number the page was showing: the dealer (and who sits out) depends on it."""
     raw = data.get("number") if data is not None else None
-    try:
-        number = int(str(raw))
-    except (TypeError, ValueError):
-        return default
-    return number if number > 0 else default
+    number = whole_number(raw, minimum=1)
+    return default if number is None else number
 
 
 class DealForm(forms.Form):

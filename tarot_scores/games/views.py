@@ -27,7 +27,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
@@ -36,6 +36,7 @@ from tarot_scores.clubs.permissions import club_for, club_readable
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.sections import club_page_sections
 from tarot_scores.games import entry, exports, selectors, services
@@ -109,7 +110,7 @@ def _sheet_context(request: HtmxHttpRequest, sheet: GameSheet) -> dict[str, Any]
     }
 
 
-@require_GET
+@require_safe
 def detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
@@ -165,7 +166,7 @@ def _entry_screen(request: HtmxHttpRequest, game: Game) -> EntryScreen:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Enter the next deal: a few taps on a phone, a live preview, then Save."""
     here = reverse("games:deal_new", args=[game_id])
@@ -245,7 +246,7 @@ def _edit_context(
     return context
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     """Correct a deal. The page carries the version it was read at: a stale one is refused."""
     deal = _deal_or_404(deal_id)
@@ -269,10 +270,7 @@ def _after_change(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 def _posted_version(request: HtmxHttpRequest) -> int | None:
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError):
-        return None
+    return whole_number(request.POST.get("version"))
 
 
 @require_POST
@@ -360,7 +358,7 @@ def _history(
     return sorted(events, key=when)
 
 
-@require_GET
+@require_safe
 def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     """Every version of a deal: who entered, corrected, deleted or restored it, and when; and
     the penalties given on it (a tournament table's), and their removal, in time order."""
@@ -410,14 +408,14 @@ def status(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _after_change(request, game)
 
 
-@require_GET
+@require_safe
 def sheet_csv(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
     return exports.GameCsv(sheet, sheet_penalties(sheet)).response()
 
 
-@require_GET
+@require_safe
 def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
     sheet = _sheet_or_404(game_id)
     club_readable(request, sheet.game.club)
@@ -429,7 +427,7 @@ def sheet_pdf(request: HtmxHttpRequest, game_id: int) -> FileResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     if not permissions.can_create_game(request, club):
@@ -479,7 +477,7 @@ class GameRow:
     players: list[Any]
 
 
-@require_GET
+@require_safe
 def club_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A club's page: its players, its games (an evening's tables; with htmx, a page of them),
     then what other concerns add (``core.sections``: its tournaments)."""

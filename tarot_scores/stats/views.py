@@ -18,13 +18,14 @@ from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from reportlab.graphics.shapes import Drawing
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.clubs.permissions import club_for
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key, player_page_key
 from tarot_scores.games.words import rules_label
@@ -48,7 +49,7 @@ SORT_COLUMNS = [
 ]
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     # The table only changes when a deal is written, which bumps the club's stats version:
@@ -122,7 +123,7 @@ def _leaderboard_context(club: Club, filters: LeaderboardFilterForm) -> dict[str
     }
 
 
-@require_GET
+@require_safe
 def records(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The club's records for the leaderboard's game and season. Reading them grows with the
     season's deals, so they have their own page (the leaderboard stays flat), drawn once per
@@ -164,21 +165,21 @@ def _report_url(club: Club, season: int | None) -> str | None:
     return f"{url}?{urlencode({'season': season})}"
 
 
-@require_GET
+@require_safe
 def season_report(request: HttpRequest, slug: str) -> FileResponse:
     """The club's printable season report (``?season=2025``; the latest season by default)."""
     club = club_for(request, slug)
     seasons = selectors.seasons_of(club=club)
     text = request.GET.get("season", "")
-    if text.isdigit() and 1900 <= int(text) <= 2999:
-        season = int(text)
+    if (asked := whole_number(text, minimum=1900, maximum=2999)) is not None:
+        season = asked
     else:
         season = seasons[0] if seasons else current_season(club)
     data = report.season_report_data(club=club, season=season, min_deals=settings.RATING_MIN_DEALS)
     return pdf_response(report.render_season_report(data), f"{club.slug}-season-{season}.pdf")
 
 
-@require_GET
+@require_safe
 def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     club = club_for(request, slug)
     player = get_object_or_404(club.players.all(), pk=player_id)
@@ -306,7 +307,7 @@ def _player_curves(*, player: Player, club: Club) -> PlayerCurves:
     )
 
 
-@require_GET
+@require_safe
 def player_report(request: HttpRequest, slug: str, player_id: int) -> FileResponse:
     """A player's page on paper: the figures and the same two curves as the page."""
     club = club_for(request, slug)
@@ -374,14 +375,14 @@ def _ratings_page(request: HtmxHttpRequest, club: Club | None, url: str) -> Http
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def ratings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A club's players ranked by rating, on the club's deals only."""
     club = club_for(request, slug)
     return _ratings_page(request, club, reverse("clubs:ratings", kwargs={"slug": club.slug}))
 
 
-@require_GET
+@require_safe
 def federation_ratings(request: HtmxHttpRequest) -> HttpResponse:
     """Players ranked by rating on every club's deals together."""
     return _ratings_page(request, None, reverse("ratings"))

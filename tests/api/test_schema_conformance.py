@@ -58,6 +58,7 @@ KIND_OF_PATH = {
     "games": "game",
     "deals": "deal",
     "tournaments": "tournament",
+    "auth": "token",
 }
 
 
@@ -88,6 +89,7 @@ def seed_world() -> tuple[dict[str, list[int]], Any]:
             Entry.objects.filter(tournament=world.tournament).values_list("pk", flat=True)[:3]
         ),
         "number": [1, 2],
+        "token": [999_999],  # nobody's: revoking it is the documented 404
     }
     return ids, world
 

@@ -55,6 +55,22 @@ def test_settings_refuse_to_start_without_secret_key_when_debug_is_off() -> None
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
 
 
+def test_debug_is_off_when_the_variable_is_forgotten() -> None:
+    # A deployment that forgets DJANGO_DEBUG runs without debug, so it needs its own key.
+    env = production_env()
+    del env["DJANGO_DEBUG"]
+    result = manage(
+        "shell", "-c", "from django.conf import settings; print(settings.DEBUG)", env=env
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "False"
+
+    del env["DJANGO_SECRET_KEY"]
+    refused = manage("check", env=env)
+    assert refused.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in refused.stderr
+
+
 @pytest.mark.parametrize("redirect", ["1", "0"])
 def test_cookies_are_secure_whenever_debug_is_off(redirect: str) -> None:
     # Even when a proxy, not the site, sends plain http to https.

@@ -98,6 +98,7 @@ class Place:
             "api/v1/games/": game.pk,
             "api/v1/deals/": self.deal.pk,
             "api/v1/tournaments/": world.tournament.pk,
+            "api/v1/auth/tokens/": 1,
         }
         if name == "pk":
             return str(next(v for prefix, v in by_route.items() if route.startswith(prefix)))
@@ -213,4 +214,69 @@ def test_no_posted_body_is_a_server_error(place: Place) -> None:
                 status = client.post(path, **body).status_code
                 if status >= 500:
                     failures.append((who, kind, path, status))
+    assert failures == []
+
+
+# Numbers no person types that a careless reading would take for one, or take at all: digits
+# that str.isdigit() accepts and int() refuses (², ①), one that int() reads (١), an exponent,
+# a negative, past the database's integers, a NUL. Each is sent as every number-like parameter
+# the site reads, in a query string, a form and JSON (tarot_scores/core/numbers.py).
+ODD_NUMBERS = ["²", "①", "١", "1e3", "-1", str(2**63), "\x00", "3.5", " 7 "]
+ODD_JSON_NUMBERS: list[Any] = [2**63, -1, 1e3, "²", True, [1], {"a": 1}]
+NUMBER_PARAMETERS = [
+    "page",
+    "season",
+    "version",
+    "penalty",
+    "number",
+    "board",
+    "saved",
+    "undone",
+    "players",
+    "size",
+    "invitation",
+    "club",
+    "keep",
+    "player",
+    "first",
+    "second",
+    "round",
+    "rounds",
+    "seed",
+    "max_deals",
+    "deal",
+    "membership",
+    "user",
+    "points",
+    "team_size",
+    "byes",
+]
+
+
+def test_no_odd_number_is_a_server_error(place: Place) -> None:
+    from urllib.parse import urlencode
+
+    failures = []
+    for who, client in clients(place):
+        for route in routes():
+            if route.route.startswith("admin/"):
+                continue
+            path = place.path(route.route)
+            for odd in ODD_NUMBERS:
+                values = {name: odd for name in NUMBER_PARAMETERS}
+                status = client.get(f"{path}?{urlencode(values)}").status_code
+                if status >= 500:
+                    failures.append((who, "query", path, repr(odd), status))
+                if who == "anonymous":
+                    continue
+                status = client.post(path, values).status_code
+                if status >= 500:
+                    failures.append((who, "form", path, repr(odd), status))
+            if who == "anonymous":
+                continue
+            for odd_json in ODD_JSON_NUMBERS:
+                body = json.dumps({name: odd_json for name in NUMBER_PARAMETERS})
+                status = client.post(path, body, content_type="application/json").status_code
+                if status >= 500:
+                    failures.append((who, "json", path, repr(odd_json), status))
     assert failures == []

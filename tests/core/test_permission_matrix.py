@@ -64,6 +64,7 @@ ADMIN_PREFIX = "admin:"
 EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "home": {"GET": EVERYONE},
     "healthz": {"GET": EVERYONE},
+    "readyz": {"GET": EVERYONE},
     # The installable web app: its manifest, service worker, offline page and icon.
     "manifest": {"GET": EVERYONE},
     "service-worker": {"GET": EVERYONE},
@@ -83,6 +84,10 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     },
     "api:score": {"POST": EVERYONE},
     "api:token": {"POST": EVERYONE},
+    # An account's own tokens (the world's token id 1 is nobody's here: revoking it is 404).
+    "api:tokens": {"GET": ACCOUNTS},
+    "api:token-detail": {"DELETE": NOBODY},
+    "account_tokens": {"GET": ACCOUNTS, "POST": NOBODY},
     "api:clubs": {"GET": EVERYONE, "POST": ACCOUNTS},
     "api:club": {"GET": EVERYONE},
     "api:club-ratings": {"GET": EVERYONE},
@@ -271,9 +276,13 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:referee_deal_edit@club": {"GET": NOBODY, "POST": NOBODY},
     "tournaments:referee_deal_edit@open": {"GET": A_REFEREES, "POST": A_REFEREES},
     "tournaments:referee_deal_edit@closed": {"GET": A_REFEREES, "POST": A_REFEREES},
+    "tournaments:referee_deal_preview@club": {"POST": NOBODY},
+    "tournaments:referee_deal_preview@open": {"POST": A_REFEREES},
+    "tournaments:referee_deal_preview@closed": {"POST": A_REFEREES},
     "tournaments:round_seat": {"POST": A_ORGANISERS},
     "tournaments:round": {"GET": EVERYONE},
     "tournaments:round_swap": {"POST": A_ORGANISERS},
+    "tournaments:round_table_new_link": {"POST": A_ORGANISERS},
     "tournaments:round_start": {"POST": A_ORGANISERS},
     "tournaments:round_close": {"POST": A_ORGANISERS},
     # The "Cut after round k" page: the tournament's organisers and referees.
@@ -386,6 +395,7 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         "id": "1",
         "app_label": "tarot_scores",
         "url": "nothing",
+        "table_number": 1,
     }
     if variant in GAME_VARIANTS:
         values["game_id"] = w.games[variant].pk
@@ -405,6 +415,8 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
             values["pk"] = w.club.pk
         elif name == "api:player-stats":
             values["pk"] = w.player.pk
+        elif name == "api:token-detail":
+            values["pk"] = 999_999
         elif name.startswith("tournaments_api:"):
             values["pk"] = w.tournament.pk
         elif "deal" in name and "deals" not in name:

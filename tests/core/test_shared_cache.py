@@ -44,11 +44,12 @@ def test_without_redis_url_each_process_keeps_its_own_cache() -> None:
     assert cache_from_url("") == {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 
 
-def test_redis_url_gives_django_s_redis_cache_with_the_key_prefix() -> None:
+def test_redis_url_gives_the_forgiving_redis_cache_with_the_key_prefix() -> None:
     assert cache_from_url("redis://cache:6379/1", key_prefix="scores") == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "tarot_scores.core.cache.ForgivingRedisCache",
         "LOCATION": "redis://cache:6379/1",
         "KEY_PREFIX": "scores",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }
 
 
@@ -68,7 +69,7 @@ def test_a_value_cached_by_one_process_is_read_by_another(shared: dict[str, str]
         "from django.core.cache import cache\nprint(json.dumps(cache.get('standings')))", shared
     )
 
-    assert written == "RedisCache"
+    assert written == "ForgivingRedisCache"
     assert read == {"Chloé": 198}
 
 

@@ -22,7 +22,7 @@ from tarot_scores.games.setup import GameSetupError
 from tarot_scores.stats import selectors as stats_selectors
 from tarot_scores.stats import services as stats_services
 from tarot_scores.stats.models import PlayerSeason
-from tests.factories import PlayerFactory
+from tests.factories import ClubFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +40,16 @@ def user() -> User:
 
 def players(club: Club, n: int) -> list[Player]:
     names = ["Aurélie", "Bruno", "Chloé", "Denis", "Émile"]
-    # New players each time (one club may hold several "Aurélie": built past player_create).
-    return [PlayerFactory.create(name=names[i], clubs=[club]) for i in range(n)]
+    # New players each time; a club's labels are unique, so a second "Aurélie" is "Aurélie 2".
+    taken = set(club.players.values_list("name", flat=True))
+    made = []
+    for i in range(n):
+        name, k = names[i], 2
+        while name in taken:
+            name, k = f"{names[i]} {k}", k + 1
+        taken.add(name)
+        made.append(PlayerFactory.create(name=name, clubs=[club]))
+    return made
 
 
 def game_of(club: Club, n: int, variant: str = "fft", **kw: Any) -> Game:
@@ -186,9 +194,12 @@ def test_rules_are_frozen_into_the_game(club: Club) -> None:
 
 
 def test_duplicate_names_get_distinct_labels(club: Club) -> None:
-    # player_create refuses a second "Marie" in one club; two clubs' Maries may share a table
-    # (or an old database may hold twins), and the sheet still tells them apart.
-    twins = [PlayerFactory.create(name="Marie", clubs=[club]) for _ in range(2)]
+    # A club holds one "Marie" (its labels are unique); two clubs' Maries may share a table
+    # (a guest), and the sheet still tells them apart.
+    twins = [
+        PlayerFactory.create(name="Marie", clubs=[club]),
+        PlayerFactory.create(name="Marie", clubs=[ClubFactory.create(), club]),
+    ]
     others = players(club, 2)
     game = game_services.game_create(club=club, players=[*twins, *others], variant="fft", by=None)
     deal = game_services.deal_record(game=game, payload=garde(twins[1].pk), by=None).deal

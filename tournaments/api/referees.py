@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     extend_schema,
@@ -35,16 +34,20 @@ class RefereeSerializer(serializers.Serializer[Any]):
 
 class RefereeAddSerializer(serializers.Serializer[Any]):
     user = serializers.CharField(
-        max_length=254, help_text="The account's user name or e-mail address."
+        max_length=254,
+        help_text="The account's user name (an e-mail address is not looked up: the answer "
+        "would tell whether it has an account).",
     )
 
     def validate_user(self, value: str) -> Any:
-        try:
-            found = account_named(value.strip())
-        except DjangoValidationError as error:
-            raise serializers.ValidationError(error.messages) from None
+        found = account_named(value.strip())
         if found is None:
-            raise serializers.ValidationError(_("No account has this user name or e-mail address."))
+            raise serializers.ValidationError(
+                _(
+                    "No account has this user name. An e-mail address is not looked up: "
+                    "ask the person for the user name they sign in with."
+                )
+            )
         return found
 
 

@@ -49,16 +49,22 @@ Status = DealConfirmation.Status
 # The player a table's link says is acting (named on that phone): set by the link's views
 # around a deal write, read by the hook inside it. The deal services know only the account.
 _acting_player: ContextVar[int | None] = ContextVar("tournament_acting_player", default=None)
+# What proves who is acting: the account signed in ("user:<id>"), else the phone itself (a
+# digest of its session). A phone that names another holder ("Changer") keeps its proof.
+_acting_proof: ContextVar[str] = ContextVar("tournament_acting_proof", default="")
 
 
 @contextmanager
-def acting_as(player_id: int | None) -> Iterator[None]:
-    """Deal writes inside this block are made by this player of the table (a table's link)."""
+def acting_as(player_id: int | None, proof: str = "") -> Iterator[None]:
+    """Deal writes inside this block are made by this player of the table (a table's link),
+    proven by ``proof``."""
     token = _acting_player.set(player_id)
+    proof_token = _acting_proof.set(proof)
     try:
         yield
     finally:
         _acting_player.reset(token)
+        _acting_proof.reset(proof_token)
 
 
 def side_of(payload: Mapping[str, Any], player_id: int) -> str:
@@ -148,6 +154,7 @@ def confirmation_after_deal(
         confirmation.status = Status.PENDING
         confirmation.entered_by_id = player
         confirmation.entered_side = side_of(deal.payload, player) if player else ""
+        confirmation.entered_proof = _acting_proof.get() or (f"user:{user.pk}" if user else "")
         confirmation.confirmed_by = confirmation.confirmed_by_user = None
         confirmation.confirmed_at = None
         _clear_dispute(confirmation)
@@ -227,12 +234,20 @@ def _after_change(table: Table, confirmation: DealConfirmation) -> None:
 
 @transaction.atomic
 def deal_confirm(
-    *, deal: Deal, by: Actor, player: int | None = None, version: int | None = None
+    *,
+    deal: Deal,
+    by: Actor,
+    player: int | None = None,
+    version: int | None = None,
+    proof: str = "",
 ) -> DealConfirmation:
     """Confirm a pending deal: by a player of the other side (``player``, named on the table's
     link, or the account's own player), or by an organiser or referee who does not play at the
     table (who may also confirm a disputed deal: the entered version is kept). Confirming a
-    confirmed deal changes nothing. Closes the round if this was the last deal it waited for."""
+    confirmed deal changes nothing. Closes the round if this was the last deal it waited for.
+
+    A deal is never confirmed by the proof that entered it (``proof``: the account, or the
+    phone): a phone that entered a deal and then names a player of the other side is refused."""
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status == Status.CONFIRMED:
         return confirmation
@@ -241,6 +256,15 @@ def deal_confirm(
         confirmation.confirmed_by = None
     else:
         acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
+        proof = proof or (f"user:{account.pk}" if account is not None else "")
+        if proof and proof == confirmation.entered_proof:
+            raise _refuse(
+                "same_proof",
+                _(
+                    "This phone entered the deal: a player of the other side confirms it on "
+                    "their own phone, or signed in to their own account."
+                ),
+            )
         if confirmation.status == Status.DISPUTED:
             raise _refuse("disputed", _("This deal is disputed: a referee decides."))
         confirmation.confirmed_by_id = acting

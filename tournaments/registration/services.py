@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -158,22 +158,35 @@ def entry_add(
         if not name.strip():
             raise TournamentError(_("Choose a player or type a name."))
         name = _named(name)
-        player = _club_player_named(tournament.club, name) or club_services.player_create(
-            club=tournament.club, name=name
-        )
+        player = _club_player_named(tournament.club, name)
+        if player is None:
+            try:
+                player = club_services.player_create(club=tournament.club, name=name)
+            except Refusal:
+                # The same new name registered at the same moment (a double tap on a slow
+                # network): the database kept one player; this request registers him, or
+                # says he is registered already.
+                player = _club_player_named(tournament.club, name)
+                if player is None:
+                    raise
     elif not player.clubs.filter(pk=tournament.club_id).exists():
         player.clubs.add(tournament.club)
+    already = TournamentError(_("%(name)s is already registered.") % {"name": player.label})
     if Entry.objects.filter(tournament=tournament, player=player).exists():
-        raise TournamentError(_("%(name)s is already registered.") % {"name": player.label})
+        raise already
     first_round = next_round_number(tournament)
     results_changed(club_id=tournament.club_id)
-    return Entry.objects.create(
-        tournament=tournament,
-        player=player,
-        team=team,
-        checked_in=checked_in,
-        first_round=first_round,
-    )
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(
+                tournament=tournament,
+                player=player,
+                team=team,
+                checked_in=checked_in,
+                first_round=first_round,
+            )
+    except IntegrityError:
+        raise already from None  # registered by another request at the same moment
 
 
 # Players registered by one request (ticked and typed together): a real field is far smaller,

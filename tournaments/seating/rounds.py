@@ -27,15 +27,16 @@ tables; in ``fixed``, a group that no seat number has room for and no swap mends
 anyway and reported: teammates in ``team_clashes``, other pairs in ``pair_clashes``, as few
 clashes as the search could make.
 
-All randomness comes from ``random.Random`` seeded with the seed, the round and what it is for:
-the same arguments give the same seating, unless the time budget cut a search short
-(``SeatingResult.timed_out``), the only thing that depends on the machine.
+All randomness comes from ``random.Random`` seeded with the seed, the round and what it is for,
+and the searches' budget is work (``work_budget``: swaps evaluated, ``search.Budget``), not time:
+the same arguments give the same seating on any machine. ``time_budget`` is only a safety net
+(seconds); a search it stops says so (``SeatingResult.timed_out``), the only case that depends
+on the machine.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -45,7 +46,7 @@ from . import movement
 from .designs import schedule_without_repeats
 from .freedom import freedom_rounds
 from .plan import SeatingError, TablePlan, plan_tables
-from .search import Problem, Tables, improve, tally
+from .search import Budget, Problem, Tables, improve, tally
 from .seats import SeatMemory
 
 P = TypeVar("P", bound=Hashable)
@@ -54,8 +55,19 @@ SWISS_REPEAT = 20
 """In ``swiss``, what one repeat weighs in places of distance from a player's rank band."""
 MIXING_REPEAT = 100
 """In ``mixing``, one repeat against the fairness of tables of 5 or 3 (squared counts)."""
+WORK_MOVES = 1_000_000
+"""Swaps a seating may evaluate (all its searches together). Most draws settle far below it (a
+construction without repeats, or a plan at its floors: 250 players over 6 rounds spend about
+30,000); a field that cannot avoid repeats (30 players over 10 rounds) spends it all, in 1 to
+3 seconds on a server (300,000 to 450,000 swaps a second, measured under load). A count, so
+the same seed seats the same tables on any machine."""
+SAFETY_SECONDS = 20.0
+"""A wall-clock cap, only as a safety net against a machine far slower than expected: a search
+it stops reports it (``SeatingResult.timed_out``)."""
+
 MIXING_PATIENCE = 3000
 QUICK_PATIENCE = 600
+APART_PATIENCE = 20_000
 """Search steps without progress before giving up: ``mixing`` looks far ahead (whole plans
 without repeats are rare and worth it), one round of ``swiss`` or a team repair less so."""
 
@@ -99,8 +111,9 @@ class SeatingResult(Generic[P]):
     repeat_pairs: tuple[tuple[P, P], ...]
     team_clashes: tuple[TeamClash[P], ...]
     timed_out: bool = False
-    """The search was cut short by the time budget (the only thing that depends on the
-    machine): a slower machine might have given another seating."""
+    """The search was stopped by the wall-clock safety net (``time_budget``) before its work
+    budget was spent, the only thing that depends on the machine: another machine might have
+    given another seating."""
     pair_clashes: tuple[PairClash[P], ...] = ()
 
 
@@ -116,7 +129,8 @@ def seat_round(
     apart: Iterable[Collection[P]] = (),
     allow_threes: bool = False,
     prefer_fives: bool = True,
-    time_budget: float = 2.0,
+    work_budget: int = WORK_MOVES,
+    time_budget: float = SAFETY_SECONDS,
     total_rounds: int | None = None,
 ) -> SeatingResult[P]:
     """Seats round ``round_number`` (from 1) of ``players``.
@@ -126,8 +140,8 @@ def seat_round(
     missing player counting 0. ``teams`` maps players to a team; ``apart`` lists pairs of
     players who must not share a table either (a pair naming someone absent is ignored); for
     ``fixed``, the rounds to keep them apart over are ``total_rounds`` (at least this one).
-    ``time_budget`` (seconds)
-    bounds the search. Raises ``SeatingError`` (``ImpossibleTablePlan`` for a head count that
+    ``work_budget`` (swaps evaluated) bounds the search; ``time_budget`` (seconds) is only a
+    safety net. Raises ``SeatingError`` (``ImpossibleTablePlan`` for a head count that
     cannot be seated).
 
     With ``total_rounds``, ``mixing`` plans this round with the ones still to come. It first
@@ -153,6 +167,7 @@ def seat_round(
         apart=apart,
         allow_threes=allow_threes,
         prefer_fives=prefer_fives,
+        work_budget=work_budget,
         time_budget=time_budget,
         planned_ahead=total_rounds is not None,
         horizon=max(round_number, total_rounds or 0),
@@ -172,11 +187,12 @@ def seat_all_rounds(
     apart: Iterable[Collection[P]] = (),
     allow_threes: bool = False,
     prefer_fives: bool = True,
-    time_budget: float = 2.0,
+    work_budget: int = WORK_MOVES,
+    time_budget: float = SAFETY_SECONDS,
 ) -> list[SeatingResult[P]]:
     """Seats ``rounds`` rounds from ``first_round`` (default: the round after ``history``).
 
-    ``mixing`` plans them together within ``time_budget`` (from round 1, the same plan as
+    ``mixing`` plans them together within ``work_budget`` (from round 1, the same plan as
     ``seat_round`` with ``total_rounds``); the other methods seat one round after the other
     (``swiss`` with the same ``standings`` throughout) and share the budget.
     """
@@ -193,6 +209,7 @@ def seat_all_rounds(
         apart=apart,
         allow_threes=allow_threes,
         prefer_fives=prefer_fives,
+        work_budget=work_budget,
         time_budget=time_budget,
         planned_ahead=True,
         horizon=first + rounds - 1,
@@ -212,6 +229,7 @@ def _seat(
     apart: Iterable[Collection[P]],
     allow_threes: bool,
     prefer_fives: bool,
+    work_budget: int,
     time_budget: float,
     planned_ahead: bool,
     horizon: int,
@@ -224,12 +242,12 @@ def _seat(
     field = _Field(
         players, history, teams, apart, allow_threes=allow_threes, prefer_fives=prefer_fives
     )
-    deadline = time.monotonic() + time_budget
+    budget = Budget.of(work_budget, time_budget)
     planned: list[Tables] = []
     timed_out = False
     if method is Method.MIXING:
         planned, timed_out = _mixing(
-            field, first, rounds, seed, time_budget, planned_ahead=planned_ahead
+            field, first, rounds, seed, work_budget, time_budget, planned_ahead=planned_ahead
         )
     start: Tables = []
     if method is Method.FIXED:
@@ -237,19 +255,19 @@ def _seat(
     results: list[SeatingResult[P]] = []
     for k in range(rounds):
         r = first + k
-        share = time.monotonic() + (deadline - time.monotonic()) / (rounds - k)
+        budget.share(rounds - k)
         if method is Method.MIXING:
             tables = field.seats.order(planned[k], _rng(seed, r, "seats"))
         elif method is Method.SWISS:
-            tables, timed_out = _swiss(field, standings or {}, _rng(seed, r, "search"), share)
+            tables, timed_out = _swiss(field, standings or {}, _rng(seed, r, "search"), budget)
             tables = field.seats.order(tables, _rng(seed, r, "seats"))
         elif method is Method.FIXED:
             tables = movement.move(field.plan, start, r)
         elif method is Method.GREEDY:
             tables = _greedy(field, field.met, _rng(seed, r, "order"))
-            tables, timed_out = _apart(field, tables, _rng(seed, r, "search"), share)
+            tables, timed_out = _apart(field, tables, _rng(seed, r, "search"), budget)
         else:
-            tables, timed_out = _random(field, _rng(seed, r, "draw"), share)
+            tables, timed_out = _random(field, _rng(seed, r, "draw"), budget)
         results.append(field.result(r, method, tables, timed_out=timed_out))
         field.record(tables)
     return results
@@ -535,25 +553,27 @@ def _greedy(field: _Field[P], met: list[list[int]], rng: random.Random) -> Table
     return tables
 
 
-def _random(field: _Field[P], rng: random.Random, deadline: float) -> tuple[Tables, bool]:
+def _random(field: _Field[P], rng: random.Random, budget: Budget) -> tuple[Tables, bool]:
     order = list(range(len(field.players)))
     rng.shuffle(order)
     tables: Tables = []
     for size in field.plan.sizes:
         tables.append(order[:size])
         order = order[size:]
-    return _apart(field, tables, rng, deadline)
+    return _apart(field, tables, rng, budget)
 
 
 def _apart(
-    field: _Field[P], tables: Tables, rng: random.Random, deadline: float
+    field: _Field[P], tables: Tables, rng: random.Random, budget: Budget
 ) -> tuple[Tables, bool]:
     """Players kept apart (teammates, pairs) moved apart by swaps, and nothing else: repeats
     do not count here."""
     if not field.has_apart:
         return tables, False
     problem = field.problem(1, repeat_weight=0)
-    outcome = improve(problem, [tables], rng, deadline=deadline, patience=QUICK_PATIENCE)
+    # Only hard constraints: the search stops as soon as none is broken, so a patient search
+    # costs nothing where it is easy and finds the tight cases (9 players, 12 pairs apart).
+    outcome = improve(problem, [tables], rng, budget=budget, patience=APART_PATIENCE)
     return outcome.rounds[0], outcome.timed_out
 
 
@@ -562,7 +582,14 @@ def _table_sets(tables: Tables) -> set[frozenset[int]]:
 
 
 def _mixing(
-    field: _Field[P], first: int, rounds: int, seed: int, budget: float, *, planned_ahead: bool
+    field: _Field[P],
+    first: int,
+    rounds: int,
+    seed: int,
+    work: int,
+    seconds: float,
+    *,
+    planned_ahead: bool,
 ) -> tuple[list[Tables], bool]:
     """Rounds ``first`` to ``first + rounds - 1`` planned together.
 
@@ -572,13 +599,14 @@ def _mixing(
     """
     start = None
     if planned_ahead and first > 1 and len(field.played) == first - 1:
+        # Round 1's plan made again: the same work budget gives the same plan.
         plan, timed_out = _mixing_plan(
-            field.fresh(), 1, first - 1 + rounds, seed, time.monotonic() + budget
+            field.fresh(), 1, first - 1 + rounds, seed, Budget.of(work, seconds)
         )
         if [_table_sets(tables) for tables in plan[: first - 1]] == field.played:
             return plan[first - 1 :], timed_out
         start = plan[first - 1 :]
-    return _mixing_plan(field, first, rounds, seed, time.monotonic() + budget, start)
+    return _mixing_plan(field, first, rounds, seed, Budget.of(work, seconds), start)
 
 
 def _mixing_plan(
@@ -586,7 +614,7 @@ def _mixing_plan(
     first: int,
     rounds: int,
     seed: int,
-    deadline: float,
+    budget: Budget,
     start: list[Tables] | None = None,
 ) -> tuple[list[Tables], bool]:
     """The search for ``rounds`` rounds together, from ``start`` or else from the best of three
@@ -604,7 +632,7 @@ def _mixing_plan(
         ]
         start = min(starts, key=lambda plan: tally(problem, plan)[0])
     rng = _rng(seed, first, "search")
-    outcome = improve(problem, start, rng, deadline=deadline, patience=MIXING_PATIENCE)
+    outcome = improve(problem, start, rng, budget=budget, patience=MIXING_PATIENCE)
     return outcome.rounds, outcome.timed_out
 
 
@@ -693,7 +721,7 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
 
 
 def _swiss(
-    field: _Field[P], standings: Mapping[P, float], rng: random.Random, deadline: float
+    field: _Field[P], standings: Mapping[P, float], rng: random.Random, budget: Budget
 ) -> tuple[Tables, bool]:
     """Ranks folded into tables (best at table 1), then bent to avoid repeats."""
     order = list(range(len(field.players)))
@@ -712,5 +740,5 @@ def _swiss(
     rank_cost = [[max(0, lo - rank[a], rank[a] - hi) for lo, hi in bands] for a in range(len(rank))]
     problem = field.problem(1, repeat_weight=SWISS_REPEAT, rank_weight=1)
     problem.rank_cost = rank_cost
-    outcome = improve(problem, [tables], rng, deadline=deadline, patience=QUICK_PATIENCE)
+    outcome = improve(problem, [tables], rng, budget=budget, patience=QUICK_PATIENCE)
     return outcome.rounds[0], outcome.timed_out

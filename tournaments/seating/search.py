@@ -15,6 +15,11 @@ uphill, and then forbids swapping that pair back for a few steps; a search that 
 starts again from the best plan found, shaken by a few random swaps. A final pass makes any swap
 that still lowers the light terms. The best plan is kept, so the answer is never worse than the plan
 it started from.
+
+The search's budget is work, not time (``Budget``): the swaps it evaluates are counted, and it
+stops when the count reaches its limit, so the same seed gives the same plan on any machine,
+busy or not. A wall-clock deadline remains only as a safety net: a search it stops says so
+(``timed_out``), and only such a search may differ from one machine to another.
 """
 
 from __future__ import annotations
@@ -29,6 +34,39 @@ Tables = list[list[int]]
 MOST_CANDIDATES = 32
 """Players in conflict examined per step: many conflicts at the start of a big plan make a full
 scan slow, and a sample finds a good swap as surely."""
+
+
+@dataclass(slots=True)
+class Budget:
+    """The work searches may do: swaps evaluated, counted the same on every machine, up to
+    ``limit`` (the count at which the search running now stops: a share of the whole, set by
+    the caller that splits it between rounds), and a wall-clock ``deadline`` (a
+    ``time.monotonic()`` value) only as a safety net."""
+
+    moves: int
+    deadline: float
+    spent: int = 0
+    limit: int = 0
+    timed_out: bool = False
+
+    def __post_init__(self) -> None:
+        self.limit = self.limit or self.moves
+
+    @classmethod
+    def of(cls, moves: int, seconds: float) -> Budget:
+        return cls(moves=moves, deadline=time.monotonic() + seconds)
+
+    def share(self, parts: int) -> None:
+        """The search that runs next may spend its part of what is left: 1/``parts``."""
+        self.limit = self.spent + max(0, self.moves - self.spent) // max(1, parts)
+
+    def spent_up(self) -> bool:
+        return self.spent >= self.limit
+
+    def past_deadline(self) -> bool:
+        if time.monotonic() > self.deadline:
+            self.timed_out = True
+        return self.timed_out
 
 
 @dataclass(slots=True)
@@ -104,6 +142,7 @@ class _Search:
 
     def __init__(self, problem: Problem, start: list[Tables]) -> None:
         self.problem = problem
+        self.budget = Budget(moves=2**62, deadline=float("inf"))
         self.has_apart = any(any(row) for row in problem.apart)
         self.load([[table[:] for table in tables] for tables in start])
 
@@ -240,18 +279,19 @@ def improve(
     start: list[Tables],
     rng: random.Random,
     *,
-    deadline: float,
+    budget: Budget,
     patience: int = 3000,
     max_steps: int = 200_000,
 ) -> Outcome:
     """Improves ``start`` (one or more rounds, each a list of tables) and returns the best plan.
 
     The tabu phase stops at a plan whose repeats and clashes are down to their floors, after
-    ``patience`` steps without a new best, after ``max_steps`` steps, or at ``deadline`` (a
-    ``time.monotonic()`` value). Only the deadline depends on the machine: a search it cuts
-    short says so (``timed_out``).
+    ``patience`` steps without a new best, after ``max_steps`` steps, once the swaps evaluated
+    reach ``budget.limit``, or at ``budget.deadline``. Only the deadline depends on the
+    machine: a search it cuts short says so (``timed_out``).
     """
     search = _Search(problem, start)
+    search.budget = budget
     if all(len(tables) < 2 for tables in start):  # one table: nobody to swap with
         return Outcome(search.snapshot(), search.cost, 0, False)
     best_cost = search.cost
@@ -261,8 +301,8 @@ def improve(
     since_best = 0
     restart_after = max(50, 4 * problem.players)
     timed_out = False
-    while step < max_steps and since_best < patience:
-        if step % 16 == 0 and time.monotonic() > deadline:
+    while step < max_steps and since_best < patience and not budget.spent_up():
+        if step % 16 == 0 and budget.past_deadline():
             timed_out = True
             break
         if search.settled():
@@ -300,7 +340,8 @@ def improve(
     if search.cost != best_cost:
         search.load(best)
     if problem.rank_cost is not None or problem.odd_weight:
-        _polish(search, deadline)
+        _polish(search, budget)
+        timed_out = timed_out or budget.timed_out
         if search.cost < best_cost:
             best_cost = search.cost
             best = search.snapshot()
@@ -347,6 +388,7 @@ def _best_swap(
             leaving[r] = left
         left = leaving[r]
         ta = search.where[r][a]
+        search.budget.spent += problem.players - len(tables[ta])  # the swaps weighed for a
         ma = met[a]
         others = [x for x in tables[ta] if x != a]
         for t, table in enumerate(tables):
@@ -383,11 +425,12 @@ def _best_swap(
     return r, a, b, best_delta
 
 
-def _polish(search: _Search, deadline: float) -> None:
-    """Makes every swap that lowers the cost until none is left (steepest for each player)."""
+def _polish(search: _Search, budget: Budget) -> None:
+    """Makes every swap that lowers the cost until none is left (steepest for each player), or
+    the budget is spent."""
     problem = search.problem
     improved = True
-    while improved and time.monotonic() <= deadline:
+    while improved and not budget.spent_up() and not budget.past_deadline():
         improved = False
         for r, tables in enumerate(search.rounds):
             movers = list(range(problem.players))
@@ -397,6 +440,7 @@ def _polish(search: _Search, deadline: float) -> None:
                 movers = [a for t, table in enumerate(tables) if odd[t] for a in table]
             for a in movers:
                 ta = search.where[r][a]
+                budget.spent += problem.players - len(tables[ta])
                 best_delta = 0
                 best_b = -1
                 for t, table in enumerate(tables):

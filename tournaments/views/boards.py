@@ -12,7 +12,7 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import render
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
@@ -113,7 +113,7 @@ def _title(tournament: Tournament) -> str:
     return f"{tournament.name} · {tournament.club.name}"
 
 
-@require_GET
+@require_safe
 def board(request: HtmxHttpRequest, tournament_id: int, board: int) -> HttpResponse:
     """Board ``board``'s traveller: each table's contract, taker, bouts, card points and the
     four seats' players, scores and matchpoints (or differences from the average)."""
@@ -157,7 +157,7 @@ def _travellers_pdf(tournament: Tournament, found: list[duplicate_results.BoardT
     )
 
 
-@require_GET
+@require_safe
 def board_pdf(request: HtmxHttpRequest, tournament_id: int, board: int) -> FileResponse:
     """Board ``board``'s traveller, printed (a page saying only its title if nobody played
     it yet)."""
@@ -168,7 +168,7 @@ def board_pdf(request: HtmxHttpRequest, tournament_id: int, board: int) -> FileR
     return pdf_response(data, f"tournament-{tournament.pk}-board-{board}.pdf")
 
 
-@require_GET
+@require_safe
 def travellers_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     """Every board played so far, one page each."""
     tournament = _duplicate(request, tournament_id)
@@ -177,7 +177,7 @@ def travellers_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse
     return pdf_response(data, f"tournament-{tournament.pk}-travellers.pdf")
 
 
-@require_GET
+@require_safe
 def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Each round: every table's boards, the table they come from and the player at each
     direction (by name once round 1 is seated and the numbers drawn)."""
@@ -200,7 +200,7 @@ def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, TEMPLATES + "movement.html", context)
 
 
-@require_GET
+@require_safe
 def movement_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     """The movement sheet: one page per round, the players named once drawn."""
     tournament = _duplicate(request, tournament_id)
@@ -215,7 +215,7 @@ def movement_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     return pdf_response(data, f"tournament-{tournament.pk}-movement.pdf")
 
 
-@require_GET
+@require_safe
 def board_labels_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     """The labels to stick on the boards: number, dealer, the table each starts at."""
     tournament = _duplicate(request, tournament_id)

@@ -57,7 +57,7 @@ def _context(
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def cut(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """Organisers and referees: preview the cut after this round (``?preview=1`` with the
     request), confirm it (POST), undo it (POST ``action=undo``)."""

@@ -19,6 +19,7 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.collation import by_name
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tournaments.forms import PenaltyForm
 from tournaments.models import Entry, Penalty, Tournament
 from tournaments.play import penalties
@@ -47,7 +48,7 @@ def _context(request: HtmxHttpRequest, tournament: Tournament, form: PenaltyForm
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def penalties_page(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Referees and organisers: give a penalty, remove one, read every penalty's history."""
     here = reverse("tournaments:penalties", args=[tournament_id])
@@ -59,9 +60,10 @@ def penalties_page(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse
     form = _form(tournament)
     if request.method == "POST":
         if request.POST.get("action") == "remove":
-            asked = request.POST.get("penalty", "")
             penalty = get_object_or_404(
-                Penalty, pk=int(asked) if asked.isdigit() else 0, tournament=tournament
+                Penalty,
+                pk=whole_number(request.POST.get("penalty"), default=0),
+                tournament=tournament,
             )
             try:
                 penalties.penalty_remove(

@@ -15,14 +15,21 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
-from tarot_scores.games.entry import DealCard, EditScreen, deal_card, deal_correct
-from tarot_scores.games.forms import DealForm
+from tarot_scores.core.numbers import whole_number
+from tarot_scores.games.entry import (
+    DealCard,
+    EditScreen,
+    deal_card,
+    deal_correct,
+    preview_context,
+)
+from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import deal_seats, table_seats
 from tarot_scores.games.words import deal_words
@@ -103,7 +110,7 @@ def _cases(tournament: Tournament) -> list[Case]:
     return cases
 
 
-@require_GET
+@require_safe
 def referee_deals(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     found = _refereed(request, tournament_id)
     if isinstance(found, HttpResponse):
@@ -143,10 +150,9 @@ def referee_confirm(request: HtmxHttpRequest, tournament_id: int, deal_id: int) 
     if isinstance(found, HttpResponse):
         return found
     deal = _tournament_deal(found, deal_id)
-    version = request.POST.get("version", "")
     try:
         confirmations.deal_confirm(
-            deal=deal, by=request.user, version=int(version) if version.isdigit() else None
+            deal=deal, by=request.user, version=whole_number(request.POST.get("version"))
         )
     except Refusal as refusal:
         messages.error(request, str(refusal))
@@ -178,7 +184,7 @@ def _settled(keep: str) -> str:
     return _("Deal %(number)s settled: corrected to the other side's version.")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int) -> HttpResponse:
     """Correct a deal as the referee: the correction is the decision (confirmed at once)."""
     found = _refereed(request, tournament_id)
@@ -204,7 +210,10 @@ def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int
             "form": form,
             "slots": form.slot_errors(),
             "post_url": reverse("tournaments:referee_deal_edit", args=[tournament.pk, deal.pk]),
-            "preview_url": reverse("tournaments:table_preview", args=[table.token]),
+            # The referee's own preview: a referee's page never carries the table's link.
+            "preview_url": reverse(
+                "tournaments:referee_deal_preview", args=[tournament.pk, deal.pk]
+            ),
             "htmx_save": False,
             "dealer_label": view.labels[form.dealer.pk],
             "sitting_label": view.labels[form.sitting_out.pk] if form.sitting_out else "",
@@ -222,3 +231,23 @@ def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int
         by_label=_("Referee"),
     )
     return deal_correct(request, deal, view, screen)
+
+
+@require_POST
+def referee_deal_preview(
+    request: HtmxHttpRequest, tournament_id: int, deal_id: int
+) -> HttpResponse:
+    """Score the referee's correction as typed, store nothing (the referee's own route: his
+    pages never carry a table's private link, which he would keep after being removed)."""
+    found = _refereed(request, tournament_id)
+    if isinstance(found, HttpResponse):
+        return found
+    deal = _tournament_deal(found, deal_id)
+    game = deal.game
+    view = deal_seats(deal)
+    if not confirmations.referee_for(
+        request.user, game.tournament_table, [p.pk for p in view.players]
+    ):
+        raise PermissionDenied
+    form = deal_form_for(game)(request.POST, game=game, table=view, number=deal.number)
+    return render(request, "tarot_scores/game/deal_preview.html", preview_context(game, view, form))

@@ -41,7 +41,7 @@ def _context(request: HtmxHttpRequest, tournament: Tournament, form: AccountForm
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def referees(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Organisers and referees: the tables to settle; organisers name or remove referees."""
     here = reverse("tournaments:referees", args=[tournament_id])

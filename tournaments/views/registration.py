@@ -14,7 +14,7 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.clubs import permissions
@@ -25,6 +25,7 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.kinds import variant_label
+from tarot_scores.core.numbers import whole_number
 from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
 from tournaments import seating
@@ -50,7 +51,7 @@ def rules_label(tournament: Tournament) -> str:
 # --- a club's tournaments ----------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     tournaments = (
@@ -66,7 +67,7 @@ def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, TEMPLATES + "list.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     here = reverse("tournaments:new", args=[slug])
     if not request.user.is_authenticated:
@@ -131,7 +132,7 @@ def _round_lines(tournament: Tournament) -> list[RoundLine]:
     ]
 
 
-@require_GET
+@require_safe
 def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = readable(request, tournament_id)
     lines = _round_lines(tournament)
@@ -213,7 +214,7 @@ def _candidates(tournament: Tournament, query: str, keep: list[str]) -> list[Pla
     """The club's players not registered yet, those matching ``query`` and those ticked."""
     players = Player.objects.filter(clubs=tournament.club).exclude(entries__tournament=tournament)
     if query:
-        kept = [int(pk) for pk in keep if pk.isdigit()]
+        kept = [pk for pk in (whole_number(raw) for raw in keep) if pk is not None]
         players = players.filter(
             Q(name__icontains=query) | Q(nickname__icontains=query) | Q(pk__in=kept)
         )
@@ -266,14 +267,14 @@ def _team_form(tournament: Tournament, entries: list[Entry], data: Any = None) -
     return TeamForm(data, entries=free)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def registration(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Organisers: who plays. Tick club players or type new names, then check them in."""
     here = reverse("tournaments:registration", args=[tournament_id])
     if not request.user.is_authenticated:
         return login_first(request, here)
     tournament = managed(request, tournament_id)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         query = request.GET.get("q", "").strip()[:60]
         keep = request.GET.getlist("players")
         form = EntryAddForm(

@@ -17,10 +17,11 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import (
     etag_matches,
@@ -167,8 +168,7 @@ def _ranked_count(tournament: Tournament, series: str = "") -> int:
 
 
 def _positive(request: HttpRequest, name: str) -> int | None:
-    asked = request.GET.get(name, "")
-    return int(asked) if asked.isdigit() and 0 < int(asked) < 2**31 else None
+    return whole_number(request.GET.get(name), minimum=1, maximum=2**31 - 1)
 
 
 def _series(request: HttpRequest) -> str:
@@ -223,7 +223,7 @@ def _standings_block(
     return render_to_string(TEMPLATES + "_standings_block.html", context)
 
 
-@require_GET
+@require_safe
 def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The standings, a page at a time; ``?q=`` finds a player by name (his row highlighted,
     on its page), ``?player=`` shows a found player's page. htmx asks for the block alone.
@@ -279,7 +279,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return with_etag(render(request, TEMPLATES + "standings.html", context), etag)
 
 
-@require_GET
+@require_safe
 def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The standings (``?series=``: of one series) as CSV."""
     tournament = readable(request, tournament_id)
@@ -297,7 +297,7 @@ def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     ).response()
 
 
-@require_GET
+@require_safe
 def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     """The standings (``?series=``: of one series) as PDF."""
     tournament = readable(request, tournament_id)
@@ -331,11 +331,10 @@ PROJECTOR_TABLES = 12
 def _pinned_page(request: HttpRequest) -> int | None:
     """``?page=2`` keeps the board on one page of the ranking (a link, or without JavaScript);
     anything else lets it page through by itself."""
-    asked = request.GET.get("page", "")
-    return int(asked) if asked.isdigit() and int(asked) > 0 else None
+    return whole_number(request.GET.get("page"), minimum=1)
 
 
-@require_GET
+@require_safe
 def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Big type for a wall: standings, the tables still playing and the round's countdown.
     htmx fetches the board every 10 s; without JavaScript the page reloads itself. A ranking
@@ -422,7 +421,7 @@ def _bracket_or_404(tournament: Tournament) -> round_selectors.Bracket:
     return round_selectors.bracket(tournament=tournament)
 
 
-@require_GET
+@require_safe
 def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Every knockout stage: its tables, each player's score there, who went through."""
     tournament = readable(request, tournament_id)
@@ -437,7 +436,7 @@ def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, TEMPLATES + "bracket.html", context)
 
 
-@require_GET
+@require_safe
 def bracket_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
     tournament = readable(request, tournament_id)
     result = _bracket_or_404(tournament)

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from django.contrib import messages
 from django.http import FileResponse, HttpResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
@@ -29,7 +29,7 @@ from tournaments import rules as tournament_rules
 from tournaments.duplicate import DIRECTIONS
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.forms import SubstituteForm, SwapForm
-from tournaments.models import Entry, Penalty, Round, Substitution, Tournament
+from tournaments.models import Entry, Penalty, Round, Substitution, Table, Tournament
 from tournaments.people import selectors as people_selectors
 from tournaments.printing import pdf
 from tournaments.rounds import selectors as round_selectors
@@ -223,7 +223,7 @@ def _round_context(
     }
 
 
-@require_GET
+@require_safe
 def round_detail(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """The table plan: players in seat order, each table's progress; for organisers, each
     table's private entry link and QR code."""
@@ -240,6 +240,24 @@ def _round_write(
         return login_first(request, _round_url(tournament_id, number))
     tournament = managed(request, tournament_id)
     return tournament, round_of(tournament, number)
+
+
+@require_POST
+def round_table_new_link(
+    request: HtmxHttpRequest, tournament_id: int, number: int, table_number: int
+) -> HttpResponse:
+    """Organisers: give a table a new private link; the old one stops at once."""
+    found = _round_write(request, tournament_id, number)
+    if isinstance(found, HttpResponse):
+        return found
+    _tournament, round_ = found
+    table = get_object_or_404(Table, round=round_, number=table_number)
+    round_services.table_link_renew(table=table)
+    messages.success(
+        request,
+        _("Table %(n)s has a new link: the old one no longer works.") % {"n": table.number},
+    )
+    return redirect(_round_url(tournament_id, number) + f"#table-{table.number}")
 
 
 @require_POST
@@ -314,7 +332,7 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
 # --- printed sheets ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponseBase:
     """One page per table, to fill in by hand; its QR code is the table's private link, so
     only organisers print it."""
@@ -346,7 +364,7 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
     return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-tables.pdf")
 
 
-@require_GET
+@require_safe
 def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> FileResponse:
     """The list to pin on the wall: every player, alphabetically, with table and seat."""
     tournament = readable(request, tournament_id)

@@ -15,6 +15,7 @@ disagrees and enters his side's version for the referee.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tarot_scores.core.numbers import whole_number
 from tarot_scores.games import entry
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.entry import (
@@ -97,7 +99,21 @@ def _holder(
         if own is not None:
             return own, True
     chosen = request.session.get(_session_key(table))
-    return next((p for p in players if p.pk == chosen), None), False
+    # A player whose account is linked acts through it alone: a phone cannot speak for him.
+    named = next((p for p in players if p.pk == chosen and p.user_id is None), None)
+    return named, False
+
+
+def _proof(request: HttpRequest) -> str:
+    """What proves who acts on this phone: the account signed in, else the phone itself (a
+    digest of its session, kept whoever it names). A deal is never confirmed by the proof that
+    entered it."""
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    if request.session.session_key is None:
+        request.session.save()
+    key = str(request.session.session_key)
+    return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
 
 
 def _requires_confirmation(table: Table) -> bool:
@@ -279,8 +295,7 @@ def _board_reader(
     def board(data: Mapping[str, Any]) -> int:
         sheet = read or _sheet(table)
         states = {b.board: b for b in _board_states(table, sheet)}
-        raw = str(data.get("board", "")).strip()
-        number = int(raw) if raw.isdigit() else None
+        number = whole_number(data.get("board"), minimum=1)
         if number is None:
             raise Refusal.on(
                 "board", "board_required", _("Choose the board this deal was played from.")
@@ -319,7 +334,7 @@ def _sheet(table: Table) -> GameSheet:
     return game_selectors.game_sheet(game_id=table.game_id)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The table's entry screen: the next deal, the live preview, the running totals."""
     table = _table_or_404(token)
@@ -365,7 +380,7 @@ def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> Http
     unknown, holder = _phone_holder(request, table, sheet)
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None):
+    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
         return deal_save(request, sheet, _entry_screen(request, table, holder, sheet))
 
 
@@ -399,7 +414,7 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     unknown, holder = _phone_holder(request, table, _sheet(table))
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None):
+    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
         return entry.deal_undo(request, deal, _entry_screen(request, table, holder))
 
 
@@ -415,7 +430,7 @@ def table_preview(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return render(request, "tarot_scores/game/deal_preview.html", preview_context(game, view, form))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
     """Correct one of this table's deals of this round (never another table's)."""
     table = _table_or_404(token)
@@ -461,7 +476,7 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
         by_label=_by_label(table, holder),
     )
-    with confirmations.acting_as(holder.pk if holder else None):
+    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
         return deal_correct(request, deal, view, screen)
 
 
@@ -494,6 +509,12 @@ def table_holder(request: HtmxHttpRequest, token: str) -> HttpResponse:
     player = next((p for p in players if str(p.pk) == chosen), None)
     if player is None:
         messages.error(request, _("Choose your name among the players of this table."))
+    elif player.user_id is not None and player.user_id != request.user.pk:
+        messages.error(
+            request,
+            _("%(name)s has an account: sign in to it to act for %(name)s.")
+            % {"name": player.label},
+        )
     else:
         request.session[_session_key(table)] = player.pk
     return redirect("tournaments:table_entry", token=table.token)
@@ -505,8 +526,7 @@ def _back(table: Table, deal: Deal | None = None) -> HttpResponse:
 
 
 def _posted_version(request: HttpRequest) -> int | None:
-    value = request.POST.get("version", "")
-    return int(value) if value.isdigit() else None
+    return whole_number(request.POST.get("version"))
 
 
 @require_POST
@@ -522,7 +542,11 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
         return _back(table)
     try:
         confirmations.deal_confirm(
-            deal=deal, by=request.user, player=holder.pk, version=_posted_version(request)
+            deal=deal,
+            by=request.user,
+            player=holder.pk,
+            version=_posted_version(request),
+            proof=_proof(request),
         )
     except Refusal as refusal:  # DealConflict too: a correction came first
         messages.error(request, str(refusal))
@@ -534,7 +558,7 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
     return _back(table)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
     """The other side disagrees: it enters its own version of the deal, for the referee."""
     table = _open_table(token)
@@ -570,7 +594,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
         context.update(extra)
         return render(request, TEMPLATES + "table_deal_dispute.html", context, status=status)
 
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return page()
     if not form.is_valid():
         return page(400)

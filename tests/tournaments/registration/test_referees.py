@@ -38,7 +38,10 @@ def test_organisers_name_and_remove_referees_on_the_page() -> None:
     page = factories.signed_in_client(organiser)
     url = reverse("tournaments:referees", args=[tournament.pk])
 
-    named = page.post(url, {"action": "add", "referee-identifier": "RITA@example.org"})
+    # By user name (any case); an e-mail address is not looked up (test_token_lifecycle).
+    by_email = page.post(url, {"action": "add", "referee-identifier": "rita@example.org"})
+    assert by_email.status_code == 400 and not is_referee(member, tournament)
+    named = page.post(url, {"action": "add", "referee-identifier": "RITA"})
     assert named.status_code == 302
     assert is_referee(member, tournament)
     refused = page.post(
@@ -77,7 +80,12 @@ def test_organisers_name_referees_through_the_api() -> None:
     assert again.status_code == 400 and list(again.json()) == ["user"]
     unknown = api.post(url, {"user": "nobody"}, format="json")
     assert unknown.status_code == 400
-    assert unknown.json() == {"user": ["No account has this user name or e-mail address."]}
+    assert unknown.json() == {
+        "user": [
+            "No account has this user name. An e-mail address is not looked up: ask the "
+            "person for the user name they sign in with."
+        ]
+    }
     assert api.delete(f"{url}{rita.pk}/").status_code == 204
     assert api.delete(f"{url}{rita.pk}/").status_code == 404
     assert not is_referee(rita, tournament)

@@ -131,7 +131,6 @@ def test_mixing_never_does_worse_than_greedy(size: Size) -> None:
             method=method,
             seed=7,
             allow_threes=size.allow_threes,
-            time_budget=5.0,
         )
         assert [r.repeats for r in results] == recount(results)
         totals[method] = sum(r.repeats for r in results)
@@ -435,3 +434,25 @@ def test_a_single_table(method: Method) -> None:
     results = seat_all_rounds([1, 2, 3], rounds=3, method=method, seed=1, allow_threes=True)
     assert [r.repeats for r in results] == [0, 3, 3]
     assert all(len(r.tables) == 1 for r in results)
+
+
+def test_the_budget_is_work_and_the_clock_only_a_safety_net() -> None:
+    """30 players over 6 rounds cannot avoid repeats: the search spends its whole work budget.
+    The same seed and budget seat the same tables however fast the machine; a clock that runs
+    out first stops the search and says so."""
+    field = list(range(30))
+
+    def seat(work: int, seconds: float) -> list[SeatingResult[int]]:
+        return seat_all_rounds(
+            field, rounds=6, method="mixing", seed=4, work_budget=work, time_budget=seconds
+        )
+
+    first = seat(200_000, 600.0)
+    assert not any(r.timed_out for r in first)
+    assert [r.tables for r in seat(200_000, 600.0)] == [r.tables for r in first]
+    more = seat(400_000, 600.0)
+    assert sum(r.repeats for r in more) <= sum(r.repeats for r in first)
+
+    stopped = seat(200_000, 0.0)  # the safety net, before any work
+    assert any(r.timed_out for r in stopped)
+    assert [r.repeats for r in stopped] == recount(stopped)

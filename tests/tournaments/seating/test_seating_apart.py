@@ -12,7 +12,7 @@ import random
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.seating import Method, PairClash, SeatingResult, plan_tables, seat_all_rounds
@@ -54,6 +54,10 @@ def feasible_pairs(players: int, count: int, rng: random.Random) -> set[frozense
 
 @pytest.mark.parametrize("method", SEARCHED)
 @settings(max_examples=15, deadline=None)
+# The audit's case: it failed on a busy machine while the search stopped on the clock.
+@example(players=9, pairs=12, rounds=1, seed=235)
+@example(players=9, pairs=12, rounds=2, seed=235)
+@example(players=9, pairs=12, rounds=3, seed=235)
 @given(
     players=st.sampled_from(COUNTS),
     pairs=st.integers(min_value=1, max_value=12),
@@ -65,19 +69,26 @@ def test_every_searched_method_keeps_pairs_apart_when_it_can(
 ) -> None:
     apart = feasible_pairs(players, pairs, random.Random(seed))
     field = list(range(players))
-    results = seat_all_rounds(
-        field,
-        rounds=rounds,
-        method=method,
-        seed=seed,
-        apart=apart,
-        standings={p: float(p % 5) for p in field},
-        time_budget=0.5,
-    )
+
+    def seat() -> list[SeatingResult[int]]:
+        return seat_all_rounds(
+            field,
+            rounds=rounds,
+            method=method,
+            seed=seed,
+            apart=apart,
+            standings={p: float(p % 5) for p in field},
+            work_budget=250_000,
+        )
+
+    results = seat()
     for result in results:
         assert sorted(p for table in result.tables for p in table) == field
         assert clashes_by_hand(result, apart) == set()
         assert result.pair_clashes == ()
+        assert not result.timed_out
+    # Budgeted in work: the same seed seats the same tables again.
+    assert [r.tables for r in seat()] == [r.tables for r in results]
 
 
 @settings(max_examples=20, deadline=None)
@@ -129,7 +140,7 @@ def test_teams_and_pairs_are_kept_apart_together(method: Method) -> None:
     teams = {p: f"team {p // 2}" for p in field}
     apart = {frozenset((0, 2)), frozenset((5, 9))}
     results = seat_all_rounds(
-        field, rounds=3, method=method, seed=3, teams=teams, apart=apart, time_budget=1.0
+        field, rounds=3, method=method, seed=3, teams=teams, apart=apart, work_budget=500_000
     )
     for result in results:
         assert result.team_clashes == ()

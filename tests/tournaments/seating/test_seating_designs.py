@@ -88,7 +88,9 @@ def test_thirty_two_players_over_nine_rounds_without_a_repeat() -> None:
 
 def test_thirty_two_players_over_ten_rounds_without_a_repeat() -> None:
     """The social golfer problem 8-4-10 (Aguado 2004): ten rounds, nobody meeting twice."""
-    results = seat_all_rounds(list(range(32)), rounds=10, method="mixing", seed=12, time_budget=0.5)
+    results = seat_all_rounds(
+        list(range(32)), rounds=10, method="mixing", seed=12, work_budget=250_000
+    )
     assert [r.repeats for r in results] == [0] * 10
     assert_no_pair_twice([r.tables for r in results])
 
@@ -176,7 +178,7 @@ def test_tables_of_five_and_three_still_searched(case: Odd) -> None:
         seed=4,
         allow_threes=case.allow_threes,
         prefer_fives=case.prefer_fives,
-        time_budget=1.0,
+        work_budget=500_000,
     )
     for result in results:
         assert tuple(len(table) for table in result.tables) == case.sizes
@@ -200,7 +202,7 @@ def test_a_construction_that_seats_teammates_together_falls_back_to_the_search()
     for 119 pairs allowed)."""
     field = list(range(16))
     results = seat_all_rounds(
-        field, rounds=5, method="mixing", seed=2, teams={3: "B", 9: "B"}, time_budget=1.0
+        field, rounds=5, method="mixing", seed=2, teams={3: "B", 9: "B"}, work_budget=500_000
     )
     assert all(r.team_clashes == () for r in results)
     assert all(not ({3, 9} <= set(table)) for r in results for table in r.tables)

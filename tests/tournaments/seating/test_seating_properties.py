@@ -9,7 +9,13 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import ImpossibleTablePlan, Method, plan_tables, seat_all_rounds
+from tournaments.seating import (
+    ImpossibleTablePlan,
+    Method,
+    SeatingResult,
+    plan_tables,
+    seat_all_rounds,
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -38,17 +44,25 @@ def test_every_player_once_per_round_at_planned_tables(
     except ImpossibleTablePlan:
         assert players == 11 and not allow_threes
         return
-    results = seat_all_rounds(
-        field,
-        rounds=rounds,
-        method=method,
-        seed=seed,
-        teams=teams,
-        standings={p: float(p % 7) for p in field},
-        allow_threes=allow_threes,
-        prefer_fives=prefer_fives,
-        time_budget=0.3,
-    )
+
+    def seat(safety_seconds: float) -> list[SeatingResult[int]]:
+        return seat_all_rounds(
+            field,
+            rounds=rounds,
+            method=method,
+            seed=seed,
+            teams=teams,
+            standings={p: float(p % 7) for p in field},
+            allow_threes=allow_threes,
+            prefer_fives=prefer_fives,
+            work_budget=150_000,
+            time_budget=safety_seconds,
+        )
+
+    results = seat(60.0)
+    # The same seed, whatever the clock allows: the same seating (the work budget decides).
+    assert [r.tables for r in seat(600.0)] == [r.tables for r in results]
+    assert not any(r.timed_out for r in results)
     assert [r.round_number for r in results] == list(range(1, rounds + 1))
     met: set[frozenset[int]] = set()
     for result in results:

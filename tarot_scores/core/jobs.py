@@ -1,0 +1,139 @@
+"""Background jobs: work that grows with history (a rating replay), waits on another server (a
+mail) or draws a big document runs here, in a worker, never in a request.
+
+The engine is Django's Tasks API (the ``django-tasks`` backport until Django 6's
+``django.tasks``); the backend is chosen by ``TASKS_BACKEND`` (settings, docs/operations.md).
+This module adds the three things the site asks of every job and the engine leaves to it:
+
+- ``job``: a task retried with backoff. A run that raises is recorded as failed (with its
+  error, for staff) and the next attempt is enqueued to run later, up to ``attempts`` runs.
+- ``enqueue``: a job asked for inside a transaction starts only if the transaction commits. On
+  the database backend the job's row is written in the caller's transaction (it commits or
+  rolls back with it); on another backend the job is sent once the transaction has committed.
+- ``worker_alive`` / ``lost_jobs_requeue``: a worker killed in the middle of a job (kill -9, a
+  machine lost) leaves the job "running" for ever in the engine's table; the site's worker
+  (``manage.py worker``) says it is alive every few seconds and gives the running jobs of a
+  worker not heard of for ``TASKS_WORKER_LOST_SECONDS`` back to the queue.
+
+Every job is written to run twice safely (idempotent): a retried or requeued job runs again
+from the start.
+
+Defining and enqueueing a job::
+
+    from tarot_scores.core.jobs import enqueue, job
+
+    @job(attempts=5, backoff=30)
+    def club_ratings_replay(club_id: int) -> int: ...
+
+    enqueue(club_ratings_replay, club_id=club.pk)   # in or out of a transaction
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar, cast
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django_tasks import TaskResultStatus, task
+from django_tasks.backends.immediate import ImmediateBackend
+from django_tasks.base import Task
+from django_tasks_db import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
+
+from tarot_scores.core.models import WorkerBeat
+
+logger = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+# The keyword a job's later attempts carry: how many runs came before.
+ATTEMPT = "attempt_"
+
+
+def job(
+    *, attempts: int = 5, backoff: float = 30, priority: int = 0, queue_name: str = "default"
+) -> Callable[[Callable[P, T]], Task[P, T]]:
+    """A task of the site's queue, retried: a run that raises is recorded as failed (its error
+    stays for staff to read) and the job is enqueued again ``backoff`` seconds later, then twice
+    that, four times... until ``attempts`` runs have failed. The function must be idempotent.
+    """
+
+    def decorate(func: Callable[P, T]) -> Task[P, T]:
+        @functools.wraps(func)
+        def run(*args: Any, **kwargs: Any) -> T:
+            attempt = int(kwargs.pop(ATTEMPT, 1))
+            try:
+                return func(*args, **kwargs)
+            except Exception:
+                if attempt < attempts:
+                    delay = backoff * 2 ** (attempt - 1)
+                    logger.warning(
+                        "Job %s failed (attempt %d of %d), runs again in %.0f s",
+                        the_task.name,
+                        attempt,
+                        attempts,
+                        delay,
+                        exc_info=True,
+                    )
+                    later = timezone.now() + datetime.timedelta(seconds=delay)
+                    again: Any = the_task.using(run_after=later)
+                    again.enqueue(*args, **kwargs, **{ATTEMPT: attempt + 1})
+                else:
+                    logger.error("Job %s failed %d times: given up", the_task.name, attempts)
+                raise
+
+        the_task = cast("Task[P, T]", task(priority=priority, queue_name=queue_name)(run))
+        return the_task
+
+    return decorate
+
+
+def enqueue(the_task: Task[P, T], *args: P.args, **kwargs: P.kwargs) -> None:
+    """Ask for ``the_task`` to run, once the caller's transaction (if any) has committed.
+
+    The database backend writes the job's row in the caller's transaction, so the job and
+    what it works on commit together (or neither does); the immediate backend runs it here
+    (tests); any other backend (RQ) is sent the job after the commit, never before the data it
+    reads is visible."""
+    if isinstance(the_task.get_backend(), (DatabaseBackend, ImmediateBackend)):
+        the_task.enqueue(*args, **kwargs)
+        return
+    transaction.on_commit(functools.partial(the_task.enqueue, *args, **kwargs))
+
+
+# -- Workers that died -------------------------------------------------------------------------
+
+
+def worker_alive(worker_id: str) -> None:
+    WorkerBeat.objects.update_or_create(worker_id=worker_id, defaults={"seen_at": timezone.now()})
+
+
+def lost_jobs_requeue(*, now: datetime.datetime | None = None) -> int:
+    """Give back to the queue every running job whose worker has not said it was alive for
+    ``TASKS_WORKER_LOST_SECONDS`` (or never did): it runs again, from the start, on whichever
+    worker takes it. Returns how many."""
+    now = now or timezone.now()
+    limit = now - datetime.timedelta(seconds=settings.TASKS_WORKER_LOST_SECONDS)
+    alive = set(WorkerBeat.objects.filter(seen_at__gte=limit).values_list("worker_id", flat=True))
+    lost = [
+        row.pk
+        for row in DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).only(
+            "id", "worker_ids"
+        )
+        if not row.worker_ids or row.worker_ids[-1] not in alive
+    ]
+    if not lost:
+        return 0
+    requeued = DBTaskResult.objects.filter(pk__in=lost, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.READY
+    )
+    WorkerBeat.objects.filter(seen_at__lt=limit).delete()
+    if requeued:
+        logger.warning("%d job(s) of a lost worker given back to the queue", requeued)
+    return requeued

@@ -1,0 +1,91 @@
+"""Run the jobs of the task queue (docs/operations.md, "The worker").
+
+With the database backend (the default) this is django-tasks-db's ``db_worker`` plus what it
+leaves to the site: the worker says it is alive every few seconds, and gives back to the queue
+the jobs of workers that went quiet (killed in the middle of a job). With ``TASKS_BACKEND=rq``
+it is django-rq's ``rqworker`` on the site's queue, with RQ's scheduler (the retries' delays).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection
+from django.utils.crypto import get_random_string
+from django_tasks_db.management.commands import db_worker
+
+from tarot_scores.core.jobs import lost_jobs_requeue, worker_alive
+from tarot_scores.core.models import WorkerBeat
+
+
+class _Heart(threading.Thread):
+    """Says the worker is alive, and looks for lost jobs, every ``every`` seconds."""
+
+    def __init__(self, worker_id: str, every: float) -> None:
+        super().__init__(name="worker-heartbeat", daemon=True)
+        self.worker_id = worker_id
+        self.every = every
+        self.stopped = threading.Event()
+
+    def beat(self) -> None:
+        worker_alive(self.worker_id)
+        lost_jobs_requeue()
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.wait(self.every):
+                try:
+                    self.beat()
+                except Exception:  # the database away for a moment: try at the next beat
+                    db_worker.logger.exception("Worker heartbeat failed")
+        finally:
+            connection.close()
+
+
+class Command(BaseCommand):
+    help = "Run the background jobs (rating replays, mail, PDFs) until stopped."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--batch", action="store_true", help="Run the jobs waiting now, then stop."
+        )
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=1.0,
+            help="Seconds between two looks at an empty queue (default 1).",
+        )
+        parser.add_argument(
+            "--worker-id", default="", help="This worker's name, unique among the workers."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if settings.TASKS_BACKEND == "rq":
+            call_command("rqworker", "default", with_scheduler=True, burst=options["batch"])
+            return
+        worker_id = options["worker_id"] or get_random_string(32)
+        # Alive before the first job: requeue what a previous run of this machine left running.
+        worker_alive(worker_id)
+        lost_jobs_requeue()
+        heart = _Heart(worker_id, every=max(1.0, settings.TASKS_WORKER_LOST_SECONDS / 4))
+        heart.start()
+        try:
+            call_command(
+                "db_worker",
+                queue_name="*",
+                interval=options["interval"],
+                batch=options["batch"],
+                reload=False,
+                startup_delay=False,
+                worker_id=worker_id,
+                verbosity=options["verbosity"],
+            )
+        finally:
+            heart.stopped.set()
+            heart.join()
+            # Stopped cleanly, between two jobs: nothing of this worker's is left running.
+            WorkerBeat.objects.filter(worker_id=worker_id).delete()

@@ -1,0 +1,24 @@
+"""Jobs the tests of the task queue enqueue; a worker started by a test imports them from here
+(the worker's working directory is the repository, where ``tests`` is a package)."""
+
+import os
+import time
+from pathlib import Path
+
+from tarot_scores.core.jobs import job
+
+
+@job(attempts=3, backoff=60)
+def always_fails(note: str) -> None:
+    raise RuntimeError(f"Mail server said no ({note})")
+
+
+@job(attempts=3, backoff=1)
+def held_until_released(folder: str) -> str:
+    """Writes one line per run to ``folder/runs`` (the worker's process id), then waits for the
+    file ``folder/release`` before it finishes."""
+    with Path(folder, "runs").open("a") as runs:
+        runs.write(f"{os.getpid()}\n")
+    while not Path(folder, "release").exists():
+        time.sleep(0.05)
+    return "done"
