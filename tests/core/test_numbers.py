@@ -14,7 +14,7 @@ from tarot_scores.core.numbers import LARGEST, whole_number
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tests.factories import build_world, play, signed_in_client
-from tests.tournaments.test_pages_confirmation import enter_at, event, link, phone
+from tests.tournaments.play.test_pages_confirmation import enter_at, event, link, phone
 from tournaments.models import Penalty, Round
 from tournaments.play import penalties
 from tournaments.rounds import selectors

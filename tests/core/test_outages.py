@@ -40,7 +40,7 @@ from tarot_scores.games import services as game_services
 from tests.core.test_scale_out import GUNICORN, free_port, wait_for_health
 from tests.factories import build_world, garde, make_game, signed_in_client
 from tests.processes import MANAGE, PYTHON, ROOT, child_env, postgres_or_skip, unique_name
-from tests.tournaments.test_pages_world import deal_post
+from tests.tournaments.views.test_pages_world import deal_post
 
 # --- Redis down ---------------------------------------------------------------------------------
 

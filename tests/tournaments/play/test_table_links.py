@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from tarot_scores.games.models import Deal
 from tests.factories import build_world, play
-from tests.tournaments.test_pages_confirmation import enter_at, event, link, phone
-from tests.tournaments.test_pages_world import deal_post
+from tests.tournaments.play.test_pages_confirmation import enter_at, event, link, phone
+from tests.tournaments.views.test_pages_world import deal_post
 from tournaments.models import Round, Table
 from tournaments.registration.referees import referee_remove
 from tournaments.rounds import selectors

@@ -12,7 +12,7 @@ from django.test import Client
 
 from tarot_scores.clubs.models import Player
 from tests import factories
-from tests.tournaments.test_pages_confirmation import enter_at, event, link, phone
+from tests.tournaments.play.test_pages_confirmation import enter_at, event, link, phone
 from tournaments.models import DealConfirmation
 
 pytestmark = pytest.mark.django_db
