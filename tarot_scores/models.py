@@ -13,6 +13,7 @@ from tarot_scores.stats.models import (
     PlayerPairing,
     PlayerRating,
     PlayerSeason,
+    RatingsBehind,
     RatingStep,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "PlayerRating",
     "PlayerSeason",
     "RatingStep",
+    "RatingsBehind",
     "ScoreLine",
     "Seat",
     "WorkerBeat",

@@ -18,8 +18,11 @@ from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.scoring.messages import Msg
 from tests.factories import Table, build_table
 from tests.games.helpers import page_text, slot_text, tarot_post
+from tests.queue import database_queue
 
 pytestmark = pytest.mark.django_db
+
+__all__ = ["database_queue"]  # a fixture
 HTMX = {"HX-Request": "true"}
 
 
@@ -99,8 +102,11 @@ def test_with_htmx_the_answer_is_the_fresh_form_and_the_new_totals(table: Table)
     assert table.players[1].label in slot_free_header(content)  # deal 2 is dealt by seat 2
 
 
-def test_with_htmx_the_answer_does_not_read_the_new_deal_back(table: Table) -> None:
-    """The saved deal and the new totals come from what deal_record wrote and returned."""
+def test_with_htmx_the_answer_does_not_read_the_new_deal_back(
+    table: Table, database_queue: None
+) -> None:
+    """The saved deal and the new totals come from what deal_record wrote and returned (the
+    ratings' job that reads it runs later, in a worker, as in production)."""
     a = table.ids[0]
     client = table.client("seated")
     client.get(new_url(table))  # the session exists, as on a phone that opened the page
