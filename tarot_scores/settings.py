@@ -228,11 +228,21 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "clubs:list"
 LOGOUT_REDIRECT_URL = "home"
 
-# Password reset and invitation mails: printed to stderr unless a real backend is configured
-# (e.g. django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST and friends).
-EMAIL_BACKEND = os.environ.get(
+# Mail (invitations, password resets, address checks) leaves through the task queue: the
+# site's backend only enqueues a job per message, after its transaction commits; the job sends
+# it with DJANGO_EMAIL_BACKEND, the one that talks to the mail server (printed to stderr unless
+# a real one is configured, e.g. django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST and
+# friends), retried while the server is down. DJANGO_EMAIL_QUEUED=0 sends in the request.
+EMAIL_SENDING_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
+EMAIL_BACKEND = (
+    "tarot_scores.core.mail.QueuedEmailBackend"
+    if env_bool("DJANGO_EMAIL_QUEUED", default=True)
+    else EMAIL_SENDING_BACKEND
+)
+# Seconds the mail job waits for the mail server before it gives up this attempt.
+EMAIL_TIMEOUT = int(os.environ.get("DJANGO_EMAIL_TIMEOUT", "10"))
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
