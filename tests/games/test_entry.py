@@ -417,7 +417,7 @@ def test_a_table_of_a_set_length_takes_no_deal_beyond_it() -> None:
 
 
 def test_saving_a_deal_costs_the_same_queries_for_5_or_40_deals(
-    django_assert_max_num_queries: DjangoAssertNumQueries,
+    django_assert_max_num_queries: DjangoAssertNumQueries, database_queue: None
 ) -> None:
     """The htmx save answers with the sheet it read plus the new deal: no second read, and a
     number of queries that does not grow with the game."""
@@ -430,9 +430,9 @@ def test_saving_a_deal_costs_the_same_queries_for_5_or_40_deals(
         client.get("/healthz")
         post = tarot_post(table.ids[0], number=deals + 1)
         # 15 for the deal and its page, 4 to keep its players' figures (one upsert a table,
-        # sent with the season rows' in one round trip on PostgreSQL), 4 to rate it (seats,
-        # ratings, log, ratings updated).
-        with django_assert_max_num_queries(23) as captured:
+        # sent with the season rows' in one round trip on PostgreSQL), 2 for the ratings
+        # (noted behind, and their job asked for: it rates the deal in a worker), 1 savepoint.
+        with django_assert_max_num_queries(22) as captured:
             response = client.post(new_url(table), post, headers=HTMX)
         assert response.status_code == 200
         assert f'data-deals="{deals + 1}"' in response.content.decode()
