@@ -7,7 +7,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tarot_scores.calculator import views as views_calculator
-from tarot_scores.core import pwa, views
+from tarot_scores.core import prepared, pwa, views
 from tarot_scores.core.signin import PasswordResetView
 from tarot_scores.stats import views as stats_views
 
@@ -23,6 +23,9 @@ urlpatterns = [
     path("favicon.ico", pwa.favicon, name="favicon"),
     path("calculator/", views_calculator.calculator, name="calculator"),
     path("ratings/", stats_views.federation_ratings, name="ratings"),
+    # PDFs drawn by the worker (core.prepared): their page, then the file.
+    path("pdf/<uuid:pk>/", prepared.prepared_pdf, name="prepared_pdf"),
+    path("pdf/<uuid:pk>/file", prepared.prepared_pdf_file, name="prepared_pdf_file"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tarot_scores.api.urls")),
