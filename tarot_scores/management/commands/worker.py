@@ -64,6 +64,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if settings.TASKS_BACKEND == "immediate":
+            self.stdout.write("TASKS_BACKEND=immediate: every job runs in its request, no worker.")
+            return
         if settings.TASKS_BACKEND == "rq":
             call_command(
                 "rqworker",
