@@ -56,8 +56,6 @@ INSTALLED_APPS = [
     # The task queue's database backend (its table, its worker command: manage.py worker).
     "django_tasks",
     "django_tasks_db",
-    # RQ's queues, for TASKS_BACKEND=rq (and its admin pages of queues and jobs).
-    "django_rq",
     "tarot_scores",
     "tournaments",
 ]
@@ -178,6 +176,9 @@ def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:
 
 
 TASKS = tasks_from(TASKS_BACKEND, TASKS_REDIS_URL)
+if TASKS_BACKEND == "rq":
+    # RQ's queues (its admin pages read Redis: only where Redis holds the queue).
+    INSTALLED_APPS.append("django_rq")
 RQ_QUEUES = {"default": {"URL": TASKS_REDIS_URL or "redis://127.0.0.1:6379/0"}}
 
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
