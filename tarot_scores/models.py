@@ -4,7 +4,7 @@ were. Code imports a model from its own package."""
 
 from tarot_scores.api.models import ApiToken
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
-from tarot_scores.core.models import WorkerBeat
+from tarot_scores.core.models import PreparedPdf, WorkerBeat
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import (
     PlayerContract,
@@ -13,6 +13,7 @@ from tarot_scores.stats.models import (
     PlayerPairing,
     PlayerRating,
     PlayerSeason,
+    RatingsBehind,
     RatingStep,
 )
 
@@ -32,7 +33,9 @@ __all__ = [
     "PlayerPairing",
     "PlayerRating",
     "PlayerSeason",
+    "PreparedPdf",
     "RatingStep",
+    "RatingsBehind",
     "ScoreLine",
     "Seat",
     "WorkerBeat",

@@ -59,8 +59,6 @@ INSTALLED_APPS = [
     # The task queue's database backend (its table, its worker command: manage.py worker).
     "django_tasks",
     "django_tasks_db",
-    # RQ's queues, for TASKS_BACKEND=rq (and its admin pages of queues and jobs).
-    "django_rq",
     "tarot_scores",
     "tournaments",
     # Last: where its French words differ from another app's ("Invalid token."), the other's
@@ -190,6 +188,9 @@ def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:
 
 
 TASKS = tasks_from(TASKS_BACKEND, TASKS_REDIS_URL)
+if TASKS_BACKEND == "rq":
+    # RQ's queues (its admin pages read Redis: only where Redis holds the queue).
+    INSTALLED_APPS.append("django_rq")
 RQ_QUEUES = {"default": {"URL": TASKS_REDIS_URL or "redis://127.0.0.1:6379/0"}}
 
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
@@ -260,11 +261,21 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "clubs:list"
 LOGOUT_REDIRECT_URL = "home"
 
-# Password reset and invitation mails: printed to stderr unless a real backend is configured
-# (e.g. django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST and friends).
-EMAIL_BACKEND = os.environ.get(
+# Mail (invitations, password resets, address checks) leaves through the task queue: the
+# site's backend only enqueues a job per message, after its transaction commits; the job sends
+# it with DJANGO_EMAIL_BACKEND, the one that talks to the mail server (printed to stderr unless
+# a real one is configured, e.g. django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST and
+# friends), retried while the server is down. DJANGO_EMAIL_QUEUED=0 sends in the request.
+EMAIL_SENDING_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
+EMAIL_BACKEND = (
+    "tarot_scores.core.mail.QueuedEmailBackend"
+    if env_bool("DJANGO_EMAIL_QUEUED", default=True)
+    else EMAIL_SENDING_BACKEND
+)
+# Seconds the mail job waits for the mail server before it gives up this attempt.
+EMAIL_TIMEOUT = int(os.environ.get("DJANGO_EMAIL_TIMEOUT", "10"))
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")

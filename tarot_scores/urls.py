@@ -10,7 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from tarot_scores.api import token_pages
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.clubs import urls as club_urls
-from tarot_scores.core import pwa, views
+from tarot_scores.core import prepared, pwa, views
 from tarot_scores.core.accounts import SignInForm
 from tarot_scores.core.signin import PasswordResetView
 from tarot_scores.games import urls as game_urls
@@ -32,6 +32,9 @@ urlpatterns = [
     path("favicon.ico", pwa.favicon, name="favicon"),
     path("calculator/", views_calculator.calculator, name="calculator"),
     path("ratings/", stats_views.federation_ratings, name="ratings"),
+    # PDFs drawn by the worker (core.prepared): their page, then the file.
+    path("pdf/<uuid:pk>/", prepared.prepared_pdf, name="prepared_pdf"),
+    path("pdf/<uuid:pk>/file", prepared.prepared_pdf_file, name="prepared_pdf_file"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tarot_scores.api.urls")),

@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from tarot_scores.core.prepared import on_prepared_pdf
         from tarot_scores.core.sections import on_club_page, on_home_page
         from tarot_scores.games.guards import on_game_access, on_reason_needed
         from tarot_scores.games.penalties import on_penalties
@@ -23,6 +24,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.play.permissions import table_access, table_needs_reason
         from tournaments.rounds.services import round_after_deal
         from tournaments.standings.store import standings_after_deal
+        from tournaments.views.rounds import TABLE_SHEETS, draw_table_sheets
         from tournaments.views.sections import club_tournaments, home_tournaments_today
 
         # Every way a deal is written (table link, game page, API) makes it pending or
@@ -38,6 +40,8 @@ class TournamentsConfig(AppConfig):
         on_reason_needed(table_needs_reason)
         # A deal corrected after a substitute took a seat over is scored with its own players.
         on_deal_seats(seats_when_played)
+        # A round's table sheets are drawn by the worker (core.prepared).
+        on_prepared_pdf(TABLE_SHEETS, draw_table_sheets)
         # A table's score sheet and its deals' histories show its penalties.
         on_penalties(table_penalties)
         # A tournament's tables are listed under it on the club's page, not among its games.

@@ -84,7 +84,9 @@ class ClubRatingsView(ClubAPIView):
         description="Players with at least `RATING_MIN_DEALS` rated deals of this club (20 "
         "unless the site says otherwise), best first by the rating shown (`mu - 3 sigma`). "
         "Without `season`, today's ratings; with it, each player's rating just after his last "
-        "deal of that season, and `deals` counts the deals he played in it. 50 a page.",
+        "deal of that season, and `deals` counts the deals he played in it. 50 a page. "
+        "`ratings_behind_since` is null, or the time since which a deal entered or corrected "
+        "waits to be taken into the ratings (they are recomputed in the background).",
         tags=["clubs"],
         parameters=[
             OpenApiParameter("season", int, description="The year the season starts in, e.g. 2025.")
@@ -103,4 +105,7 @@ class ClubRatingsView(ClubAPIView):
             club=club, season=season, min_deals=settings.RATING_MIN_DEALS
         )
         page = self.paginate_queryset(ranking.ranked)
-        return self.get_paginated_response([rating_row(row) for row in page or []])
+        response = self.get_paginated_response([rating_row(row) for row in page or []])
+        # Null, or since when a deal entered or corrected waits for the ratings' job.
+        response.data["ratings_behind_since"] = selectors.ratings_behind_since(club=club)
+        return response

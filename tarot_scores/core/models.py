@@ -1,6 +1,11 @@
-"""What the site keeps for itself rather than for a club: the task queue's workers."""
+"""What the site keeps for itself rather than for a club: the task queue's workers, and the
+PDFs its jobs draw."""
 
+import uuid
+
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class WorkerBeat(models.Model):
@@ -12,3 +17,22 @@ class WorkerBeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.worker_id} ({self.seen_at:%Y-%m-%d %H:%M:%S})"
+
+
+class PreparedPdf(models.Model):
+    """A PDF too big to draw in a request (a 1,000-player tournament's table sheets), drawn by
+    a job (``core.prepared``) for the person who asked, who waits on its "ready" page."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=40)  # which drawing (registered with on_prepared_pdf)
+    args = models.JSONField(default=dict)
+    filename = models.CharField(max_length=200)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    asked_at = models.DateTimeField(default=timezone.now)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    content = models.BinaryField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.filename

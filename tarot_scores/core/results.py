@@ -11,6 +11,7 @@ one. Its ETag names the version served, so it stays honest."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -19,6 +20,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection, transaction
 from django.db.models import F
 from django.http import HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -32,8 +34,35 @@ BodyT = TypeVar("BodyT")
 
 def results_changed(*, club_id: int) -> None:
     """Something the club's results pages show has changed (a deal, a round, a registration):
-    bump the version they are cached under, in the caller's transaction."""
+    bump the version they are cached under, never waiting inside the caller's transaction.
+
+    Every table of a festival belongs to one club: a bump that waited for the club row's lock
+    would make each deal's transaction wait for every other one's to end. On PostgreSQL, inside
+    a transaction, the row is bumped there only if no other transaction holds it (SKIP LOCKED:
+    then the new version and the change become visible together, at the commit). If another
+    holds it, the bump is made just after the commit, outside the transaction, holding nothing
+    (a reader between the commit and that bump may see the change under the previous version:
+    for that moment only, the next bump names it). SQLite writes one transaction at a time: the
+    row is bumped in the transaction."""
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        if not _bump(club_id, skip_locked=True):
+            transaction.on_commit(functools.partial(_bump, club_id, skip_locked=False))
+        return
     Club.objects.filter(pk=club_id).update(stats_version=F("stats_version") + 1)
+
+
+def _bump(club_id: int, *, skip_locked: bool) -> bool:
+    """Bump the club's version; False (nothing done) if ``skip_locked`` and another
+    transaction holds the row."""
+    table = connection.ops.quote_name(Club._meta.db_table)
+    skip = " SKIP LOCKED" if skip_locked else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET stats_version = stats_version + 1 WHERE id = "
+            f"(SELECT id FROM {table} WHERE id = %s FOR NO KEY UPDATE{skip})",
+            [club_id],
+        )
+        return bool(cursor.rowcount)
 
 
 def _version(club: Club) -> str:

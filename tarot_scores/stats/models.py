@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.kinds import TAROT
@@ -116,6 +119,40 @@ class RatingStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} after {self.deal_id}"
+
+
+class RatingsBehind(models.Model):
+    """A deal that the ratings of one scope (a club, or the federation: ``club`` null) do not
+    include yet: entered, corrected, deleted or restored, waiting for the ratings' job
+    (``stats.services.ratings_catch_up``). A deal's save only adds these rows (no row every
+    table shares is locked); the job rates a new deal on top of the ratings, or replays the
+    scope once from the earliest place it finds, then deletes the rows it read. While any is
+    left the scope's rating pages say the ratings are being updated, since the oldest."""
+
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # No database constraint on the deal: the job reads and deletes these rows while deal
+    # transactions hold the deal rows (see RatingStep).
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    played_on = models.DateField()
+    game_id_at = models.PositiveIntegerField()  # the game's id: the place in play order
+    number = models.PositiveIntegerField()
+    # A deal just entered (it may be rated on top of the ratings); else a change to replay.
+    new = models.BooleanField()
+    since = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["club", "played_on", "game_id_at", "number"], name="behind_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deal_id} @ {self.club_id or 'federation'}"
+
+    @property
+    def place(self) -> tuple[datetime.date, int, int]:
+        return (self.played_on, self.game_id_at, self.number)
 
 
 # --- playerpage ---

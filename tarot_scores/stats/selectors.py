@@ -4,11 +4,12 @@ over time, and the rating rankings (a club's or the federation's, today or as a 
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When, Window
+from django.db.models import Case, Count, F, Min, Q, QuerySet, Sum, Value, When, Window
 from django.db.models.functions import ExtractYear, RowNumber
 
 from tarot_scores.clubs.models import Club, Player
@@ -22,6 +23,7 @@ from tarot_scores.stats.models import (
     PlayerPairing,
     PlayerRating,
     PlayerSeason,
+    RatingsBehind,
     RatingStep,
 )
 from tarot_scores.stats.rating import conservative
@@ -607,3 +609,13 @@ def rating_history(
 
 def current_rating(*, player: Player, club: Club | None) -> PlayerRating | None:
     return PlayerRating.objects.filter(_scope(club), player=player).first()
+
+
+def ratings_behind_since(*, club: Club | None) -> datetime.datetime | None:
+    """Since when the ratings of a club (or the federation: None) have been waiting for the
+    ratings' job to take in a deal (entered, corrected, deleted, restored), or None when they
+    include every deal."""
+    since: datetime.datetime | None = RatingsBehind.objects.filter(_scope(club)).aggregate(
+        since=Min("since")
+    )["since"]
+    return since

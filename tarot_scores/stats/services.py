@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 
 from tarot_scores.clubs.models import Club
+from tarot_scores.core.jobs import enqueue, job
 from tarot_scores.core.kinds import TAROT
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
@@ -24,6 +25,7 @@ from tarot_scores.stats.models import (
     PlayerPairing,
     PlayerRating,
     PlayerSeason,
+    RatingsBehind,
     RatingStep,
 )
 from tarot_scores.stats.rating import CONTRACTS, RatedDeal, Rating, rate_deal
@@ -329,11 +331,21 @@ class _Standing:
     place: Place
 
 
-def _latest(club_id: int | None, players: set[int]) -> dict[int, _Standing]:
-    """Each player's last logged rating in the scope."""
+def _latest(club_id: int | None, players: set[int], before: Place) -> dict[int, _Standing]:
+    """Each player's last logged rating in the scope before ``before`` (the log from there on
+    is already dropped). A player whose current rating is older than that place has it as his
+    last: read from his one rating row, not from his whole log (which grows with history)."""
     latest: dict[int, _Standing] = {}
+    current = PlayerRating.objects.filter(_in_scope(club_id), player_id__in=players)
+    columns = ("player_id", "mu", "sigma", "deals", "last_played_on", "last_game", "last_number")
+    for player_id, mu, sigma, count, day, game_id, number in current.values_list(*columns):
+        if (day, game_id, number) < before:
+            latest[player_id] = _Standing(Rating(mu, sigma), count, (day, game_id, number))
+    rest = players - latest.keys()
+    if not rest:
+        return latest
     steps = (
-        RatingStep.objects.filter(_in_scope(club_id), player_id__in=players)
+        RatingStep.objects.filter(_in_scope(club_id), player_id__in=rest)
         .order_by("player_id", "played_on", "game_id", "number")
         .values_list("player_id", "mu", "sigma", "deals", "played_on", "game_id", "number")
     )
@@ -447,7 +459,7 @@ def ratings_from(*, club_id: int | None, place: Place | None) -> int:
     players = dropped | {p for _deal, match in rated for p in match.players}
     if not players:
         return 0
-    state = _latest(club_id, players) if place is not None else {}
+    state = _latest(club_id, players, place) if place is not None else {}
     steps = []
     for deal, match in rated:
         steps += _rate(club_id, deal, deal.game, match, state)
@@ -460,75 +472,33 @@ def ratings_from(*, club_id: int | None, place: Place | None) -> int:
     return len(rated)
 
 
-def _rated_at_the_end(game: Game, deal: Deal, seated: Sequence[int]) -> bool:
-    """Rate a new deal on top of the current ratings, in the club and the federation, if no
-    one at the table has a rated deal after it (nothing later can change then); False,
-    having written nothing, if someone has."""
+def _rated_at_the_end(club_id: int | None, deal: Deal, game: Game, seated: Sequence[int]) -> bool:
+    """Rate a deal on top of the scope's current ratings, if no one at the table has a rated
+    deal after it (nothing later can change then); False, having written nothing, if someone
+    has. The caller holds the scope (``_hold_the_scope``)."""
     match = rated_deal(deal, seated)
     if match is None:
         return True
     place = (game.date, game.pk, deal.number)
-    rows = _locked_ratings(game.club_id, match.players)
+    rows = list(PlayerRating.objects.filter(_in_scope(club_id), player_id__in=match.players))
     if any((r.last_played_on, r.last_game, r.last_number) >= place for r in rows):
         return False
-    steps: list[Step] = []
+    current = {r.player_id: r for r in rows}
+    state = {p: _Standing(Rating(r.mu, r.sigma), r.deals, place) for p, r in current.items()}
+    steps = _rate(club_id, deal, game, match, state)
     changed: list[PlayerRating] = []
     added: list[PlayerRating] = []
-    for club_id in (game.club_id, None):
-        current = {r.player_id: r for r in rows if r.club_id == club_id}
-        state = {p: _Standing(Rating(r.mu, r.sigma), r.deals, place) for p, r in current.items()}
-        steps += _rate(club_id, deal, game, match, state)
-        for player_id in match.players:
-            row = _rating_row(club_id, player_id, state[player_id])
-            if player_id in current:
-                row.pk = current[player_id].pk
-                changed.append(row)
-            else:
-                added.append(row)
+    for player_id in match.players:
+        row = _rating_row(club_id, player_id, state[player_id])
+        if player_id in current:
+            row.pk = current[player_id].pk
+            changed.append(row)
+        else:
+            added.append(row)
     _steps_and_ratings_write(steps, changed)
     if added:
         PlayerRating.objects.bulk_create(added)
     return True
-
-
-_RATING_READ = (
-    "id",
-    "club_id",
-    "player_id",
-    "mu",
-    "sigma",
-    "deals",
-    "last_played_on",
-    "last_game",
-    "last_number",
-)
-
-
-def _locked_ratings(club_id: int, players: Sequence[int]) -> list[PlayerRating]:
-    """The players' rating rows in the club and the federation, locked for this transaction:
-    a deal at another club's table may be rating the same player in the federation.
-
-    On PostgreSQL the federation's lock (``_lock_the_federation``) and this read travel in one
-    round trip (a psycopg pipeline): the save of a deal is a few round trips, and the ratings
-    should add as few as they can (measured in bench/entry.py)."""
-    query = PlayerRating.objects.select_for_update().filter(
-        Q(club_id=club_id) | Q(club__isnull=True), player_id__in=players
-    )
-    if connection.vendor != "postgresql":
-        return list(query)
-    table = connection.ops.quote_name(PlayerRating._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(c) for c in _RATING_READ)
-    connection.ensure_connection()
-    raw = connection.connection
-    with raw.pipeline():
-        raw.cursor().execute("SELECT pg_advisory_xact_lock(%s)", [_FEDERATION_LOCK])
-        read = raw.cursor()
-        read.execute(
-            f"SELECT {columns} FROM {table} WHERE (club_id = %s OR club_id IS NULL)"
-            " AND player_id = ANY(%s) FOR UPDATE",
-            [club_id, list(players)],
-        )
-    return [PlayerRating(**dict(zip(_RATING_READ, row, strict=True))) for row in read.fetchall()]
 
 
 _RATING_COLUMNS = ("mu", "sigma", "deals", "last_played_on", "last_game", "last_number")
@@ -560,47 +530,140 @@ def _steps_and_ratings_write(steps: list[Step], rows: list[PlayerRating]) -> Non
                 )
 
 
-# Any constant of the site's own: PostgreSQL's advisory locks are named by a number.
-_FEDERATION_LOCK = 0x7A207A
+# Any constant of the site's own: PostgreSQL's advisory locks are named by numbers (this one,
+# and the club's id or 0 for the federation).
+_RATINGS_LOCK = 0x7A207A
 
 
-def _lock_the_federation() -> None:
-    """Rate one deal at a time across the clubs, until the deal's transaction ends.
-
-    A club's deals already wait for each other (each bumps the club's results version, a row
-    lock); the federation's ratings mix every club's deals, and a replay rewrites rows a new
-    deal at another club is about to rate on. SQLite writes one transaction at a time anyway.
-    """
+def _hold_the_scope(club_id: int | None) -> None:
+    """One ratings job at a time per scope, until its transaction ends: two jobs of one club
+    (two workers), or every club's jobs in the federation, would rewrite the same rows. Only
+    the jobs take it; a deal's save never waits for it. SQLite writes one transaction at a time
+    anyway."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_FEDERATION_LOCK])
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_RATINGS_LOCK, club_id or 0])
 
 
 def ratings_after_deal(
     *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
 ) -> None:
-    """The deal services' hook: rate a tarot deal entered, corrected, deleted or restored, in
-    its club and in the federation (in the deal's transaction). A new deal after everyone's
-    last one is rated on top of the current ratings; anything else (a correction, a deletion,
-    a restore, a game entered late) replays each scope from that deal onward."""
+    """The deal services' hook: a tarot deal was entered, corrected, deleted or restored. The
+    save only notes it (``RatingsBehind``, in the club and in the federation: two rows added,
+    nothing shared locked) and asks for the ratings' job, which commits with the deal. The job
+    (``ratings_catch_up``) rates it, out of the request."""
     if game.kind != TAROT:
         return
-    if action == DealRevision.Action.CREATED and _rated_at_the_end(game, deal, seated):
-        return
-    _lock_the_federation()
-    place = (game.date, game.pk, deal.number)
-    ratings_from(club_id=game.club_id, place=place)
-    ratings_from(club_id=None, place=place)
+    new = action == DealRevision.Action.CREATED
+    RatingsBehind.objects.bulk_create(
+        RatingsBehind(
+            club_id=scope,
+            deal_id=deal.pk,
+            played_on=game.date,
+            game_id_at=game.pk,
+            number=deal.number,
+            new=new,
+        )
+        for scope in (game.club_id, None)
+    )
+    enqueue(ratings_catch_up, club_id=game.club_id)
+
+
+@dataclass
+class CatchUp:
+    """What a ratings job did in one scope: deals rated on top of the ratings, and the replay
+    (deals rated again from the earliest change), if one was needed."""
+
+    rated: int = 0
+    replays: int = 0
+    replayed: int = 0
+
+
+def ratings_scope_catch_up(*, club_id: int | None) -> CatchUp:
+    """Bring one scope's ratings up to every deal noted behind them, in one transaction.
+
+    The notes are read in play order. New deals at the front are rated on top of the current
+    ratings, one by one, as long as no one at their table has a later rated deal; from the
+    first note that is not such a deal (a correction, a deletion, a restore, a late game), the
+    scope is replayed once, from that place: ten corrections are one replay, from the earliest.
+    The notes read are deleted with the ratings written; a deal saved meanwhile leaves its own
+    note for the next job."""
+    done = CatchUp()
+    with transaction.atomic():
+        _hold_the_scope(club_id)
+        notes = list(
+            RatingsBehind.objects.filter(_in_scope(club_id)).order_by(
+                "played_on", "game_id_at", "number", "pk"
+            )
+        )
+        if not notes:
+            return done
+        fresh = [n.deal_id for n in notes if n.new]
+        deals = {
+            d.pk: d
+            for d in Deal.objects.filter(pk__in=fresh, deleted_at__isnull=True).select_related(
+                "game__club"
+            )
+        }
+        seats: dict[int, list[int]] = {}
+        for game_id, player_id in (
+            Seat.objects.filter(game_id__in={d.game_id for d in deals.values()})
+            .order_by("game_id", "position")
+            .values_list("game_id", "player_id")
+        ):
+            seats.setdefault(game_id, []).append(player_id)
+        replay_from: Place | None = None
+        for note in notes:
+            deal = deals.get(note.deal_id)
+            if not note.new:
+                replay_from = note.place
+                break
+            if deal is None:  # deleted since: its deletion left a note of its own
+                continue
+            if not _rated_at_the_end(club_id, deal, deal.game, seats.get(deal.game_id, [])):
+                replay_from = note.place
+                break
+            done.rated += 1
+        if replay_from is not None:
+            done.replays = 1
+            done.replayed = ratings_from(club_id=club_id, place=replay_from)
+        RatingsBehind.objects.filter(pk__in=[n.pk for n in notes]).delete()
+        if club_id is not None:
+            # The club's player pages show the ratings, cached under the results version.
+            results_changed(club_id=club_id)
+    return done
+
+
+@job(attempts=10, backoff=5)
+def ratings_catch_up(club_id: int) -> dict[str, int]:
+    """The ratings' job, asked for by every tarot deal's save: the club's ratings, then the
+    federation's (each in its own transaction). Idempotent: with nothing behind, it does
+    nothing; jobs asked for by saves whose notes an earlier job already took find none."""
+    club = ratings_scope_catch_up(club_id=club_id)
+    federation = ratings_scope_catch_up(club_id=None)
+    return {
+        "rated": club.rated + federation.rated,
+        "replays": club.replays + federation.replays,
+        "replayed": club.replayed + federation.replayed,
+    }
 
 
 @transaction.atomic
 def ratings_rebuild(*, club: Club | None = None) -> int:
     """Rate every deal again from scratch: one club's ratings, or every club's and the
-    federation's. Returns the number of deals rated."""
+    federation's. Returns the number of deals rated. What was noted behind the scopes rebuilt
+    is done with (a note added meanwhile stays for the ratings' job)."""
     if club is not None:
-        return ratings_from(club_id=club.pk, place=None)
+        _hold_the_scope(club.pk)
+        behind = list(RatingsBehind.objects.filter(club=club).values_list("pk", flat=True))
+        total = ratings_from(club_id=club.pk, place=None)
+        RatingsBehind.objects.filter(pk__in=behind).delete()
+        return total
+    _hold_the_scope(None)
+    behind = list(RatingsBehind.objects.values_list("pk", flat=True))
     total = 0
     for club_id in Club.objects.order_by("pk").values_list("pk", flat=True):
         total += ratings_from(club_id=club_id, place=None)
     ratings_from(club_id=None, place=None)
+    RatingsBehind.objects.filter(pk__in=behind).delete()
     return total

@@ -371,6 +371,8 @@ def _ratings_page(request: HtmxHttpRequest, club: Club | None, url: str) -> Http
         "min_deals": min_deals,
         "season_text": season_text,
         "url": url,
+        # A correction waiting for the ratings' job: the ranking does not show it yet.
+        "behind_since": selectors.ratings_behind_since(club=club),
     }
     return render(request, template, context)
 

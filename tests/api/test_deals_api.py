@@ -24,6 +24,9 @@ from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.stats.models import PlayerSeason
 from tests.api.helpers import assert_field_errors
 from tests.factories import ApiTable, build_api_table, garde
+from tests.queue import database_queue
+
+__all__ = ["database_queue"]  # a fixture
 
 POINTS_WHOLE = {
     "en": "At four players the attack's points are always whole: each side holds an even number "
@@ -91,8 +94,9 @@ def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: 
     assert PlayerSeason.objects.get(player_id=chloe).points == 198
 
 
-def test_entering_a_deal_does_not_read_it_back(table: ApiTable) -> None:
-    """The new deal's answer comes from what was just written (deal_record returns its scores)."""
+def test_entering_a_deal_does_not_read_it_back(table: ApiTable, database_queue: None) -> None:
+    """The new deal's answer comes from what was just written (deal_record returns its scores;
+    the ratings' job that reads it runs later, in a worker, as in production)."""
     with CaptureQueriesContext(connection) as queries:
         response = enter(table, {**garde(table.ids[2]), "number": 1})
 

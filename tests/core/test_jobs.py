@@ -16,7 +16,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import TaskResultStatus
-from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 from pytest_django import Settings
 
@@ -24,35 +23,11 @@ from tarot_scores.core.jobs import ATTEMPT, enqueue, lost_jobs_requeue, worker_a
 from tarot_scores.core.models import WorkerBeat
 from tests.core.jobs_for_tests import always_fails
 from tests.processes import MANAGE, PYTHON, ROOT, child_env
+from tests.queue import database_queue, run_waiting_jobs
 
 pytestmark = pytest.mark.django_db
 
-DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-
-
-@pytest.fixture
-def database_queue(settings: Settings) -> None:
-    settings.TASKS_BACKEND = "database"
-    settings.TASKS = DATABASE_QUEUE
-
-
-def run_waiting_jobs() -> None:
-    """What a worker does with the jobs due now, in this process and this test's transaction:
-    claim each, then db_worker's own run_task (its loop closes the connection between jobs,
-    which a test's transaction cannot survive)."""
-    worker = db_worker.Worker(
-        queue_names=["*"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="test-worker",
-        excluded_queue_names=[],
-    )
-    while (row := DBTaskResult.objects.ready().first()) is not None:
-        row.claim(worker.worker_id)
-        worker.run_task(row)
+__all__ = ["database_queue"]  # a fixture
 
 
 def test_a_failed_run_is_kept_with_its_error_and_runs_again_later(database_queue: None) -> None:

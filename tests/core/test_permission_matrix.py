@@ -28,7 +28,9 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
+from tarot_scores.core.models import PreparedPdf
 from tests.permission_world import LINKS, ROLES, PermissionWorld, build_permission_world
 
 pytestmark = pytest.mark.django_db
@@ -72,6 +74,9 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "favicon": {"GET": EVERYONE},
     "calculator": {"GET": EVERYONE, "POST": EVERYONE},
     "ratings": {"GET": EVERYONE},
+    # A PDF drawn by the worker: its page and file, for the one who asked only (the organiser).
+    "prepared_pdf": {"GET": frozenset({"organiser"})},
+    "prepared_pdf_file": {"GET": frozenset({"organiser"})},
     # Django's admin: staff only, whatever the method.
     "admin:index": {"GET": STAFF, "POST": STAFF, "PUT": STAFF, "PATCH": STAFF, "DELETE": STAFF},
     # Django's language switch and its account pages: anyone (the password change: accounts).
@@ -411,7 +416,9 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
     if name in DUPLICATE_ROUTES:
         values["tournament_id"] = w.extra["duplicate"].pk
     if "pk" in params:
-        if name in ("api:club", "api:club-ratings"):
+        if name in ("prepared_pdf", "prepared_pdf_file"):
+            values["pk"] = _prepared_pdf(w).pk
+        elif name in ("api:club", "api:club-ratings"):
             values["pk"] = w.club.pk
         elif name == "api:player-stats":
             values["pk"] = w.player.pk
@@ -424,6 +431,20 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         else:
             values["pk"] = w.games[variant].pk
     return {p: values[p] for p in params}
+
+
+def _prepared_pdf(w: PermissionWorld) -> PreparedPdf:
+    """A PDF the worker drew for the organiser."""
+    if "prepared" not in w.extra:
+        w.extra["prepared"] = PreparedPdf.objects.create(
+            kind="tournament_table_sheets",
+            filename="tables.pdf",
+            owner=w.users["organiser"],
+            ready_at=timezone.now(),
+            content=b"%PDF-1.4",
+        )
+    prepared: PreparedPdf = w.extra["prepared"]
+    return prepared
 
 
 def _allowed(response: Any) -> bool:

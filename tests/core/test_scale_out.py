@@ -177,6 +177,52 @@ def servers(site: dict[str, Any]) -> Iterator[list[int]]:
                 process.kill()
 
 
+@pytest.fixture(scope="module")
+def workers(site: dict[str, Any]) -> Iterator[None]:
+    """Two workers of the task queue (database backend), one beside each server."""
+    started = []
+    try:
+        for n in (1, 2):
+            log = (site["logs"] / f"worker-{n}.log").open("wb")
+            started.append(
+                subprocess.Popen(
+                    [PYTHON, MANAGE, "worker", "--interval", "0.2", "--worker-id", f"w{n}"],
+                    cwd=ROOT,
+                    env=site["env"],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        yield
+    finally:
+        for process in started:
+            process.send_signal(signal.SIGTERM)
+        for process in started:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+# Run in the site's database by a child process: the ratings the workers kept, then a rebuild
+# from the deals, compared.
+RATINGS_CHECK = """
+from tarot_scores.stats.models import PlayerRating, RatingsBehind, RatingStep
+from tarot_scores.stats.services import ratings_rebuild
+
+def snapshot():
+    rows = PlayerRating.objects.values_list("club_id", "player_id", "mu", "sigma", "deals")
+    rows = sorted(rows, key=lambda r: (r[0] or 0, r[1]))
+    steps = RatingStep.objects.count()
+    return [(c, p, round(m, 9), round(s, 9), n) for c, p, m, s, n in rows], steps
+
+assert not RatingsBehind.objects.exists()
+kept = snapshot()
+ratings_rebuild()
+print("same" if snapshot() == kept and kept[1] > 0 else f"differ {kept[1]}")
+"""
+
+
 def wait_for_health(process: subprocess.Popen[bytes], port: int) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -231,7 +277,9 @@ def play_table(ports: list[int], token: str, table: dict[str, Any], answers: lis
         answers.append((table["game"], number, same, at_once(apis, path, bodies)))
 
 
-def test_two_servers_on_one_database_and_redis(site: dict[str, Any], servers: list[int]) -> None:
+def test_two_servers_on_one_database_and_redis(
+    site: dict[str, Any], servers: list[int], workers: None
+) -> None:
     a, b = (Api(port) for port in servers)
     status, body = a.call(
         "POST", "/api/v1/auth/token/", {"username": "referee", "password": PASSWORD}
@@ -293,6 +341,27 @@ def test_two_servers_on_one_database_and_redis(site: dict[str, Any], servers: li
             sheets[row["player"]] += row["total"]
     assert {row["player"]: row["total"] for row in from_a[1]} == sheets
     assert any(sheets.values())
+
+    # The two workers took every deal into the ratings, as a rebuild would.
+    jobs = "SELECT status, count(*) FROM django_tasks_database_dbtaskresult GROUP BY status"
+    with psycopg.connect(site["database_url"], autocommit=True) as conn:
+        deadline = time.monotonic() + 120
+        while {"READY", "RUNNING"} & {status for status, _n in conn.execute(jobs).fetchall()}:
+            assert time.monotonic() < deadline, "the workers did not run every job"
+            time.sleep(0.2)
+        by_status: dict[str, int] = dict(conn.execute(jobs).fetchall())
+        behind = conn.execute("SELECT count(*) FROM tarot_scores_ratingsbehind").fetchone()
+    assert set(by_status) == {"SUCCESSFUL"}, by_status
+    assert behind == (0,)
+    checked = subprocess.run(
+        [PYTHON, MANAGE, "shell", "-v0", "-c", RATINGS_CHECK],
+        cwd=ROOT,
+        env=site["env"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert checked.stdout.strip().splitlines()[-1:] == ["same"], checked.stderr
 
 
 def test_the_calculator_throttle_counts_across_both_servers(servers: list[int]) -> None:

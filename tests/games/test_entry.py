@@ -18,8 +18,11 @@ from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.scoring.messages import Msg
 from tests.factories import Table, build_table
 from tests.games.helpers import page_text, slot_text, tarot_post
+from tests.queue import database_queue
 
 pytestmark = pytest.mark.django_db
+
+__all__ = ["database_queue"]  # a fixture
 HTMX = {"HX-Request": "true"}
 
 
@@ -99,8 +102,11 @@ def test_with_htmx_the_answer_is_the_fresh_form_and_the_new_totals(table: Table)
     assert table.players[1].label in slot_free_header(content)  # deal 2 is dealt by seat 2
 
 
-def test_with_htmx_the_answer_does_not_read_the_new_deal_back(table: Table) -> None:
-    """The saved deal and the new totals come from what deal_record wrote and returned."""
+def test_with_htmx_the_answer_does_not_read_the_new_deal_back(
+    table: Table, database_queue: None
+) -> None:
+    """The saved deal and the new totals come from what deal_record wrote and returned (the
+    ratings' job that reads it runs later, in a worker, as in production)."""
     a = table.ids[0]
     client = table.client("seated")
     client.get(new_url(table))  # the session exists, as on a phone that opened the page
@@ -411,7 +417,7 @@ def test_a_table_of_a_set_length_takes_no_deal_beyond_it() -> None:
 
 
 def test_saving_a_deal_costs_the_same_queries_for_5_or_40_deals(
-    django_assert_max_num_queries: DjangoAssertNumQueries,
+    django_assert_max_num_queries: DjangoAssertNumQueries, database_queue: None
 ) -> None:
     """The htmx save answers with the sheet it read plus the new deal: no second read, and a
     number of queries that does not grow with the game."""
@@ -424,9 +430,9 @@ def test_saving_a_deal_costs_the_same_queries_for_5_or_40_deals(
         client.get("/healthz")
         post = tarot_post(table.ids[0], number=deals + 1)
         # 15 for the deal and its page, 4 to keep its players' figures (one upsert a table,
-        # sent with the season rows' in one round trip on PostgreSQL), 4 to rate it (seats,
-        # ratings, log, ratings updated).
-        with django_assert_max_num_queries(23) as captured:
+        # sent with the season rows' in one round trip on PostgreSQL), 2 for the ratings
+        # (noted behind, and their job asked for: it rates the deal in a worker), 1 savepoint.
+        with django_assert_max_num_queries(22) as captured:
             response = client.post(new_url(table), post, headers=HTMX)
         assert response.status_code == 200
         assert f'data-deals="{deals + 1}"' in response.content.decode()

@@ -12,6 +12,7 @@ from django.http import FileResponse, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,6 +24,7 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.collation import by_name, name_key
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
+from tarot_scores.core.prepared import pdf_later
 from tarot_scores.games.models import Seat
 from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
@@ -339,7 +341,29 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
     if not request.user.is_authenticated:
         return login_first(request, _round_url(tournament_id, number))
     tournament = managed(request, tournament_id)
-    round_ = round_of(tournament, number)
+    round_of(tournament, number)  # 404 for a round that does not exist
+    # Drawn by the worker: about 0.2 s a table, 48 s at 250 (docs/performance.md, "Heavy PDFs").
+    return pdf_later(
+        request,
+        kind=TABLE_SHEETS,
+        args={
+            "tournament_id": tournament.pk,
+            "number": number,
+            "site": request.build_absolute_uri("/"),
+            "language": translation.get_language(),
+        },
+        filename=f"tournament-{tournament.pk}-round-{number}-tables.pdf",
+    )
+
+
+TABLE_SHEETS = "tournament_table_sheets"
+
+
+def draw_table_sheets(*, tournament_id: int, number: int, site: str, language: str) -> bytes:
+    """A round's table sheets (the job of ``table_sheets_pdf``); ``site`` is the address the
+    QR codes' links start with."""
+    tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
+    round_ = Round.objects.get(tournament=tournament, number=number)
     states = round_selectors.round_tables(round_=round_)
     # A duplicate table plays the boards the movement gives it, each dealt by its direction.
     plan = (
@@ -349,19 +373,20 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
         if tournament.format == Tournament.Format.DUPLICATE and states
         else None
     )
+    base = site.rstrip("/")
     tables = [
         pdf.SheetTable(
             number=state.table.number,
             players=[p.label for p in state.players],
-            entry_url=entry_url(request, state.table),
+            entry_url=base + reverse("tournaments:table_entry", args=[state.table.token]),
             boards=plan.station(number, state.table.number).boards if plan else (),
         )
         for state in states
     ]
-    data = pdf.render_table_sheets(
-        tournament=tournament, round_name=round_name(tournament, number), tables=tables
-    )
-    return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-tables.pdf")
+    with translation.override(language):
+        return pdf.render_table_sheets(
+            tournament=tournament, round_name=round_name(tournament, number), tables=tables
+        )
 
 
 @require_safe

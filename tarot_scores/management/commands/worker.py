@@ -64,8 +64,17 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if settings.TASKS_BACKEND == "immediate":
+            self.stdout.write("TASKS_BACKEND=immediate: every job runs in its request, no worker.")
+            return
         if settings.TASKS_BACKEND == "rq":
-            call_command("rqworker", "default", with_scheduler=True, burst=options["batch"])
+            call_command(
+                "rqworker",
+                "default",
+                job_class="django_tasks_rq.backend.Job",  # runs the Task, not a plain function
+                with_scheduler=True,
+                burst=options["batch"],
+            )
             return
         worker_id = options["worker_id"] or get_random_string(32)
         # Alive before the first job: requeue what a previous run of this machine left running.

@@ -1,0 +1,90 @@
+"""PDFs drawn by a job behind a "your PDF is ready" page: a document that takes longer than a
+request may spend (docs/performance.md, "Heavy PDFs": 0.2 s a table for a round's table sheets,
+48 s at 250 tables) is asked for, drawn by the worker, and fetched from its page once ready.
+
+A concern registers each such drawing at start-up (``on_prepared_pdf(kind, draw)``: ``draw``
+takes the JSON arguments the view gave and returns the PDF's bytes) and its view answers
+``pdf_later(request, kind=..., args=..., filename=...)``. When the job has already run by then
+(the immediate backend, in tests), the PDF itself is the answer.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from tarot_scores.core.hooks import Hook
+from tarot_scores.core.jobs import enqueue, job
+from tarot_scores.core.models import PreparedPdf
+from tarot_scores.core.pdf import pdf_response
+
+Draw = Callable[..., bytes]
+KEPT = datetime.timedelta(days=1)
+# Each kind of PDF the worker draws, and its drawing (registered by the concern that owns it).
+prepared_drawings: Hook[tuple[str, Draw]] = Hook("prepared_drawings")
+
+
+def on_prepared_pdf(kind: str, draw: Draw) -> None:
+    prepared_drawings.register((kind, draw))
+
+
+@job(attempts=3, backoff=10)
+def pdf_draw(pdf_id: str) -> int:
+    """Draw one asked-for PDF (again, if a worker died drawing it: the result is the same)."""
+    prepared = PreparedPdf.objects.filter(pk=pdf_id, ready_at__isnull=True).first()
+    if prepared is None:
+        return 0
+    content = dict(prepared_drawings)[prepared.kind](**prepared.args)
+    PreparedPdf.objects.filter(pk=pdf_id).update(content=content, ready_at=timezone.now())
+    return len(content)
+
+
+def pdf_later(
+    request: HttpRequest, *, kind: str, args: dict[str, Any], filename: str
+) -> HttpResponseBase:
+    """Ask the worker for the PDF and send the reader to its page (or, drawn already, the PDF)."""
+    owner = request.user if request.user.is_authenticated else None
+    # A drawn PDF is fetched within minutes: a day later it is only weight in the database.
+    PreparedPdf.objects.filter(asked_at__lt=timezone.now() - KEPT).delete()
+    prepared = PreparedPdf.objects.create(kind=kind, args=args, filename=filename, owner=owner)
+    enqueue(pdf_draw, pdf_id=str(prepared.pk))
+    prepared.refresh_from_db()
+    if prepared.ready_at is not None and prepared.content is not None:
+        return pdf_response(bytes(prepared.content), filename)
+    return redirect("prepared_pdf", pk=prepared.pk, permanent=False)
+
+
+def _mine(request: HttpRequest, pk: uuid.UUID) -> PreparedPdf:
+    prepared = PreparedPdf.objects.defer("content").filter(pk=pk).first()
+    if prepared is None or (prepared.owner_id is not None and prepared.owner_id != request.user.pk):
+        raise Http404
+    return prepared
+
+
+@require_safe
+@login_required
+def prepared_pdf(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The PDF's page: "being prepared since 21:04" (it looks again by itself every few
+    seconds), then "ready" with its link."""
+    prepared = _mine(request, pk)
+    return render(request, "tarot_scores/prepared_pdf.html", {"prepared": prepared})
+
+
+@require_safe
+@login_required
+def prepared_pdf_file(request: HttpRequest, pk: uuid.UUID) -> Any:
+    prepared = _mine(request, pk)
+    if prepared.ready_at is None:
+        return redirect("prepared_pdf", pk=pk)
+    content = PreparedPdf.objects.values_list("content", flat=True).get(pk=pk)
+    if content is None:
+        raise Http404
+    return pdf_response(bytes(content), prepared.filename)
