@@ -268,7 +268,7 @@ CONTENT_SECURITY_POLICY = {
 }
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tarot_scores.api.schema.TarotAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "tarot_scores.api.tokens.HashedTokenAuthentication",
@@ -287,6 +287,13 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Tarot Scores API",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request and response components apart (read-only fields are not asked for in a request),
+    # and the shared answers (errors, 401, 503, ETag) finished by tarot_scores.api.schema.
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tarot_scores.api.schema.finish_schema",
+    ],
     # Swagger UI and Redoc come from drf-spectacular-sidecar's static files, never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

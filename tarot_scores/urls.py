@@ -4,8 +4,9 @@ from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from tarot_scores.api.schema_view import EnglishSchemaView
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.core import pwa, views
 from tarot_scores.core.signin import PasswordResetView
@@ -13,6 +14,7 @@ from tarot_scores.stats import views as stats_views
 
 # Under /api/ an unknown path answers JSON, as an unknown id does.
 handler404 = "tarot_scores.api.errors.not_found"
+handler500 = "tarot_scores.api.errors.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,7 +29,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tarot_scores.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", EnglishSchemaView.as_view(), name="api-schema"),
     # Swagger UI's start-up script served as a file (the Content-Security-Policy has no inline
     # script); its page keeps a small inline style block, allowed on that page alone.
     path(

@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -16,12 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tarot_scores.api.base import BAD_BODY, NOT_JSON, TOO_LARGE
-from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser, refusal_as_field_errors
+from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser
+from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import MAX_TOKENS, token_issue
 from tarot_scores.core.signin import forget_failures
 
 
-class TokenView(APIView):
+class TokenView(ProblemAnswers, APIView):
     """A username and password for a new token, behind the calculator's guarded JSON parser
     (so no body is a 500). The body is the only credential: a header is not looked at."""
 
@@ -31,9 +30,6 @@ class TokenView(APIView):
     parser_classes = [DealJSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON
-
-    def get_exception_handler(self) -> Any:
-        return refusal_as_field_errors
 
     @extend_schema(
         operation_id="auth_token",

@@ -21,15 +21,15 @@ from tarot_scores.api.calculator import (
     FIELD_ERRORS_SCHEMA,
     AlwaysJSON,
     DealJSONParser,
-    refusal_as_field_errors,
 )
 from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
+from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import HashedTokenAuthentication
 
 T = TypeVar("T")
 
 
-class ClubAPIView(GenericAPIView):  # type: ignore[type-arg]
+class ClubAPIView(ProblemAnswers, GenericAPIView):  # type: ignore[type-arg]
     """Base of the club endpoints.
 
     Token authentication comes first so that an anonymous write is answered 401 with
@@ -42,13 +42,12 @@ class ClubAPIView(GenericAPIView):  # type: ignore[type-arg]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON
 
-    def get_exception_handler(self) -> Any:
-        return refusal_as_field_errors
-
 
 class DatabaseBusy(APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "database_busy"
+    # Seconds: DRF's handler sends it as Retry-After (the lock is held for a moment only).
+    wait = 1
 
 
 def busy_if_locked(write: Callable[[], T]) -> T:

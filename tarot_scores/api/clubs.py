@@ -104,7 +104,7 @@ class ClubListView(ClubAPIView):
         serializer = ClubSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        # A name taken is the service's Refusal: answered 400 on ``name`` (refusal_as_field_errors).
+        # A name taken is the service's Refusal: answered 400 on ``name`` (api.problems).
         club = services.club_create(name=data["name"], public=data["public"], by=request.user)
         return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 

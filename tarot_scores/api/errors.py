@@ -8,10 +8,13 @@ outside ``/api/`` keep the site's HTML 404.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import register_converter
 from django.views.defaults import page_not_found
+from django.views.defaults import server_error as django_server_error
 from rest_framework.exceptions import NotFound
+
+from tarot_scores.core.problems import problem_body, problem_json
 
 API_PREFIX = "/api/"
 
@@ -33,7 +36,17 @@ register_converter(IdConverter, "id")
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """``handler404``: JSON shaped as every API refusal under ``/api/``, the HTML page elsewhere."""
+    """``handler404``: a problem, as every API refusal, under ``/api/``, the HTML page elsewhere."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"non_field_errors": [str(NotFound.default_detail)]}, status=404)
+        return problem_json(
+            problem_body(status=404, code="not_found", detail=str(NotFound.default_detail))
+        )
     return page_not_found(request, exception or Exception())
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: a problem under ``/api/`` (no detail of what broke), the HTML page
+    elsewhere."""
+    if request.path.startswith(API_PREFIX):
+        return problem_json(problem_body(status=500, code="server_error"))
+    return django_server_error(request)

@@ -38,6 +38,7 @@ from tarot_scores.api.base import (
 from tarot_scores.api.calculator import DEAL_SCHEMA, read_deal
 from tarot_scores.api.clubs import CLUB_QUERY, club_filter
 from tarot_scores.api.permissions import deal_or_404, game_or_404, readable_club, require
+from tarot_scores.api.problems import refusal_problem, scoring_problem
 from tarot_scores.api.serializers import (
     ClubRefSerializer,
     ConflictSerializer,
@@ -55,7 +56,6 @@ from tarot_scores.api.serializers import (
 )
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
-from tarot_scores.core.i18n import engine_language
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games import services
 from tarot_scores.games.kinds import PLAYER_FIELDS
@@ -272,18 +272,17 @@ def _deal_answer(deal: Deal) -> Response:
 
 
 def _conflict(error: DealConflict) -> Response:
-    return Response(
-        {"non_field_errors": [str(error)], "current": DealSerializer(error.current).data},
-        status=status.HTTP_409_CONFLICT,
+    return refusal_problem(
+        error, status=status.HTTP_409_CONFLICT, current=DealSerializer(error.current).data
     )
 
 
 def _closed(error: GameClosed) -> Response:
-    return Response({"non_field_errors": [str(error)]}, status=status.HTTP_409_CONFLICT)
+    return refusal_problem(error, status=status.HTTP_409_CONFLICT)
 
 
 def _refused(error: ScoringError) -> Response:
-    return Response(error.messages(engine_language()), status=status.HTTP_400_BAD_REQUEST)
+    return scoring_problem(error)
 
 
 # --- games ------------------------------------------------------------------------------------

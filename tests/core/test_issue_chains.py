@@ -25,6 +25,7 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, Invitation, Membership, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game
+from tests.api.helpers import messages_of
 from tests.factories import UserFactory, garde, make_club, signed_in_client, token_client
 from tests.permission_world import build_permission_world
 from tournaments.models import Tournament
@@ -123,7 +124,7 @@ def test_chain_2_a_closed_round_is_settled_by_referees_with_a_reason() -> None:
     fixed = {**garde(w.player.pk, points=56), "version": deal.version}
     refused = referee.patch(f"/api/v1/deals/{deal.pk}/", fixed, format="json")
     assert refused.status_code == 400
-    assert list(refused.json()) == ["reason"]
+    assert list(messages_of(refused.json())) == ["reason"]
     reason = "Score sheet signed by the table: 56 points, not 49."
     done = referee.patch(f"/api/v1/deals/{deal.pk}/", {**fixed, "reason": reason}, format="json")
     assert done.status_code == 200

@@ -29,6 +29,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Membership
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game, ScoreLine, Seat
 from tests.api.helpers import assert_field_errors as assert_refusal
+from tests.api.helpers import messages_of
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, token_client
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments import selectors, services
@@ -604,8 +605,7 @@ def test_each_refusal_about_a_round_in_the_readers_language(
 
     def post(action: str, body: Any = None) -> tuple[int, Any]:
         response = send(client, "post", seated.url(f"rounds/1/{action}/"), body)
-        assert_refusal(response, response.status_code)
-        return response.status_code, response.json()
+        return response.status_code, assert_refusal(response, response.status_code)
 
     answers = [
         post("swap", {"first": a, "second": a}),
@@ -917,12 +917,14 @@ def test_own_messages_are_french_by_default(db: None) -> None:
     send(client, "patch", event.url(f"entries/{entry.pk}/"), {"withdrawn": True})
 
     answers = [
-        send(client, "post", event.url("entries/"), both).json()["name"][0],
-        send(client, "patch", event.url(f"entries/{entry.pk}/"), {"withdrawn": False}).json()[
-            "withdrawn"
+        messages_of(send(client, "post", event.url("entries/"), both).json())["name"][0],
+        messages_of(
+            send(client, "patch", event.url(f"entries/{entry.pk}/"), {"withdrawn": False}).json()
+        )["withdrawn"][0],
+        messages_of(client.get(event.url("bracket/")).json())["non_field_errors"][0],
+        messages_of(send(client, "post", event.url("entries/"), {"name": "Y", "team": "T"}).json())[
+            "team"
         ][0],
-        client.get(event.url("bracket/")).json()["non_field_errors"][0],
-        send(client, "post", event.url("entries/"), {"name": "Y", "team": "T"}).json()["team"][0],
     ]
     assert answers == translated
 

@@ -15,6 +15,7 @@ from tarot_scores.clubs.models import Membership, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal
 from tests import factories
+from tests.api.helpers import messages_of
 from tournaments import selectors, services
 from tournaments.confirmations import acting_as
 from tournaments.models import DealConfirmation, Tournament
@@ -87,7 +88,7 @@ def test_the_setting_is_in_the_tournament_and_off_by_default() -> None:
         {"club": e.tournament.club_id, "name": "X", "require_confirmation": "maybe"},
         format="json",
     )
-    assert refused.status_code == 400 and "require_confirmation" in refused.json()
+    assert refused.status_code == 400 and "require_confirmation" in messages_of(refused.json())
 
 
 def test_the_state_of_each_deal_and_the_tables_counts() -> None:
@@ -151,7 +152,7 @@ def test_who_may_confirm(role: str, code: int) -> None:
         assert answer.json()["status"] == "confirmed"
         assert answer.json()["confirmed_by_referee"] is (role != "defender")
     elif code == 403:
-        assert answer.json()["non_field_errors"]
+        assert messages_of(answer.json())["non_field_errors"]
 
 
 def test_a_stale_version_and_an_unknown_deal() -> None:
@@ -166,7 +167,7 @@ def test_a_stale_version_and_an_unknown_deal() -> None:
     bad = e.client("defender").post(
         e.url(f"deals/{deal.pk}/confirm/"), {"version": "x"}, format="json"
     )
-    assert bad.status_code == 400 and "version" in bad.json()
+    assert bad.status_code == 400 and "version" in messages_of(bad.json())
 
 
 def test_disagreeing_and_settling() -> None:
@@ -177,9 +178,9 @@ def test_disagreeing_and_settling() -> None:
     body = {"version": 1, "taker": taker, "contract": "garde", "points": 40, "oudlers": 2}
     assert e.client("taker").post(url, body, format="json").status_code == 403
     wrong = e.client("defender", "en").post(url, {**body, "points": 95}, format="json")
-    assert wrong.status_code == 400 and "points" in wrong.json()
+    assert wrong.status_code == 400 and "points" in messages_of(wrong.json())
     by_name = e.client("defender").post(url, {**body, "taker": "Aurélie"}, format="json")
-    assert by_name.status_code == 400 and "taker" in by_name.json()
+    assert by_name.status_code == 400 and "taker" in messages_of(by_name.json())
     answer = e.client("defender").post(url, body, format="json")
     assert answer.status_code == 200
     state = answer.json()

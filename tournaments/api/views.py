@@ -338,6 +338,17 @@ def round_json(round_: Round, tables: list[TableState], round_minutes: int) -> d
     }
 
 
+class RoundSeatSerializer(serializers.Serializer[Any]):
+    """The body of seating the next round: optional, empty or ``{"byes": true}``."""
+
+    byes = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Rounds format: seat a count that cannot make tables with the fewest players "
+        "sitting out (a bye). A JSON boolean only.",
+    )
+
+
 class RoundListView(TournamentAPIView):
     serializer_class = TournamentRoundSerializer
     pagination_class = None
@@ -370,7 +381,7 @@ class RoundListView(TournamentAPIView):
         "sitting out (a bye, 0 points for the round: docs/tournaments.md); `byes` is a boolean, "
         "anything else is 400.",
         tags=TAGS,
-        request=None,
+        request=RoundSeatSerializer,
         responses={201: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
         examples=ROUND_EXAMPLES,
     )
