@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "django_htmx",
     "csp",
     "template_partials",
@@ -61,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before CommonMiddleware: answers the API's preflights (CORS_* below; off by default).
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # Before anything reads the request: a NUL character is answered 400, never a 500 later.
@@ -273,7 +276,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "tarot_scores.api.tokens.HashedTokenAuthentication",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # Every list the same way: count, next, previous, results; ?page_size= 1 to 200.
+    "DEFAULT_PAGINATION_CLASS": "tarot_scores.api.paging.Pages",
     "PAGE_SIZE": 50,
     # How many proxies in front of the site set X-Forwarded-For: 0 trusts no such header, so a
     # client cannot dodge the calculator's throttle by sending a made-up one.
@@ -282,6 +286,15 @@ REST_FRAMEWORK = {
         "calculator": os.environ.get("CALCULATOR_THROTTLE_RATE", "120/min"),
     },
 }
+
+# A browser app on another origin may call the API: only the origins listed (scheme, host and
+# port: "https://scores.example.org"), and only under /api/. None by default: CORS off. Cookies
+# are never sent across origins (tokens only), so a listed origin cannot act as a signed-in
+# reader of the site.
+CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "WWW-Authenticate"]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tarot Scores API",

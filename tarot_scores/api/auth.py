@@ -13,10 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tarot_scores.api.base import BAD_BODY, NOT_JSON, TOO_LARGE
+from tarot_scores.api.base import BAD_BODY, NOT_JSON, TOO_LARGE, refusal
 from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser
 from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import MAX_TOKENS, token_issue
+from tarot_scores.core.problems import problem_body
 from tarot_scores.core.signin import forget_failures
 
 
@@ -46,15 +47,9 @@ class TokenView(ProblemAnswers, APIView):
             400: BAD_BODY,
             413: TOO_LARGE,
             415: NOT_JSON,
-            429: inline_serializer(
-                "LockedOut",
-                {
-                    "detail": serializers.CharField(
-                        help_text="Too many failed sign-ins for this account or from this "
-                        "client: when to try again (the Retry-After header, in seconds)."
-                    ),
-                    "code": serializers.CharField(help_text="`locked_out`."),
-                },
+            429: refusal(
+                "Too many failed sign-ins for this account or from this client (code "
+                "`locked_out`): when to try again is in the Retry-After header, in seconds."
             ),
         },
         examples=[
@@ -69,7 +64,11 @@ class TokenView(ProblemAnswers, APIView):
             ),
             OpenApiExample(
                 "wrong_password",
-                value={"non_field_errors": ["Unable to log in with provided credentials."]},
+                value=problem_body(
+                    status=400,
+                    code="authorization",
+                    errors=[(None, "authorization", "Unable to log in with provided credentials.")],
+                ),
                 response_only=True,
                 status_codes=["400"],
             ),

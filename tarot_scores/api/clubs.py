@@ -47,6 +47,7 @@ CLUB_QUERY = OpenApiParameter(
 
 class ClubListView(ClubAPIView):
     serializer_class = ClubSerializer
+    paged = True
 
     def get_queryset(self) -> QuerySet[Club]:
         return selectors.clubs_for(user=self.request.user).order_by("name", "id")
@@ -152,6 +153,7 @@ PLAYER_EXAMPLES = [
 
 class PlayerListView(ClubAPIView):
     serializer_class = PlayerSerializer
+    paged = True
 
     def get_queryset(self) -> QuerySet[Player]:
         club = club_filter(self.request)

@@ -5,7 +5,8 @@ what the views share but cannot say one by one.
 - Every error is the one problem shape (``tarot_scores.api.problems``): one shared component,
   ``Problem``, served as ``application/problem+json``; examples in the old per-field shape are
   rewritten into it.
-- Every operation that takes a token may answer 401 (a wrong or revoked token, even on a read);
+- Every operation may answer 400 (a query parameter it does not read: ``api.base``);
+  every operation that takes a token may answer 401 (a wrong or revoked token, even on a read);
   every operation may answer 503 (the database busy or unreachable) with ``Retry-After``, and a
   429 carries ``Retry-After`` too.
 - An operation that answers 304 reads ``If-None-Match`` and sends ``ETag``.
@@ -90,6 +91,10 @@ IF_NONE_MATCH = {
     "required": False,
     "description": "The `ETag` of an answer read before: 304 with no body while it is current.",
 }
+BAD_QUERY = (
+    "A query parameter this address does not read (`unknown_parameter`), or a value it cannot "
+    "take (`page_size` outside 1 to 200...)."
+)
 UNAVAILABLE = "The database is busy or unreachable: nothing was done, try again after Retry-After."
 UNAUTHENTICATED = (
     "The token or session sent is not valid (a wrong or revoked token), or a write was sent "
@@ -140,6 +145,7 @@ def finish_schema(
             takes_token = any(requirement for requirement in operation.get("security", [{}]))
             if takes_token and "401" not in responses:
                 responses["401"] = {"description": UNAUTHENTICATED}
+            responses.setdefault("400", {"description": BAD_QUERY})
             responses.setdefault("503", {"description": UNAVAILABLE})
             for code, response in responses.items():
                 status = int(code)

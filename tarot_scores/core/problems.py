@@ -30,7 +30,11 @@ def problem_body(
 ) -> dict[str, Any]:
     """The body of every API error. ``members`` adds the problem's own members (``current``)."""
     entries: list[dict[str, Any]] = [
-        {"field": None if field == WHOLE else field, "code": field_code, "message": message}
+        {
+            "field": field if field and field != WHOLE else None,
+            "code": field_code,
+            "message": message,
+        }
         for field, field_code, message in errors
     ]
     if entries:

@@ -143,3 +143,72 @@ def test_a_server_error_under_the_api_is_a_problem_too() -> None:
     assert b'"code": "server_error"' in answer.content
     page = server_error(RequestFactory().get("/clubs/"))
     assert page["Content-Type"].startswith("text/html")
+
+
+# --- every list paged the same way, unknown parameters refused -------------------------------
+
+
+LISTS = [
+    "/api/v1/clubs/",
+    "/api/v1/players/",
+    "/api/v1/games/",
+    "/api/v1/tournaments/",
+    "/api/v1/tournaments/{id}/entries/",
+    "/api/v1/tournaments/{id}/rounds/",
+    "/api/v1/tournaments/{id}/standings/",
+    "/api/v1/tournaments/{id}/teams/standings/",
+    "/api/v1/tournaments/{id}/standings/substitutes/",
+    "/api/v1/tournaments/{id}/penalties/",
+    "/api/v1/tournaments/{id}/confirmations/",
+    "/api/v1/tournaments/{id}/referees/",
+    "/api/v1/tournaments/{id}/apart/",
+    "/api/v1/deals/{id}/history/",
+    "/api/v1/clubs/{id}/ratings/",
+    "/api/v1/clubs/{id}/leaderboard/",
+    "/api/v1/players/{id}/history/",
+    "/api/v1/tournaments/{id}/rounds/{number}/links/",
+]
+
+
+def test_no_list_is_a_bare_array(schema: dict[str, Any]) -> None:
+    """Every 200 of a GET that answers many things is a page (LISTS above, and any new one)."""
+    for path, method, operation in operations(schema):
+        answer = operation["responses"].get("200", {}).get("content", {}).get("application/json")
+        if method == "get" and answer is not None:
+            assert answer["schema"].get("type") != "array", path
+
+
+def test_every_list_is_declared_paged_with_a_bounded_page_size(schema: dict[str, Any]) -> None:
+    for path in LISTS:
+        operation = schema["paths"][path]["get"]
+        answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        name = answer["$ref"].rsplit("/", 1)[1]
+        assert name.startswith("Paginated"), path
+        paged = schema["components"]["schemas"][name]
+        assert {"count", "next", "previous", "results"} <= set(paged["properties"]), path
+        size = next(p for p in operation["parameters"] if p["name"] == "page_size")
+        assert size["schema"]["maximum"] == 200, path
+
+
+def test_page_size_is_read_and_bounded(django_user_model: Any) -> None:
+    user = django_user_model.objects.create_user("olga", password="pw")
+    for n in range(3):
+        Club.objects.create(name=f"Club {n}", slug=f"club-{n}")
+    client = token_client(user, "en")
+    first = client.get("/api/v1/clubs/", {"page_size": 2}).json()
+    assert first["count"] == 3 and len(first["results"]) == 2 and first["next"]
+    assert "page_size=2" in first["next"]
+    for bad in ["0", "201", "x", "-1"]:
+        body = assert_problem(client.get("/api/v1/clubs/", {"page_size": bad}), 400)
+        assert codes_of(body) == {"page_size": ["page_size_invalid"]}
+
+
+def test_an_unknown_query_parameter_is_refused_not_ignored(django_user_model: Any) -> None:
+    club = Club.objects.create(name="Les Bouts", slug="les-bouts")
+    client = APIClient()
+    body = assert_problem(client.get("/api/v1/players/", {"clubb": club.pk}), 400)
+    assert codes_of(body) == {"clubb": ["unknown_parameter"]}
+    assert "club" in body["detail"] and "page_size" in body["detail"]
+    detail = assert_problem(client.get(f"/api/v1/clubs/{club.pk}/", {"page": 1}), 400)
+    assert codes_of(detail) == {"page": ["unknown_parameter"]}
+    assert client.get("/api/v1/players/", {"club": club.pk}).status_code == 200

@@ -708,7 +708,7 @@ def test_the_history_lists_every_change_oldest_first(table: ApiTable) -> None:
     response = APIClient().get(deal_url(deal, "history/"))
 
     assert response.status_code == 200
-    history = response.json()
+    history = response.json()["results"]
     assert [(r["version"], r["action"], r["by"]) for r in history] == [
         (1, "created", "seated"),
         (2, "edited", "seated"),

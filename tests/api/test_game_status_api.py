@@ -302,7 +302,7 @@ def test_the_schema_documents_finishing_and_reopening(client: Client, action: st
     assert operation["operationId"] == f"games_{action}"
     assert operation["tags"] == ["games"]
     assert "requestBody" not in operation
-    assert set(operation["responses"]) == {"200", "401", "403", "404", "503"}
+    assert set(operation["responses"]) == {"200", "400", "401", "403", "404", "503"}
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/GameSheet"
     }

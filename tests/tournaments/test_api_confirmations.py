@@ -96,14 +96,15 @@ def test_the_state_of_each_deal_and_the_tables_counts() -> None:
     deal = enter(e)
     answer = e.client("anonymous").get(e.url("confirmations/"))
     assert answer.status_code == 200
-    (state,) = answer.json()
+    (state,) = answer.json()["results"]
     assert state["deal"] == deal.pk and state["status"] == "pending"
     assert state["entered_by"] == e.tables[0].players[0].pk and state["entered_side"] == "attack"
     assert state["dispute"] is None and (state["round"], state["table"]) == (1, 1)
-    rounds = e.client("anonymous").get(e.url("rounds/")).json()
+    rounds = e.client("anonymous").get(e.url("rounds/")).json()["results"]
     table = rounds[0]["tables"][0]
     assert (table["entered"], table["pending"], table["disputed"]) == (1, 1, 0)
-    assert e.client("anonymous").get(e.url("confirmations/?status=confirmed")).json() == []
+    confirmed = e.client("anonymous").get(e.url("confirmations/?status=confirmed")).json()
+    assert confirmed["results"] == []
     bad = e.client("anonymous").get(e.url("confirmations/?status=maybe"))
     assert bad.status_code == 400 and "status" in bad.json()
 
@@ -114,7 +115,7 @@ def test_no_confirmation_endpoints_without_the_setting() -> None:
     assert e.client("anonymous").get(e.url("confirmations/")).status_code == 404
     answer = e.client("organiser").post(e.url(f"deals/{deal.pk}/confirm/"), {}, format="json")
     assert answer.status_code == 404
-    table = e.client("anonymous").get(e.url("rounds/")).json()[0]["tables"][0]
+    table = e.client("anonymous").get(e.url("rounds/")).json()["results"][0]["tables"][0]
     assert (table["pending"], table["disputed"]) == (0, 0)
 
 

@@ -220,7 +220,7 @@ EXAMPLE_STATE = {
 
 class ConfirmationListView(TournamentAPIView):
     serializer_class = ConfirmationSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_confirmations_list",
@@ -256,7 +256,7 @@ class ConfirmationListView(TournamentAPIView):
         )
         if wanted is not None:
             found = found.filter(status=wanted)
-        return Response([confirmation_json(c) for c in found])
+        return self.page_of([confirmation_json(c) for c in found])
 
 
 class ConfirmBodySerializer(serializers.Serializer[Any]):

@@ -123,7 +123,7 @@ ERRORS = {
 
 class PenaltyListView(TournamentAPIView):
     serializer_class = PenaltySerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_penalties_list",
@@ -137,7 +137,9 @@ class PenaltyListView(TournamentAPIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
         _referee_only(request, tournament)
-        return Response([penalty_json(p) for p in selectors.penalties_for(tournament=tournament)])
+        return self.page_of(
+            [penalty_json(p) for p in selectors.penalties_for(tournament=tournament)]
+        )
 
     @extend_schema(
         operation_id="tournament_penalties_create",

@@ -100,7 +100,7 @@ def _entry(tournament: Tournament, pk: int | None) -> Entry | None:
 
 class ApartPairListView(TournamentAPIView):
     serializer_class = ApartPairSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_apart_pairs_list",
@@ -112,7 +112,9 @@ class ApartPairListView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = _organised(request, pk)
-        return Response([pair_json(p) for p in people.apart_pairs_listed(tournament=tournament)])
+        return self.page_of(
+            [pair_json(p) for p in people.apart_pairs_listed(tournament=tournament)]
+        )
 
     @extend_schema(
         operation_id="tournament_apart_pairs_create",
@@ -245,7 +247,7 @@ class SubstituteStandingSerializer(serializers.Serializer[Any]):
 
 class SubstituteStandingsView(TournamentAPIView):
     serializer_class = SubstituteStandingSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_substitute_standings",
@@ -260,7 +262,7 @@ class SubstituteStandingsView(TournamentAPIView):
         tournament = tournament_or_404(request, pk)
         rows = selectors.standings_for(tournament=tournament, substitutes=True)
         replaced = people.substitute_labels(tournament=tournament)
-        return Response(
+        return self.page_of(
             [
                 {
                     "rank": row.rank,

@@ -105,6 +105,7 @@ def _conflict(error: TournamentError) -> Response:
 
 class TournamentListView(TournamentAPIView):
     serializer_class = TournamentSerializer
+    paged = True
 
     def get_queryset(self) -> QuerySet[Tournament]:
         club = club_filter(self.request)
@@ -190,7 +191,7 @@ class TournamentDetailView(TournamentAPIView):
 
 class EntryListView(TournamentAPIView):
     serializer_class = TournamentEntrySerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_entries_list",
@@ -202,7 +203,7 @@ class EntryListView(TournamentAPIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
         entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
-        return Response([entry_json(e) for e in entries.order_by("player__name", "id")])
+        return self.page_of([entry_json(e) for e in entries.order_by("player__name", "id")])
 
     @extend_schema(
         operation_id="tournament_entries_create",
@@ -351,7 +352,7 @@ class RoundSeatSerializer(serializers.Serializer[Any]):
 
 class RoundListView(TournamentAPIView):
     serializer_class = TournamentRoundSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_rounds_list",
@@ -366,7 +367,7 @@ class RoundListView(TournamentAPIView):
         tournament = tournament_or_404(request, pk)
         rounds = selectors.tournament_rounds(tournament=tournament)
         minutes = tournament.round_minutes
-        return Response([round_json(r, tables, minutes) for r, tables in rounds])
+        return self.page_of([round_json(r, tables, minutes) for r, tables in rounds])
 
     @extend_schema(
         operation_id="tournament_rounds_create",
@@ -520,7 +521,7 @@ def duplicate_json(row: DuplicateRow) -> dict[str, Any]:
 
 class StandingsView(TournamentAPIView):
     serializer_class = TournamentStandingSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_standings",
@@ -608,12 +609,12 @@ class StandingsView(TournamentAPIView):
         )
         if rows is None:
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
-        return with_etag(Response(rows), etag)
+        return with_etag(self.page_of(rows), etag)
 
 
 class TeamStandingsView(TournamentAPIView):
     serializer_class = TournamentTeamStandingSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_team_standings",
@@ -636,7 +637,7 @@ class TeamStandingsView(TournamentAPIView):
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
         rows = selectors.team_standings_for(tournament=tournament)
         return with_etag(
-            Response(
+            self.page_of(
                 [
                     {"rank": r.rank, "name": r.name, "total": r.total, "members": r.members}
                     for r in rows
@@ -736,7 +737,7 @@ def _referees_json(tournament: Tournament) -> list[dict[str, Any]]:
 
 class RefereeListView(TournamentAPIView):
     serializer_class = RefereeSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_referees_list",
@@ -753,7 +754,7 @@ class RefereeListView(TournamentAPIView):
             raise NotAuthenticated()
         if not can_referee(request, tournament):
             raise PermissionDenied()
-        return Response(_referees_json(tournament))
+        return self.page_of(_referees_json(tournament))
 
     @extend_schema(
         operation_id="tournament_referees_create",
