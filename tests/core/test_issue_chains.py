@@ -128,7 +128,7 @@ def test_chain_2_a_closed_round_is_settled_by_referees_with_a_reason() -> None:
     reason = "Score sheet signed by the table: 56 points, not 49."
     done = referee.patch(f"/api/v1/deals/{deal.pk}/", {**fixed, "reason": reason}, format="json")
     assert done.status_code == 200
-    history = referee.get(f"/api/v1/deals/{deal.pk}/history/").json()
+    history = referee.get(f"/api/v1/deals/{deal.pk}/history/").json()["results"]
     assert history[-1]["reason"] == reason and history[-1]["by"] == "rita"
     html = Client().get(reverse("games:deal_history", args=[deal.pk])).content.decode()
     assert reason in html

@@ -185,12 +185,13 @@ def test_a_whole_tournament_through_the_api(event: Event) -> None:
     refused = assert_refusal(send(client, "post", base + "rounds/"), 409)
     assert refused == {"non_field_errors": ["All 3 rounds have been played."]}
     # The last round's last deal closed it, and that is the end.
-    assert [r["status"] for r in client.get(base + "rounds/").json()] == ["closed"] * 3
+    rounds = client.get(base + "rounds/").json()["results"]
+    assert [r["status"] for r in rounds] == ["closed"] * 3
     assert client.get(base).json()["status"] == "finished"
     again = assert_refusal(send(client, "post", base + "rounds/3/close/"), 409)
     assert again == {"non_field_errors": ["This round is already closed."]}
 
-    standings = client.get(base + "standings/").json()
+    standings = client.get(base + "standings/").json()["results"]
     assert len(standings) == 13
     for row in standings:
         lines = ScoreLine.objects.filter(
