@@ -4,8 +4,8 @@ and a season report of a big club (300 players ranked).
 
 Run: ``cd bench && ../.venv/bin/python pdfs.py [--players 1000] [--repeat 3]``.
 
-The drawing functions are the site's own (``tournaments.pdf``, ``stats.report``), fed with data
-of that size made in memory: the database reads before them are measured by the pages' own
+The drawing functions are the site's own (``tournaments.printing.pdf``, ``stats.report``), fed with
+data of that size made in memory: the database reads before them are measured by the pages' own
 benchmarks. Prints the best of ``--repeat`` runs of each, in ms, with its ratio to the 300 ms
 a request may spend (docs/performance.md, "Heavy PDFs").
 """
@@ -35,9 +35,9 @@ from tarot_scores.clubs.models import Club, Player  # noqa: E402
 from tarot_scores.stats import report  # noqa: E402
 from tarot_scores.stats.records import BestDeal, BestEvening, ClubRecords, WinningRun  # noqa: E402
 from tarot_scores.stats.selectors import LeaderRow, Ranking, RatedPlayer  # noqa: E402
-from tournaments import pdf  # noqa: E402
 from tournaments.models import Tournament  # noqa: E402
-from tournaments.selectors import StandingRow  # noqa: E402
+from tournaments.printing import pdf  # noqa: E402
+from tournaments.ranking import StandingRow  # noqa: E402
 
 BUDGET_MS = 300.0
 DAY = datetime.date(2026, 5, 9)

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "django_htmx",
     "csp",
     "template_partials",
@@ -71,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before CommonMiddleware: answers the API's preflights (CORS_* below; off by default).
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # Before anything reads the request: a NUL character is answered 400, never a 500 later.
@@ -347,12 +350,13 @@ CONTENT_SECURITY_POLICY = {
 }
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tarot_scores.api.schema.TarotAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "tarot_scores.api.tokens.HashedTokenAuthentication",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # Every list the same way: count, next, previous, results; ?page_size= 1 to 200.
+    "DEFAULT_PAGINATION_CLASS": "tarot_scores.api.paging.Pages",
     "PAGE_SIZE": 50,
     # How many proxies in front of the site set X-Forwarded-For: 0 trusts no such header, so a
     # client cannot dodge the calculator's throttle by sending a made-up one.
@@ -362,10 +366,26 @@ REST_FRAMEWORK = {
     },
 }
 
+# A browser app on another origin may call the API: only the origins listed (scheme, host and
+# port: "https://scores.example.org"), and only under /api/. None by default: CORS off. Cookies
+# are never sent across origins (tokens only), so a listed origin cannot act as a signed-in
+# reader of the site.
+CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "WWW-Authenticate"]
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tarot Scores API",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request and response components apart (read-only fields are not asked for in a request),
+    # and the shared answers (errors, 401, 503, ETag) finished by tarot_scores.api.schema.
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tarot_scores.api.schema.finish_schema",
+    ],
     # Swagger UI and Redoc come from drf-spectacular-sidecar's static files, never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

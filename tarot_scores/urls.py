@@ -5,9 +5,10 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from tarot_scores.api import token_pages
+from tarot_scores.api.schema_view import EnglishSchemaView
 from tarot_scores.calculator import views as views_calculator
 from tarot_scores.clubs import urls as club_urls
 from tarot_scores.core import prepared, pwa, views
@@ -39,7 +40,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("tarot_scores.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", EnglishSchemaView.as_view(), name="api-schema"),
     # Swagger UI's start-up script served as a file (the Content-Security-Policy has no inline
     # script); its page keeps a small inline style block, allowed on that page alone.
     path(

@@ -25,13 +25,16 @@ from tarot_scores.api.base import (
     TOO_LARGE,
     UNAUTHENTICATED,
     ClubAPIView,
+    refusal,
 )
-from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser, refusal_as_field_errors
+from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser
+from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import MAX_TOKENS, token_issue, token_revoke, tokens_of
+from tarot_scores.core.problems import problem_body
 from tarot_scores.core.signin import forget_failures
 
 
-class TokenView(APIView):
+class TokenView(ProblemAnswers, APIView):
     """A username and password for a new token, behind the calculator's guarded JSON parser
     (so no body is a 500). The body is the only credential: a header is not looked at."""
 
@@ -41,9 +44,6 @@ class TokenView(APIView):
     parser_classes = [DealJSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON
-
-    def get_exception_handler(self) -> Any:
-        return refusal_as_field_errors
 
     @extend_schema(
         operation_id="auth_token",
@@ -60,15 +60,9 @@ class TokenView(APIView):
             400: BAD_BODY,
             413: TOO_LARGE,
             415: NOT_JSON,
-            429: inline_serializer(
-                "LockedOut",
-                {
-                    "detail": serializers.CharField(
-                        help_text="Too many failed sign-ins for this account or from this "
-                        "client: when to try again (the Retry-After header, in seconds)."
-                    ),
-                    "code": serializers.CharField(help_text="`locked_out`."),
-                },
+            429: refusal(
+                "Too many failed sign-ins for this account or from this client (code "
+                "`locked_out`): when to try again is in the Retry-After header, in seconds."
             ),
         },
         examples=[
@@ -83,7 +77,11 @@ class TokenView(APIView):
             ),
             OpenApiExample(
                 "wrong_password",
-                value={"non_field_errors": ["Unable to log in with provided credentials."]},
+                value=problem_body(
+                    status=400,
+                    code="authorization",
+                    errors=[(None, "authorization", "Unable to log in with provided credentials.")],
+                ),
                 response_only=True,
                 status_codes=["400"],
             ),

@@ -5,31 +5,33 @@ calculator's guarded parser, refusals shaped ``{field: [messages]}``, and the co
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import OperationalError
 from django.utils.translation import gettext
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 from rest_framework.generics import GenericAPIView
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from tarot_scores.api.calculator import (
     FIELD_ERRORS_SCHEMA,
     AlwaysJSON,
     DealJSONParser,
-    refusal_as_field_errors,
 )
 from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
+from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import HashedTokenAuthentication
 
 T = TypeVar("T")
 
 
-class ClubAPIView(GenericAPIView):  # type: ignore[type-arg]
+class ClubAPIView(ProblemAnswers, GenericAPIView):  # type: ignore[type-arg]
     """Base of the club endpoints.
 
     Token authentication comes first so that an anonymous write is answered 401 with
@@ -42,13 +44,66 @@ class ClubAPIView(GenericAPIView):  # type: ignore[type-arg]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON
 
-    def get_exception_handler(self) -> Any:
-        return refusal_as_field_errors
+    # A list of the API: paged (``page``, ``page_size``) by ``tarot_scores.api.paging.Pages``.
+    paged = False
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        refuse_unknown_parameters(self, request)
+
+    def page_of(self, items: Sequence[Any]) -> Response:
+        """One page of a list already built (``items``: the whole list, in its order)."""
+        return self.get_paginated_response(self.paginate_queryset(items))
+
+
+# The query parameters each view's handler declares to the schema, read once per view and method.
+_DECLARED: dict[tuple[type, str], frozenset[str]] = {}
+
+
+def declared_query_parameters(view: ClubAPIView, method: str) -> frozenset[str]:
+    """The query parameters ``view`` documents for ``method``: those of its ``extend_schema``,
+    and ``page`` and ``page_size`` for a list. The schema and what is accepted are one list."""
+    key = (type(view), method)
+    if key not in _DECLARED:
+        handler = getattr(view, method.lower(), None)
+        schema_class = getattr(handler, "kwargs", {}).get("schema")
+        names: set[str] = set()
+        if schema_class is not None:
+            inspector = schema_class()
+            inspector.view = view
+            inspector.method = method
+            names = {
+                parameter.name
+                for parameter in inspector.get_override_parameters()
+                if isinstance(parameter, OpenApiParameter)
+                and parameter.location == OpenApiParameter.QUERY
+            }
+        if view.paged and method == "GET":
+            names |= {"page", "page_size"}
+        _DECLARED[key] = frozenset(names)
+    return _DECLARED[key]
+
+
+def refuse_unknown_parameters(view: ClubAPIView, request: Request) -> None:
+    """400 on a query parameter the endpoint does not read, rather than ignoring it silently
+    (a misspelt filter would otherwise answer the whole list)."""
+    method = "GET" if request.method == "HEAD" else (request.method or "GET")
+    known = declared_query_parameters(view, method)
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        message = gettext("This address reads no such parameter. It reads: %(known)s.") % {
+            "known": ", ".join(sorted(known)) or gettext("none")
+        }
+        raise ValidationError(
+            {name: [ErrorDetail(message, code="unknown_parameter")] for name in unknown}
+        )
 
 
 class DatabaseBusy(APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "database_busy"
+    # Seconds: DRF's handler sends it as Retry-After (the lock is held for a moment only).
+    wait = 1
 
 
 def busy_if_locked(write: Callable[[], T]) -> T:

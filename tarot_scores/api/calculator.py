@@ -24,10 +24,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
-from rest_framework.views import APIView, exception_handler
+from rest_framework.views import APIView
 
 from tarot_scores.api.examples import openapi_examples
-from tarot_scores.core.errors import Refusal
+from tarot_scores.api.problems import ProblemAnswers, scoring_problem
 from tarot_scores.scoring import VARIANTS, ScoringError, score
 
 # Far above any real deal (a five-player tarot deal is under 1 KB), far below Django's 2.5 MB.
@@ -141,21 +141,6 @@ class AlwaysJSON(DefaultContentNegotiation):
         return renderer, renderer.media_type
 
 
-def refusal_as_field_errors(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, with ``{"detail": msg}`` reshaped as ``{"non_field_errors": [msg]}``; a
-    service's ``Refusal`` answers 400 with its messages by field."""
-    if isinstance(exc, Refusal):
-        return Response(exc.messages(), status=status.HTTP_400_BAD_REQUEST)
-    response = exception_handler(exc, context)
-    if (
-        response is not None
-        and isinstance(response.data, dict)
-        and set(response.data) == {"detail"}
-    ):
-        response.data = {"non_field_errors": [str(response.data["detail"])]}
-    return response
-
-
 def read_deal(request: Request) -> Any:
     """The JSON value of the body; anything else is refused before the engine sees it."""
     if request.stream is None:
@@ -230,7 +215,7 @@ def _refusal(description: str) -> OpenApiResponse:
     return OpenApiResponse(response=FIELD_ERRORS_SCHEMA, description=description)
 
 
-class ScoreView(APIView):
+class ScoreView(ProblemAnswers, APIView):
     """Score one deal: the answer of the scoring contract, or a message per field."""
 
     authentication_classes = []  # public: no session, so no CSRF check either
@@ -240,9 +225,6 @@ class ScoreView(APIView):
     parser_classes = [DealJSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON
-
-    def get_exception_handler(self) -> Any:
-        return refusal_as_field_errors
 
     @extend_schema(
         operation_id="score_deal",
@@ -271,5 +253,5 @@ class ScoreView(APIView):
         try:
             result = score(deal)
         except ScoringError as error:
-            return Response(error.messages(lang), status=status.HTTP_400_BAD_REQUEST)
+            return scoring_problem(error, lang)
         return Response(result.to_json(lang))

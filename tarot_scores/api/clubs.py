@@ -47,6 +47,7 @@ CLUB_QUERY = OpenApiParameter(
 
 class ClubListView(ClubAPIView):
     serializer_class = ClubSerializer
+    paged = True
 
     def get_queryset(self) -> QuerySet[Club]:
         return selectors.clubs_for(user=self.request.user).order_by("name", "id")
@@ -104,7 +105,7 @@ class ClubListView(ClubAPIView):
         serializer = ClubSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        # A name taken is the service's Refusal: answered 400 on ``name`` (refusal_as_field_errors).
+        # A name taken is the service's Refusal: answered 400 on ``name`` (api.problems).
         club = services.club_create(name=data["name"], public=data["public"], by=request.user)
         return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
@@ -152,6 +153,7 @@ PLAYER_EXAMPLES = [
 
 class PlayerListView(ClubAPIView):
     serializer_class = PlayerSerializer
+    paged = True
 
     def get_queryset(self) -> QuerySet[Player]:
         club = club_filter(self.request)

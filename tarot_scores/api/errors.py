@@ -8,10 +8,12 @@ outside ``/api/`` keep the site's HTML 404.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import register_converter
 from django.views.defaults import page_not_found
 from rest_framework.exceptions import NotFound
+
+from tarot_scores.core.problems import problem_body, problem_json
 
 API_PREFIX = "/api/"
 
@@ -33,7 +35,9 @@ register_converter(IdConverter, "id")
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """``handler404``: JSON shaped as every API refusal under ``/api/``, the HTML page elsewhere."""
+    """``handler404``: a problem, as every API refusal, under ``/api/``, the HTML page elsewhere."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"non_field_errors": [str(NotFound.default_detail)]}, status=404)
+        return problem_json(
+            problem_body(status=404, code="not_found", detail=str(NotFound.default_detail))
+        )
     return page_not_found(request, exception or Exception())

@@ -8,6 +8,10 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample
 
+from tarot_scores.api.problems import scoring_errors
+from tarot_scores.core.problems import problem_body
+from tarot_scores.scoring import ScoringError, score
+
 # name -> (summary, deal sent, answer with Accept-Language: en)
 DEALS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "four_players_garde": (
@@ -254,14 +258,24 @@ def openapi_examples() -> list[OpenApiExample]:
             request_only=True,
         )
     )
-    for lang, errors in IMPOSSIBLE_DEAL_ERRORS.items():
+    for lang in IMPOSSIBLE_DEAL_ERRORS:
         examples.append(
             OpenApiExample(
                 f"impossible_deal_{lang}",
                 summary=f"Refusal, Accept-Language: {lang}",
-                value=errors,
+                value=impossible_deal_problem(lang),
                 response_only=True,
                 status_codes=["400"],
             )
         )
     return examples
+
+
+def impossible_deal_problem(lang: str) -> dict[str, Any]:
+    """The calculator's answer to ``IMPOSSIBLE_DEAL`` in ``lang``: the engine's own refusal,
+    with its codes, as the one error shape."""
+    try:
+        score(IMPOSSIBLE_DEAL)
+    except ScoringError as error:
+        return problem_body(status=400, code="invalid", errors=scoring_errors(error, lang))
+    raise AssertionError("IMPOSSIBLE_DEAL was scored")

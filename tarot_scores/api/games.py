@@ -38,6 +38,7 @@ from tarot_scores.api.base import (
 from tarot_scores.api.calculator import DEAL_SCHEMA, read_deal
 from tarot_scores.api.clubs import CLUB_QUERY, club_filter
 from tarot_scores.api.permissions import deal_or_404, game_or_404, readable_club, require
+from tarot_scores.api.problems import refusal_problem, scoring_problem
 from tarot_scores.api.serializers import (
     ClubRefSerializer,
     ConflictSerializer,
@@ -55,7 +56,6 @@ from tarot_scores.api.serializers import (
 )
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
-from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.kinds import PLAYER_FIELDS
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games import services
@@ -244,7 +244,7 @@ ENGINE_REFUSAL = refusal(
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _deal_body(request: Request) -> dict[str, Any]:
+def deal_body(request: Request) -> dict[str, Any]:
     """The body as a deal: a JSON object without NUL characters, players named by id."""
     body = read_deal(request)
     if not isinstance(body, dict):
@@ -256,7 +256,7 @@ def _deal_body(request: Request) -> dict[str, Any]:
     return body
 
 
-def _take(body: dict[str, Any], serializer_class: type[serializers.Serializer[Any]]) -> Any:
+def own_fields(body: dict[str, Any], serializer_class: type[serializers.Serializer[Any]]) -> Any:
     """Validate and remove the site's own fields (number, version) from the deal's body."""
     own = {key: body.pop(key) for key in list(serializer_class().fields) if key in body}
     serializer = serializer_class(data=own)
@@ -271,19 +271,18 @@ def _deal_answer(deal: Deal) -> Response:
     return Response(DealSerializer(fresh).data)
 
 
-def _conflict(error: DealConflict) -> Response:
-    return Response(
-        {"non_field_errors": [str(error)], "current": DealSerializer(error.current).data},
-        status=status.HTTP_409_CONFLICT,
+def conflict_answer(error: DealConflict) -> Response:
+    return refusal_problem(
+        error, status=status.HTTP_409_CONFLICT, current=DealSerializer(error.current).data
     )
 
 
-def _closed(error: GameClosed) -> Response:
-    return Response({"non_field_errors": [str(error)]}, status=status.HTTP_409_CONFLICT)
+def closed_answer(error: GameClosed) -> Response:
+    return refusal_problem(error, status=status.HTTP_409_CONFLICT)
 
 
 def _refused(error: ScoringError) -> Response:
-    return Response(error.messages(engine_language()), status=status.HTTP_400_BAD_REQUEST)
+    return scoring_problem(error)
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -318,6 +317,7 @@ GAME_EXAMPLES = [
 
 class GameListView(ClubAPIView):
     serializer_class = GameSerializer
+    paged = True
 
     def get_queryset(self) -> QuerySet[Game]:
         club = club_filter(self.request)
@@ -495,8 +495,8 @@ class DealCreateView(ClubAPIView):
         game = game_or_404(request, pk)
         require(permissions.can_enter_deals(request, game))
         try:
-            body = _deal_body(request)
-            own = _take(body, NewDealSerializer)
+            body = deal_body(request)
+            own = own_fields(body, NewDealSerializer)
             recorded = busy_if_locked(
                 lambda: services.deal_record(
                     game=game,
@@ -511,9 +511,9 @@ class DealCreateView(ClubAPIView):
         except ScoringError as error:
             return _refused(error)
         except DealConflict as conflict:
-            return _conflict(conflict)
+            return conflict_answer(conflict)
         except GameClosed as closed:
-            return _closed(closed)
+            return closed_answer(closed)
         # The scores as written: no need to read the new deal's lines back.
         answer = DealSerializer(recorded.deal, context={"scores": recorded.scores})
         if recorded.replayed:
@@ -566,8 +566,8 @@ class DealDetailView(ClubAPIView):
         deal = deal_or_404(request, pk)
         require(permissions.can_correct_deal(request, deal))
         try:
-            body = _deal_body(request)
-            own = _take(body, DealVersionSerializer)
+            body = deal_body(request)
+            own = own_fields(body, DealVersionSerializer)
             deal = busy_if_locked(
                 lambda: services.deal_update(
                     deal=deal,
@@ -581,9 +581,9 @@ class DealDetailView(ClubAPIView):
         except ScoringError as error:
             return _refused(error)
         except DealConflict as conflict:
-            return _conflict(conflict)
+            return conflict_answer(conflict)
         except GameClosed as closed:
-            return _closed(closed)
+            return closed_answer(closed)
         return _deal_answer(deal)
 
     @extend_schema(
@@ -662,9 +662,9 @@ class DealDetailView(ClubAPIView):
                 )
             )
         except DealConflict as conflict:
-            return _conflict(conflict)
+            return conflict_answer(conflict)
         except GameClosed as closed:
-            return _closed(closed)
+            return closed_answer(closed)
         return _deal_answer(deal)
 
 
@@ -703,14 +703,14 @@ class DealRestoreView(ClubAPIView):
         except ScoringError as error:
             return _refused(error)
         except GameClosed as closed:
-            return _closed(closed)
+            return closed_answer(closed)
         return _deal_answer(deal)
 
 
 class DealHistoryView(ClubAPIView):
     serializer_class = RevisionSerializer
     queryset = Deal.objects.all()
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="deals_history",
@@ -723,4 +723,5 @@ class DealHistoryView(ClubAPIView):
     def get(self, request: Request, pk: int) -> Response:
         deal = deal_or_404(request, pk)
         revisions = DealRevision.objects.filter(deal=deal).select_related("by")
-        return Response(RevisionSerializer(revisions.order_by("version", "id"), many=True).data)
+        ordered = revisions.order_by("version", "id")
+        return self.page_of(list(RevisionSerializer(ordered, many=True).data))

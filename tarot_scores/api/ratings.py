@@ -77,6 +77,7 @@ RATINGS_EXAMPLE = OpenApiExample(
 
 class ClubRatingsView(ClubAPIView):
     serializer_class = RatingRowSerializer
+    paged = True
 
     @extend_schema(
         operation_id="clubs_ratings",

@@ -17,6 +17,7 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.clubs.selectors import clubs_for
@@ -197,7 +198,11 @@ class GameCreateSerializer(serializers.Serializer[Any]):
             for seat, pk in enumerate(ids, start=1)
             if pk not in found or seat in twice
         ]
-        errors.update(setup.messages())
+        # Each problem keeps its stable code (``table_size``...) for the API's answer.
+        for problem in setup.problems:
+            errors.setdefault(problem.field, []).append(
+                ErrorDetail(problem.message, code=problem.code or None)
+            )
         if seat_errors:
             errors[PLAYERS] = seat_errors
         if errors:

@@ -16,6 +16,7 @@ from tarot_scores.api.games import (
     GameListView,
     GameReopenView,
 )
+from tarot_scores.api.leaderboard import ClubLeaderboardView, PlayerHistoryView
 from tarot_scores.api.players import PlayerStatsView
 from tarot_scores.api.ratings import ClubRatingsView
 
@@ -32,8 +33,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("clubs/", ClubListView.as_view(), name="clubs"),
     path("clubs/<id:pk>/", ClubDetailView.as_view(), name="club"),
     path("clubs/<id:pk>/ratings/", ClubRatingsView.as_view(), name="club-ratings"),
+    path("clubs/<id:pk>/leaderboard/", ClubLeaderboardView.as_view(), name="club-leaderboard"),
     path("players/", PlayerListView.as_view(), name="players"),
     path("players/<id:pk>/stats/", PlayerStatsView.as_view(), name="player-stats"),
+    path("players/<id:pk>/history/", PlayerHistoryView.as_view(), name="player-history"),
     # Games (one table each) and their deals.
     path("games/", GameListView.as_view(), name="games"),
     path("games/<id:pk>/", GameDetailView.as_view(), name="game"),

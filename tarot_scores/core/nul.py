@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+
+from tarot_scores.core.problems import problem_body, problem_json
 
 WHOLE = "non_field_errors"
 
@@ -61,7 +63,13 @@ def nul_refused(request: HttpRequest, fields: list[str]) -> HttpResponse:
         "The address or the form contains a NUL character (\\0), which the site never accepts."
     )
     if request.path_info.startswith("/api/"):
-        return JsonResponse({field: [message] for field in fields}, status=400)
+        return problem_json(
+            problem_body(
+                status=400,
+                code="nul_character",
+                errors=[(f, "nul_character", message) for f in fields],
+            )
+        )
     return render(request, "tarot_scores/bad_request.html", {"message": message}, status=400)
 
 

@@ -1,6 +1,6 @@
 """What the site answers when a part it needs fails: the database unreachable is a 503 with
-``Retry-After`` (the API's refusal shape under ``/api/``, a page that says so elsewhere); any
-other failure is the 500 page, or under ``/api/`` the same JSON shape, never HTML.
+``Retry-After`` (under ``/api/`` the API's one error shape, a problem; elsewhere a page that says
+so); any other failure is the 500 page, or under ``/api/`` a problem too, never HTML.
 
 Django calls ``server_error`` (``handler500``) for any exception a view or a middleware lets
 through, while that exception is being handled: ``sys.exc_info()`` tells which. A database
@@ -15,10 +15,12 @@ import logging
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.template import loader
 from django.utils.translation import gettext as _
 from django.views import defaults
+
+from tarot_scores.core.problems import problem_body, problem_json
 
 logger = logging.getLogger("tarot_scores.outage")
 
@@ -41,7 +43,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
         message = _("The site cannot reach its database just now. Try again in a minute.")
         response: HttpResponse
         if api:
-            response = JsonResponse({"non_field_errors": [message]}, status=503)
+            response = problem_json(
+                problem_body(status=503, code="database_unavailable", detail=message)
+            )
         else:
             body = loader.render_to_string("503.html", {"message": message})
             response = HttpResponse(body, status=503)
@@ -49,5 +53,5 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return response
     if api:
         message = _("The site could not answer this request. Try again in a moment.")
-        return JsonResponse({"non_field_errors": [message]}, status=500)
+        return problem_json(problem_body(status=500, code="server_error", detail=message))
     return defaults.server_error(request)

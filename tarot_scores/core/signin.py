@@ -20,13 +20,15 @@ from axes.helpers import get_client_username
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from tarot_scores.core.problems import problem_body, problem_json
 
 LOCKED_STATUS = 429
 
@@ -80,8 +82,8 @@ def locked_out_response(
     with ``Retry-After`` when the lock ends by itself."""
     message = locked_out_message()
     if _wants_json(request):
-        response: HttpResponse = JsonResponse(
-            {"detail": message, "code": "locked_out"}, status=LOCKED_STATUS
+        response: HttpResponse = problem_json(
+            problem_body(status=LOCKED_STATUS, code="locked_out", detail=message)
         )
     else:
         response = render(

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
+from tests.api.helpers import messages_of
 from tests.factories import (
     MEMBERS,
     READERS_OF_PRIVATE,
@@ -117,7 +118,7 @@ def test_only_members_add_players(any_table: ApiTable, role: str) -> None:
     assert response.status_code == member_write_status(any_table, role), response.content
     assert Player.objects.filter(name="Fanny").exists() == (role in MEMBERS)
     if response.status_code == 400:
-        assert list(response.json()) == ["club"]
+        assert list(messages_of(response.json())) == ["club"]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -136,7 +137,7 @@ def test_a_refused_non_member_learns_nothing_about_the_rest_of_the_body(table: A
     response = table.client("outsider").post("/api/v1/games/", body, format="json")
 
     assert response.status_code == 403
-    assert list(response.json()) == ["non_field_errors"]
+    assert list(messages_of(response.json())) == ["non_field_errors"]
 
 
 # --- deals ------------------------------------------------------------------------------------
@@ -285,7 +286,7 @@ def test_a_session_write_needs_the_csrf_token_a_token_write_does_not(table: ApiT
     with_token.handler.enforce_csrf_checks = True
     accepted = with_token.post(url, garde(table.ids[0]), format="json")
 
-    assert refused.status_code == 403 and "CSRF" in refused.json()["non_field_errors"][0]
+    assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
     assert accepted.status_code == 201
     assert table.game.deals.count() == 1
 

@@ -16,6 +16,7 @@ from pytest_django import DjangoAssertNumQueries, Settings
 
 from tarot_scores.api.calculator import MAX_BODY_BYTES, MAX_DEPTH
 from tarot_scores.api.examples import DEALS, IMPOSSIBLE_DEAL, IMPOSSIBLE_DEAL_ERRORS
+from tests.api.helpers import assert_field_errors, messages_of
 
 URL = "/api/v1/score/"
 GARDE = DEALS["four_players_garde"][1]
@@ -41,15 +42,8 @@ def post(
 
 
 def assert_refusal(response: Any, status: int = 400) -> dict[str, list[str]]:
-    assert response.status_code == status, response.content
-    assert response["Content-Type"] == "application/json"
-    errors = response.json()
-    assert isinstance(errors, dict) and errors
-    for field, messages in errors.items():
-        assert isinstance(field, str)
-        assert isinstance(messages, list) and messages
-        assert all(isinstance(m, str) and m for m in messages)
-    return errors
+    """The one error shape (a problem), read back as messages per field."""
+    return assert_field_errors(response, status)
 
 
 def test_the_url_is_named() -> None:
@@ -438,11 +432,13 @@ def test_the_schema_documents_the_calculator_with_examples(client: Client) -> No
     operation = schema["paths"]["/api/v1/score/"]["post"]
     request_examples = operation["requestBody"]["content"]["application/json"]["examples"]
     answers = operation["responses"]["200"]["content"]["application/json"]["examples"]
-    refusals = operation["responses"]["400"]["content"]["application/json"]["examples"]
+    refusals = operation["responses"]["400"]["content"]["application/problem+json"]["examples"]
     assert len(request_examples) == len(DEALS) + 1
     assert request_examples["FourPlayersGarde"]["value"] == GARDE
     assert answers["FourPlayersGarde"]["value"]["scores"]["Chloé"] == 318
-    assert refusals["ImpossibleDealEn"]["value"] == IMPOSSIBLE_DEAL_ERRORS["en"]
+    refused = post(client, IMPOSSIBLE_DEAL, lang="en")
+    assert refusals["ImpossibleDealEn"]["value"] == refused.json()
+    assert messages_of(refused.json()) == IMPOSSIBLE_DEAL_ERRORS["en"]
     assert {"413", "415", "429"} <= set(operation["responses"])
 
 

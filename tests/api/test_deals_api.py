@@ -22,7 +22,7 @@ from tarot_scores.api.calculator import MAX_BODY_BYTES
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
 from tarot_scores.stats.models import PlayerSeason
-from tests.api.helpers import assert_field_errors
+from tests.api.helpers import assert_field_errors, assert_problem, messages_of
 from tests.factories import ApiTable, build_api_table, garde
 from tests.queue import database_queue
 
@@ -358,7 +358,7 @@ def test_the_same_number_twice_stores_one_deal_and_answers_409_with_it(table: Ap
 
     assert again.status_code == 409
     body = again.json()
-    assert body["non_field_errors"] == ["Deal 1 was just entered from another device."]
+    assert messages_of(body)["non_field_errors"] == ["Deal 1 was just entered from another device."]
     assert body["current"] == first.json()
     assert Deal.objects.count() == 1
 
@@ -393,6 +393,7 @@ def test_a_database_still_locked_answers_503_and_stores_nothing(
     assert assert_field_errors(response, 503) == {
         "non_field_errors": ["The database is busy: try again in a moment."]
     }
+    assert response.json()["code"] == "database_busy" and response["Retry-After"] == "1"
     assert not Deal.objects.exists()
 
 
@@ -470,7 +471,7 @@ def test_a_stale_correction_is_409_with_the_current_deal(table: ApiTable) -> Non
 
     assert response.status_code == 409
     body = response.json()
-    assert body["non_field_errors"] == [
+    assert messages_of(body)["non_field_errors"] == [
         "This deal was changed by someone else (now version 2); here is the newer version."
     ]
     assert body["current"]["version"] == 2
@@ -585,7 +586,7 @@ def test_put_and_patch_need_the_version_read(table: ApiTable, method: str) -> No
     assert assert_field_errors(missing) == {"version": ["This field is required."]}
     assert stale.status_code == 409
     body = stale.json()
-    assert set(body) == {"non_field_errors", "current"}
+    assert body["code"] == "deal_conflict" and "current" in body
     assert body["current"]["version"] == 2
     assert body["current"]["payload"] == garde(table.ids[2], points=56)
     assert Deal.objects.get().version == 2
@@ -711,7 +712,7 @@ def test_the_history_lists_every_change_oldest_first(table: ApiTable) -> None:
     response = APIClient().get(deal_url(deal, "history/"))
 
     assert response.status_code == 200
-    history = response.json()
+    history = response.json()["results"]
     assert [(r["version"], r["action"], r["by"]) for r in history] == [
         (1, "created", "seated"),
         (2, "edited", "seated"),
@@ -826,6 +827,4 @@ def test_random_json_is_never_a_500(table: ApiTable, body: Any, lang: str, metho
         )
         assert response.status_code in (200, 400, 409), (body, response.content)
     if response.status_code >= 400:
-        body_out = response.json()
-        assert isinstance(body_out, dict) and body_out
-        assert all(isinstance(v, list) for k, v in body_out.items() if k != "current")
+        assert_problem(response, response.status_code)

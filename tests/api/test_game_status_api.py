@@ -181,7 +181,7 @@ def test_a_session_finishes_a_game_with_the_csrf_token_only(table: ApiTable) -> 
     session.cookies[settings.CSRF_COOKIE_NAME] = secret
     accepted = session.post(finish_url(table.game), HTTP_X_CSRFTOKEN=secret)
 
-    assert refused.status_code == 403 and "CSRF" in refused.json()["non_field_errors"][0]
+    assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
     assert unchanged == Game.Status.OPEN
     assert accepted.status_code == 200, accepted.content
     assert status_of(table.game) == Game.Status.FINISHED
@@ -302,7 +302,7 @@ def test_the_schema_documents_finishing_and_reopening(client: Client, action: st
     assert operation["operationId"] == f"games_{action}"
     assert operation["tags"] == ["games"]
     assert "requestBody" not in operation
-    assert set(operation["responses"]) == {"200", "401", "403", "404"}
+    assert set(operation["responses"]) == {"200", "400", "401", "403", "404", "503"}
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/GameSheet"
     }

@@ -21,7 +21,7 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import HouseRules, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
-from tests.api.helpers import assert_field_errors
+from tests.api.helpers import assert_field_errors, messages_of
 from tests.clubs.helpers import field_errors, non_field_errors
 from tests.factories import NAMES, ApiTable, ClubFactory, PlayerFactory, garde
 
@@ -369,7 +369,7 @@ def test_game_fields_are_refused_per_field(
     response = new_game(table, "member", lang, **body)
 
     assert response.status_code == 400, response.content
-    errors = response.json()
+    errors = messages_of(response.json())
     if expected is None:
         assert list(errors) == list(body.keys() - {"players"})
     else:

@@ -81,7 +81,8 @@ def test_the_404_is_the_one_of_an_unknown_id_in_the_readers_language(
     no_route = client.get("/api/v1/clubs/abc/")
     unknown_id = client.get("/api/v1/clubs/424242/")
 
-    assert no_route.json() == unknown_id.json() == {"non_field_errors": [message]}
+    assert no_route.json() == unknown_id.json()
+    assert unknown_id.json()["code"] == "not_found" and unknown_id.json()["detail"] == message
 
 
 @pytest.mark.django_db
@@ -107,5 +108,5 @@ def test_a_nul_in_an_id_is_refused_in_json_before_any_lookup(path: str) -> None:
     400, still JSON, never HTML nor a 500."""
     response = Client().get(path.format("%00"), headers={"Accept-Language": "en"})
     assert response.status_code == 400
-    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Type"] == "application/problem+json"
     assert "NUL character" in str(response.json())

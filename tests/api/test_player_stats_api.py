@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
+from tests.api.helpers import messages_of
 from tests.factories import PlayerFactory, garde, token_client
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +79,7 @@ def test_a_wrong_query_is_refused_per_field(
 ) -> None:
     response = token_client(None).get(url(players[0]), query)
     assert response.status_code == 400
-    body = response.json()
+    body = messages_of(response.json())
     assert sorted(body) == fields and all(body[f] for f in fields)
 
 

@@ -19,6 +19,7 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
 from tarot_scores.stats.models import PlayerRating, RatingStep
 from tarot_scores.stats.rating import conservative
+from tests.api.helpers import messages_of
 from tests.factories import garde, token_client
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +86,7 @@ def test_a_season_gives_the_ratings_as_it_ended(club: Club, players: list[Player
 def test_a_season_that_is_not_a_year_is_refused(club: Club, season: str) -> None:
     response = token_client(None).get(url(club), {"season": season})
     assert response.status_code == 400
-    assert list(response.json()) == ["season"] and response.json()["season"]
+    assert list(messages_of(response.json())) == ["season"]
 
 
 def test_the_list_is_paginated(

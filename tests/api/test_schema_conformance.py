@@ -40,7 +40,7 @@ from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.wsgi import application
 from tests.factories import PlayerFactory, build_world, garde, play
-from tournaments.models import Entry
+from tournaments.models import Entry, Table
 
 SEED = 20261125
 EXAMPLES = 25
@@ -58,11 +58,12 @@ KIND_OF_PATH = {
     "games": "game",
     "deals": "deal",
     "tournaments": "tournament",
-    "auth": "token",
+    "auth": "auth_token",
+    "tables": "token",
 }
 
 
-def seed_world() -> tuple[dict[str, list[int]], Any]:
+def seed_world() -> tuple[dict[str, list[Any]], Any]:
     """A small world as a real club leaves it, and the ids each path parameter may take."""
     world = build_world(tag="st")
     play(world.round, deals=1)
@@ -79,7 +80,7 @@ def seed_world() -> tuple[dict[str, list[int]], Any]:
     services.game_create(club=club, players=members, variant="fft", by=None, imposed=True)
     PlayerFactory.create(name="Zoé", clubs=[club])  # a member who has played no deal yet
     games = list(Game.objects.filter(club=club).values_list("pk", flat=True))
-    ids = {
+    ids: dict[str, list[Any]] = {
         "club": [club.pk],
         "player": [p.pk for p in members[:3]],
         "game": games,
@@ -89,22 +90,35 @@ def seed_world() -> tuple[dict[str, list[int]], Any]:
             Entry.objects.filter(tournament=world.tournament).values_list("pk", flat=True)[:3]
         ),
         "number": [1, 2],
-        "token": [999_999],  # nobody's: revoking it is the documented 404
+        "auth_token": [999_999],  # nobody's: revoking it is the documented 404
+        # A table link's token, and its table's deals.
+        "token": list(Table.objects.filter(round=world.round).values_list("token", flat=True)),
+        "table_deal": list(
+            Deal.objects.filter(game__tournament_table__round=world.round).values_list(
+                "pk", flat=True
+            )
+        ),
     }
     return ids, world
 
 
-def known_path_parameters(path: str, ids: dict[str, list[int]]) -> list[dict[str, int]]:
+def known_path_parameters(path: str, ids: dict[str, list[Any]]) -> list[dict[str, Any]]:
     """Every combination of seeded ids the path's parameters can take ([] without any)."""
     if "{" not in path:
         return []
-    names = {"id": KIND_OF_PATH[path.split("/")[3]], "entry_id": "entry", "number": "number"}
+    names = {
+        "id": KIND_OF_PATH[path.split("/")[3]],
+        "token": "token",
+        "deal_id": "table_deal",
+        "entry_id": "entry",
+        "number": "number",
+    }
     wanted = {name: kind for name, kind in names.items() if "{" + name + "}" in path}
     combinations = itertools.product(*(ids[kind] for kind in wanted.values()))
     return [dict(zip(wanted, values, strict=True)) for values in combinations]
 
 
-def requests_for(schema: Any, operation: Any, ids: dict[str, list[int]]) -> Any:
+def requests_for(schema: Any, operation: Any, ids: dict[str, list[Any]]) -> Any:
     """Random requests, valid and invalid; the same naming seeded objects; the examples."""
     anything = st.one_of([operation.as_strategy(generation_mode=mode) for mode in GenerationMode])
     known = [
@@ -117,7 +131,7 @@ def requests_for(schema: Any, operation: Any, ids: dict[str, list[int]]) -> Any:
 
 
 def run_operation(
-    schema: Any, operation: Any, ids: dict[str, list[int]], headers: dict[str, str]
+    schema: Any, operation: Any, ids: dict[str, list[Any]], headers: dict[str, str]
 ) -> None:
     @seed(SEED)
     @hypothesis_settings(

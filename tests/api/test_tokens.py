@@ -86,7 +86,8 @@ def test_an_unknown_key_is_refused_in_the_readers_language(lang: str, message: s
     response = with_key("0" * 40).get(CLUBS, headers={"accept-language": lang})
 
     assert response.status_code == 401
-    assert response.json() == {"non_field_errors": [message]}
+    assert response.json()["code"] == "authentication_failed"
+    assert response.json()["detail"] == message
 
 
 @pytest.mark.django_db

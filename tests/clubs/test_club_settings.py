@@ -18,6 +18,7 @@ from tarot_scores.clubs.models import Club
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
+from tests.api.helpers import messages_of
 from tests.clubs.helpers import field_errors
 from tests.factories import ClubFactory, PlayerFactory
 
@@ -123,7 +124,7 @@ def test_the_api_refuses_a_game_the_club_does_not_play(
     body = {"club": new_club.pk, "variant": "buraco", "players": players}
     response = api.post("/api/v1/games/", body, format="json")
     assert response.status_code == 400
-    assert response.json() == {"variant": [message]}
+    assert messages_of(response.json()) == {"variant": [message]}
     assert not Game.objects.filter(club=new_club).exists()
     with pytest.raises(Refusal) as refused:
         game_services.game_create(

@@ -25,6 +25,7 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, Invitation, Membership, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game
+from tests.api.helpers import messages_of
 from tests.factories import UserFactory, garde, make_club, signed_in_client, token_client
 from tests.permission_world import build_permission_world
 from tournaments.models import Tournament
@@ -123,11 +124,11 @@ def test_chain_2_a_closed_round_is_settled_by_referees_with_a_reason() -> None:
     fixed = {**garde(w.player.pk, points=56), "version": deal.version}
     refused = referee.patch(f"/api/v1/deals/{deal.pk}/", fixed, format="json")
     assert refused.status_code == 400
-    assert list(refused.json()) == ["reason"]
+    assert list(messages_of(refused.json())) == ["reason"]
     reason = "Score sheet signed by the table: 56 points, not 49."
     done = referee.patch(f"/api/v1/deals/{deal.pk}/", {**fixed, "reason": reason}, format="json")
     assert done.status_code == 200
-    history = referee.get(f"/api/v1/deals/{deal.pk}/history/").json()
+    history = referee.get(f"/api/v1/deals/{deal.pk}/history/").json()["results"]
     assert history[-1]["reason"] == reason and history[-1]["by"] == "rita"
     html = Client().get(reverse("games:deal_history", args=[deal.pk])).content.decode()
     assert reason in html

@@ -19,6 +19,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.names import has_control_character
 from tarot_scores.games.models import Game
+from tests.api.helpers import messages_of
 from tests.clubs.helpers import field_errors
 from tests.factories import build_world, make_tournament, token_client
 from tournaments import errors as tournament_errors
@@ -153,12 +154,16 @@ def test_the_api_answers_400_on_the_field(organiser: User, club: Club) -> None:
     client = token_client(organiser, "en")
     clubs = client.post("/api/v1/clubs/", {"name": "Les\u200bBouts"}, format="json")
     assert clubs.status_code == 400
-    assert clubs.json()["name"][0].startswith("A name cannot contain control characters")
+    assert messages_of(clubs.json())["name"][0].startswith(
+        "A name cannot contain control characters"
+    )
     tournaments = client.post(
         "/api/v1/tournaments/", {"club": club.pk, "name": "Open\x1b"}, format="json"
     )
     assert tournaments.status_code == 400
-    assert tournaments.json()["name"][0].startswith("A name cannot contain control characters")
+    assert messages_of(tournaments.json())["name"][0].startswith(
+        "A name cannot contain control characters"
+    )
 
 
 # --- names at their longest -------------------------------------------------------------------

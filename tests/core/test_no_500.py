@@ -19,6 +19,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tarot_scores.games.models import Deal
+from tests.api.helpers import messages_of
 from tests.factories import World, build_world, garde, make_game
 from tournaments.models import Table
 
@@ -194,8 +195,8 @@ def test_the_nul_character_is_refused_with_a_message() -> None:
     assert form.status_code == 400
     api = client.get("/api/v1/clubs/?search=a%00b&page=1", headers={"Accept-Language": "en"})
     assert api.status_code == 400
-    assert list(api.json()) == ["search"]
-    assert "NUL character" in api.json()["search"][0]
+    assert list(messages_of(api.json())) == ["search"]
+    assert "NUL character" in messages_of(api.json())["search"][0]
 
 
 def test_no_posted_body_is_a_server_error(place: Place) -> None:

@@ -43,6 +43,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Membership, Player
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
+from tests.api.helpers import codes_of, messages_of
 from tests.clubs.helpers import field_errors, non_field_errors, rules_post_data
 from tests.factories import (
     ClubFactory,
@@ -447,7 +448,9 @@ def test_page_api_and_service_refuse_alike(case: Case, lang: str) -> None:
     if case.api is not None:
         answer = case.api(world)
         assert answer.status_code == case.status, answer.content
-        assert answer.json()[case.field] == wanted
+        assert messages_of(answer.json())[case.field] == wanted
+        # The API says which rule refused, by the refusal's own stable code.
+        assert codes_of(answer.json())[case.field] == [case.code]
 
     assert _stored() == stored
 

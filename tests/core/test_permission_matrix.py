@@ -96,8 +96,10 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "api:clubs": {"GET": EVERYONE, "POST": ACCOUNTS},
     "api:club": {"GET": EVERYONE},
     "api:club-ratings": {"GET": EVERYONE},
+    "api:club-leaderboard": {"GET": EVERYONE},
     "api:players": {"GET": EVERYONE, "POST": A_MEMBERS},
     "api:player-stats": {"GET": EVERYONE},
+    "api:player-history": {"GET": EVERYONE},
     "api:games": {"GET": EVERYONE, "POST": A_MEMBERS},
     # A game's deals. A club game: seated members and organisers; a tournament table: while
     # its round is open, seated members too; finishing, reopening and anything after the
@@ -179,6 +181,14 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments_api:deal-settle@club": {"POST": NOBODY},
     "tournaments_api:deal-settle@open": {"POST": A_REFEREES},
     "tournaments_api:deal-settle@closed": {"POST": A_REFEREES},
+    # A table's link over the API, as on its page: the token is the credential; its own table
+    # only, and nothing once its round is closed (reading it still says so).
+    "tournaments_api:round-links": {"GET": A_ORGANISERS},
+    "tournaments_api:table-link": {"GET": LINKS_ALL},
+    "tournaments_api:table-link-deals": {"POST": LINK_HOLDERS},
+    "tournaments_api:table-link-deal": {"PATCH": OWN_LINK},
+    "tournaments_api:table-link-confirm": {"POST": OWN_LINK},
+    "tournaments_api:table-link-dispute": {"POST": OWN_LINK},
     "api-schema": {"GET": EVERYONE},
     "api-docs": {"GET": EVERYONE},
     # Invitations: the page an e-mail opens is for its holder; only the invited account accepts.
@@ -374,7 +384,8 @@ def _keys(name: str, params: list[str]) -> list[str]:
     gamey = {"game_id", "deal_id"} & set(params) or (
         name.startswith("api:") and ("game" in name or "deal" in name) and "pk" in params
     )
-    if gamey and name != "api:games" and not name.startswith("tournaments:table"):
+    links = ("tournaments:table", "tournaments_api:table-link")
+    if gamey and name != "api:games" and not name.startswith(links):
         return [f"{name}@{variant}" for variant in GAME_VARIANTS]
     if name == "clubs:rules" and "rules_id" in params:
         return ["clubs:rules@one"]
@@ -405,7 +416,7 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
     if variant in GAME_VARIANTS:
         values["game_id"] = w.games[variant].pk
         values["deal_id"] = w.deals[variant].pk
-    if name.startswith("tournaments:table"):
+    if name.startswith(("tournaments:table", "tournaments_api:table-link")):
         values["token"] = w.token(role)
         values["deal_id"] = w.deals["open"].pk
     elif name == "invitations:answer":
@@ -418,9 +429,9 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
     if "pk" in params:
         if name in ("prepared_pdf", "prepared_pdf_file"):
             values["pk"] = _prepared_pdf(w).pk
-        elif name in ("api:club", "api:club-ratings"):
+        elif name in ("api:club", "api:club-ratings", "api:club-leaderboard"):
             values["pk"] = w.club.pk
-        elif name == "api:player-stats":
+        elif name in ("api:player-stats", "api:player-history"):
             values["pk"] = w.player.pk
         elif name == "api:token-detail":
             values["pk"] = 999_999

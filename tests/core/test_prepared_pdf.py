@@ -15,7 +15,8 @@ from pypdf import PdfReader
 from tarot_scores.core.models import PreparedPdf
 from tests.factories import ClubFactory, UserFactory, make_tournament
 from tests.queue import database_queue, run_waiting_jobs
-from tournaments import selectors, services
+from tournaments.rounds import selectors as round_selectors
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ __all__ = ["database_queue"]  # a fixture
 def test_table_sheets_are_drawn_by_the_worker_behind_a_ready_page(database_queue: None) -> None:
     club = ClubFactory.create(name="Tarot Club de Lyon")
     tournament = make_tournament(club, 12, deals_per_round=4, name="Open de Lyon")
-    round_ = services.round_seat_next(tournament=tournament, by=None)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
     organiser = UserFactory.create(username="orga")
     club.memberships.create(user=organiser, role="organiser")
     client = Client()
@@ -56,7 +57,7 @@ def test_table_sheets_are_drawn_by_the_worker_behind_a_ready_page(database_queue
     response = client.get(file_url)
     assert response["Content-Type"] == "application/pdf"
     reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))  # type: ignore[attr-defined]
-    states = selectors.round_tables(round_=round_)
+    states = round_selectors.round_tables(round_=round_)
     assert len(reader.pages) == len(states) == 3
     for state, page in zip(states, reader.pages, strict=True):
         text = page.extract_text().replace(" ", "").replace("\n", "")

@@ -197,8 +197,8 @@ def test_the_token_endpoint_refuses_the_right_password_after_the_limit(
 
     assert locked.status_code == 429
     assert response.status_code == 429
-    assert response["Content-Type"] == "application/json"
-    assert response.json()["code"] == "locked_out"
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "locked_out" and response.json()["status"] == 429
     assert words in response.json()["detail"]
     assert response["Retry-After"] == str(15 * 60)
     assert not ApiToken.objects.exists()

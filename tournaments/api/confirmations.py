@@ -27,9 +27,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.calculator import read_deal
+from tarot_scores.api.problems import refusal_problem, scoring_problem
 from tarot_scores.api.serializers import has_nul, player_reference_errors
 from tarot_scores.core.errors import Refusal
-from tarot_scores.core.i18n import engine_language
 from tarot_scores.games.models import Deal
 from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.scoring import ScoringError
@@ -62,7 +62,7 @@ def _refused(error: Refusal) -> Response:
         answer = status.HTTP_400_BAD_REQUEST
     else:
         answer = status.HTTP_409_CONFLICT
-    return Response(error.messages(), status=answer)
+    return refusal_problem(error, status=answer)
 
 
 def _asking(request: Request, pk: int) -> Tournament:
@@ -220,7 +220,7 @@ EXAMPLE_STATE = {
 
 class ConfirmationListView(TournamentAPIView):
     serializer_class = ConfirmationSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_confirmations_list",
@@ -256,7 +256,7 @@ class ConfirmationListView(TournamentAPIView):
         )
         if wanted is not None:
             found = found.filter(status=wanted)
-        return Response([confirmation_json(c) for c in found])
+        return self.page_of([confirmation_json(c) for c in found])
 
 
 class ConfirmBodySerializer(serializers.Serializer[Any]):
@@ -341,12 +341,12 @@ class DealDisputeView(TournamentAPIView):
                 version=version.validated_data.get("version"),
             )
         except ScoringError as error:
-            return Response(error.messages(engine_language()), status=status.HTTP_400_BAD_REQUEST)
+            return scoring_problem(error)
         except (DealConflict, GameClosed) as error:
-            return Response(error.messages(), status=status.HTTP_409_CONFLICT)
+            return refusal_problem(error, status=status.HTTP_409_CONFLICT)
         except Refusal as error:
             if set(error.reasons) - {"non_field_errors"}:  # card points typed as text
-                return Response(error.messages(), status=status.HTTP_400_BAD_REQUEST)
+                return refusal_problem(error)
             return _refused(error)
         return _state_of(deal)
 

@@ -12,6 +12,7 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tarot_scores.api.problems import refusal_problem
 from tournaments.api.base import (
     ROUND_NUMBER,
     WRITE_ERRORS,
@@ -125,7 +126,7 @@ def _referee_round(request: Request, pk: int, number: int) -> tuple[Tournament, 
 
 
 def conflict(refused: cuts.CutRefused) -> Response:
-    return Response(refused.messages(), status=status.HTTP_409_CONFLICT)
+    return refusal_problem(refused, status=status.HTTP_409_CONFLICT)
 
 
 ERRORS = {

@@ -39,7 +39,7 @@ from tournaments.registration import services as registration_services
 
 class EntryListView(TournamentAPIView):
     serializer_class = TournamentEntrySerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_entries_list",
@@ -51,7 +51,7 @@ class EntryListView(TournamentAPIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
         entries = Entry.objects.filter(tournament=tournament).select_related("player", "team")
-        return Response([entry_json(e) for e in entries.order_by("player__name", "id")])
+        return self.page_of([entry_json(e) for e in entries.order_by("player__name", "id")])
 
     @extend_schema(
         operation_id="tournament_entries_create",

@@ -124,7 +124,7 @@ ERRORS = {
 
 class PenaltyListView(TournamentAPIView):
     serializer_class = PenaltySerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_penalties_list",
@@ -138,7 +138,7 @@ class PenaltyListView(TournamentAPIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
         _referee_only(request, tournament)
-        return Response(
+        return self.page_of(
             [penalty_json(p) for p in standings_selectors.penalties_for(tournament=tournament)]
         )
 

@@ -102,7 +102,7 @@ def _entry(tournament: Tournament, pk: int | None) -> Entry | None:
 
 class ApartPairListView(TournamentAPIView):
     serializer_class = ApartPairSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_apart_pairs_list",
@@ -114,7 +114,7 @@ class ApartPairListView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = _organised(request, pk)
-        return Response(
+        return self.page_of(
             [pair_json(p) for p in people_selectors.apart_pairs_listed(tournament=tournament)]
         )
 
@@ -249,7 +249,7 @@ class SubstituteStandingSerializer(serializers.Serializer[Any]):
 
 class SubstituteStandingsView(TournamentAPIView):
     serializer_class = SubstituteStandingSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_substitute_standings",
@@ -264,7 +264,7 @@ class SubstituteStandingsView(TournamentAPIView):
         tournament = tournament_or_404(request, pk)
         rows = standings_selectors.standings_for(tournament=tournament, substitutes=True)
         replaced = people_selectors.substitute_labels(tournament=tournament)
-        return Response(
+        return self.page_of(
             [
                 {
                     "rank": row.rank,

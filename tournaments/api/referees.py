@@ -60,7 +60,7 @@ def _referees_json(tournament: Tournament) -> list[dict[str, Any]]:
 
 class RefereeListView(TournamentAPIView):
     serializer_class = RefereeSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_referees_list",
@@ -77,7 +77,7 @@ class RefereeListView(TournamentAPIView):
             raise NotAuthenticated()
         if not can_referee(request, tournament):
             raise PermissionDenied()
-        return Response(_referees_json(tournament))
+        return self.page_of(_referees_json(tournament))
 
     @extend_schema(
         operation_id="tournament_referees_create",

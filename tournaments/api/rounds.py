@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     extend_schema,
 )
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -69,9 +69,20 @@ def round_json(round_: Round, tables: list[TableState], round_minutes: int) -> d
     }
 
 
+class RoundSeatSerializer(serializers.Serializer[Any]):
+    """The body of seating the next round: optional, empty or ``{"byes": true}``."""
+
+    byes = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Rounds format: seat a count that cannot make tables with the fewest players "
+        "sitting out (a bye). A JSON boolean only.",
+    )
+
+
 class RoundListView(TournamentAPIView):
     serializer_class = TournamentRoundSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_rounds_list",
@@ -86,7 +97,7 @@ class RoundListView(TournamentAPIView):
         tournament = tournament_or_404(request, pk)
         rounds = round_selectors.tournament_rounds(tournament=tournament)
         minutes = tournament.round_minutes
-        return Response([round_json(r, tables, minutes) for r, tables in rounds])
+        return self.page_of([round_json(r, tables, minutes) for r, tables in rounds])
 
     @extend_schema(
         operation_id="tournament_rounds_create",
@@ -101,7 +112,7 @@ class RoundListView(TournamentAPIView):
         "sitting out (a bye, 0 points for the round: docs/tournaments.md); `byes` is a boolean, "
         "anything else is 400.",
         tags=TAGS,
-        request=None,
+        request=RoundSeatSerializer,
         responses={201: TournamentRoundSerializer, **WRITE_ERRORS, 409: CONFLICT},
         examples=ROUND_EXAMPLES,
     )

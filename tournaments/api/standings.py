@@ -75,7 +75,7 @@ def duplicate_json(row: DuplicateRow) -> dict[str, Any]:
 
 class StandingsView(TournamentAPIView):
     serializer_class = TournamentStandingSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_standings",
@@ -163,12 +163,12 @@ class StandingsView(TournamentAPIView):
         )
         if rows is None:
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
-        return with_etag(Response(rows), etag)
+        return with_etag(self.page_of(rows), etag)
 
 
 class TeamStandingsView(TournamentAPIView):
     serializer_class = TournamentTeamStandingSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="tournament_team_standings",
@@ -191,7 +191,7 @@ class TeamStandingsView(TournamentAPIView):
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
         rows = standings_selectors.team_standings_for(tournament=tournament)
         return with_etag(
-            Response(
+            self.page_of(
                 [
                     {"rank": r.rank, "name": r.name, "total": r.total, "members": r.members}
                     for r in rows

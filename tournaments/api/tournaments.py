@@ -56,6 +56,7 @@ class ClubRefSerializer(serializers.Serializer[Any]):
 
 class TournamentListView(TournamentAPIView):
     serializer_class = TournamentSerializer
+    paged = True
 
     def get_queryset(self) -> QuerySet[Tournament]:
         club = club_filter(self.request)

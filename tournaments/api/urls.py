@@ -21,6 +21,14 @@ from tournaments.api.people import (
 from tournaments.api.referees import RefereeDetailView, RefereeListView
 from tournaments.api.rounds import RoundCloseView, RoundListView, RoundStartView, RoundSwapView
 from tournaments.api.standings import BracketView, StandingsView, TeamStandingsView
+from tournaments.api.table_link import (
+    RoundLinksView,
+    TableConfirmView,
+    TableDealsView,
+    TableDealView,
+    TableDisputeView,
+    TableLinkView,
+)
 from tournaments.api.tournaments import TournamentDetailView, TournamentListView
 
 app_name = "tournaments_api"
@@ -105,5 +113,28 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<id:pk>/deals/<id:deal_id>/settle/",
         DealSettleView.as_view(),
         name="deal-settle",
+    ),
+    # A table's link, for a table app: the token is the credential (tournaments.api.table_link).
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/links/",
+        RoundLinksView.as_view(),
+        name="round-links",
+    ),
+    path("tables/<str:token>/", TableLinkView.as_view(), name="table-link"),
+    path("tables/<str:token>/deals/", TableDealsView.as_view(), name="table-link-deals"),
+    path(
+        "tables/<str:token>/deals/<id:deal_id>/",
+        TableDealView.as_view(),
+        name="table-link-deal",
+    ),
+    path(
+        "tables/<str:token>/deals/<id:deal_id>/confirm/",
+        TableConfirmView.as_view(),
+        name="table-link-confirm",
+    ),
+    path(
+        "tables/<str:token>/deals/<id:deal_id>/dispute/",
+        TableDisputeView.as_view(),
+        name="table-link-dispute",
     ),
 ]

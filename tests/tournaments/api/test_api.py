@@ -29,6 +29,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Membership
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game, ScoreLine, Seat
 from tests.api.helpers import assert_field_errors as assert_refusal
+from tests.api.helpers import messages_of
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, token_client
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments.models import Entry, Round, Tournament
@@ -155,7 +156,7 @@ def test_a_whole_tournament_through_the_api(event: Event) -> None:
         assert response.status_code == 201, response.content
         entries.append(response.json())
         assert entries[-1]["checked_in"] is False and entries[-1]["name"] == name
-    assert len(client.get(base + "entries/").json()) == 13
+    assert len(client.get(base + "entries/").json()["results"]) == 13
     # Nobody is checked in yet: no table can be made.
     assert_refusal(send(client, "post", base + "rounds/"), 409)
     for entry in entries:
@@ -179,7 +180,7 @@ def test_a_whole_tournament_through_the_api(event: Event) -> None:
 
         play_round_via_api(client, round_, rng)
 
-        progress = client.get(base + "rounds/").json()
+        progress = client.get(base + "rounds/").json()["results"]
         assert [r["number"] for r in progress] == list(range(1, number + 1))
         assert progress[-1]["complete"] is True
         assert all(t["entered"] == 3 and t["complete"] for t in progress[-1]["tables"])
@@ -188,12 +189,13 @@ def test_a_whole_tournament_through_the_api(event: Event) -> None:
     refused = assert_refusal(send(client, "post", base + "rounds/"), 409)
     assert refused == {"non_field_errors": ["All 3 rounds have been played."]}
     # The last round's last deal closed it, and that is the end.
-    assert [r["status"] for r in client.get(base + "rounds/").json()] == ["closed"] * 3
+    rounds = client.get(base + "rounds/").json()["results"]
+    assert [r["status"] for r in rounds] == ["closed"] * 3
     assert client.get(base).json()["status"] == "finished"
     again = assert_refusal(send(client, "post", base + "rounds/3/close/"), 409)
     assert again == {"non_field_errors": ["This round is already closed."]}
 
-    standings = client.get(base + "standings/").json()
+    standings = client.get(base + "standings/").json()["results"]
     assert len(standings) == 13
     for row in standings:
         lines = ScoreLine.objects.filter(
@@ -267,8 +269,8 @@ def test_teams_are_made_at_registration_and_ranked_by_their_members(db: None) ->
 
     round_ = send(client, "post", event.url("rounds/")).json()
     play_round_via_api(client, round_, random.Random(2))
-    teams = client.get(event.url("teams/standings/")).json()
-    players = {r["name"]: r for r in client.get(event.url("standings/")).json()}
+    teams = client.get(event.url("teams/standings/")).json()["results"]
+    players = {r["name"]: r for r in client.get(event.url("standings/")).json()["results"]}
     assert len(teams) == 2 and teams[0]["total"] >= teams[1]["total"]
     for team in teams:
         assert sorted(team["members"]) == sorted(
@@ -282,7 +284,7 @@ def test_an_individual_tournament_has_no_teams(event: Event) -> None:
     response = send(client, "post", event.url("entries/"), {"name": "Aurélie", "team": "A"})
 
     assert assert_refusal(response) == {"team": ["This tournament is individual: it has no teams."]}
-    assert client.get(event.url("teams/standings/")).json() == []
+    assert client.get(event.url("teams/standings/")).json()["results"] == []
 
 
 def test_a_late_arrival_plays_from_the_next_round_and_a_withdrawal_keeps_its_points(
@@ -308,7 +310,7 @@ def test_a_late_arrival_plays_from_the_next_round_and_a_withdrawal_keeps_its_poi
     second = send(client, "post", event.url("rounds/")).json()
     seated = {p for t in second["tables"] for p in t["players"]}
     assert late.json()["player"] in seated and leaving.player_id not in seated
-    rows = {r["player"]: r for r in client.get(event.url("standings/")).json()}
+    rows = {r["player"]: r for r in client.get(event.url("standings/")).json()["results"]}
     assert rows[leaving.player_id]["rounds"][1] is None
     assert rows[late.json()["player"]]["rounds"][0] is None
 
@@ -417,14 +419,14 @@ def seat_map(round_: Round) -> dict[int, tuple[int, int]]:
 def test_a_swap_gives_each_player_the_others_table_and_seat(seated: Event) -> None:
     client = seated.client("organiser", lang="en")
     before = seat_map(round_one(seated))
-    first, second = client.get(seated.url("rounds/")).json()[0]["tables"]
+    first, second = client.get(seated.url("rounds/")).json()["results"][0]["tables"]
     a, b = first["players"][0], second["players"][2]
 
     response = send(client, "post", seated.url("rounds/1/swap/"), {"first": a, "second": b})
 
     assert response.status_code == 200, response.content
     answer = response.json()
-    assert answer == client.get(seated.url("rounds/")).json()[0]  # the round as listed
+    assert answer == client.get(seated.url("rounds/")).json()["results"][0]  # the round as listed
     assert answer["status"] == "seated"
     one, two = answer["tables"]
     assert one["players"] == [b, *first["players"][1:]]
@@ -444,7 +446,7 @@ def test_a_swap_gives_each_player_the_others_table_and_seat(seated: Event) -> No
 
 def test_two_players_of_the_same_table_swap_seats(seated: Event) -> None:
     client = seated.client("organiser")
-    a, b, c, d = client.get(seated.url("rounds/")).json()[0]["tables"][0]["players"]
+    a, b, c, d = client.get(seated.url("rounds/")).json()["results"][0]["tables"][0]["players"]
 
     response = send(client, "post", seated.url("rounds/1/swap/"), {"first": d, "second": a})
 
@@ -460,7 +462,7 @@ def test_starting_a_round_runs_its_countdown_once(seated: Event) -> None:
     response = send(client, "post", url)
 
     assert response.status_code == 200, response.content
-    assert response.json() == client.get(seated.url("rounds/")).json()[0]
+    assert response.json() == client.get(seated.url("rounds/")).json()["results"][0]
     assert response.json()["status"] == "playing"
     round_ = round_one(seated)
     assert round_.status == Round.Status.PLAYING and round_.closed_at is None
@@ -534,14 +536,16 @@ def test_closing_a_round_finishes_its_games_once_every_deal_is_in(seated: Event)
     }
     assert round_one(seated).status == Round.Status.PLAYING
     with deals_leave_rounds_open():  # the organiser's close is what closes it here
-        play_round_via_api(client, client.get(seated.url("rounds/")).json()[0], random.Random(5))
+        play_round_via_api(
+            client, client.get(seated.url("rounds/")).json()["results"][0], random.Random(5)
+        )
     earliest = timezone.now()
 
     response = send(client, "post", url, {"anything": "ignored"})
 
     assert response.status_code == 200, response.content
     answer = response.json()
-    assert answer == client.get(seated.url("rounds/")).json()[0]
+    assert answer == client.get(seated.url("rounds/")).json()["results"][0]
     assert answer["status"] == "closed" and answer["complete"] is True
     assert all(t["entered"] == t["goal"] == 2 for t in answer["tables"])
     round_ = round_one(seated)
@@ -610,8 +614,7 @@ def test_each_refusal_about_a_round_in_the_readers_language(
 
     def post(action: str, body: Any = None) -> tuple[int, Any]:
         response = send(client, "post", seated.url(f"rounds/1/{action}/"), body)
-        assert_refusal(response, response.status_code)
-        return response.status_code, response.json()
+        return response.status_code, assert_refusal(response, response.status_code)
 
     answers = [
         post("swap", {"first": a, "second": a}),
@@ -923,12 +926,14 @@ def test_own_messages_are_french_by_default(db: None) -> None:
     send(client, "patch", event.url(f"entries/{entry.pk}/"), {"withdrawn": True})
 
     answers = [
-        send(client, "post", event.url("entries/"), both).json()["name"][0],
-        send(client, "patch", event.url(f"entries/{entry.pk}/"), {"withdrawn": False}).json()[
-            "withdrawn"
+        messages_of(send(client, "post", event.url("entries/"), both).json())["name"][0],
+        messages_of(
+            send(client, "patch", event.url(f"entries/{entry.pk}/"), {"withdrawn": False}).json()
+        )["withdrawn"][0],
+        messages_of(client.get(event.url("bracket/")).json())["non_field_errors"][0],
+        messages_of(send(client, "post", event.url("entries/"), {"name": "Y", "team": "T"}).json())[
+            "team"
         ][0],
-        client.get(event.url("bracket/")).json()["non_field_errors"][0],
-        send(client, "post", event.url("entries/"), {"name": "Y", "team": "T"}).json()["team"][0],
     ]
     assert answers == translated
 
@@ -1198,7 +1203,7 @@ def test_the_schema_validates_and_documents_the_tournament_api(tmp_path: Any) ->
         operations.add(operation["operationId"])
         for code in ("200", "401", "403", "404", "409"):
             assert code in operation["responses"], (action, code)
-        assert "examples" in operation["responses"]["409"]["content"]["application/json"]
+        assert "examples" in operation["responses"]["409"]["content"]["application/problem+json"]
         answer = operation["responses"]["200"]["content"]["application/json"]
         assert answer["schema"] == seat["responses"]["201"]["content"]["application/json"]["schema"]
         (number,) = [p for p in operation["parameters"] if p["name"] == "number"]
@@ -1213,7 +1218,9 @@ def test_entries_are_listed_by_name(event: Event) -> None:
     for name in ("Denis", "Aurélie", "Chloé"):
         registration_services.entry_add(tournament=event.tournament, name=name)
 
-    names = [e["name"] for e in event.client("anonymous").get(event.url("entries/")).json()]
+    names = [
+        e["name"] for e in event.client("anonymous").get(event.url("entries/")).json()["results"]
+    ]
 
     assert names == ["Aurélie", "Chloé", "Denis"]
     assert Entry.objects.count() == 3

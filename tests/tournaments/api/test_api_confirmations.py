@@ -15,6 +15,7 @@ from tarot_scores.clubs.models import Membership, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal
 from tests import factories
+from tests.api.helpers import messages_of
 from tournaments.models import DealConfirmation, Tournament
 from tournaments.play.confirmations import acting_as
 from tournaments.rounds import selectors as round_selectors
@@ -88,7 +89,7 @@ def test_the_setting_is_in_the_tournament_and_off_by_default() -> None:
         {"club": e.tournament.club_id, "name": "X", "require_confirmation": "maybe"},
         format="json",
     )
-    assert refused.status_code == 400 and "require_confirmation" in refused.json()
+    assert refused.status_code == 400 and "require_confirmation" in messages_of(refused.json())
 
 
 def test_the_state_of_each_deal_and_the_tables_counts() -> None:
@@ -96,14 +97,15 @@ def test_the_state_of_each_deal_and_the_tables_counts() -> None:
     deal = enter(e)
     answer = e.client("anonymous").get(e.url("confirmations/"))
     assert answer.status_code == 200
-    (state,) = answer.json()
+    (state,) = answer.json()["results"]
     assert state["deal"] == deal.pk and state["status"] == "pending"
     assert state["entered_by"] == e.tables[0].players[0].pk and state["entered_side"] == "attack"
     assert state["dispute"] is None and (state["round"], state["table"]) == (1, 1)
-    rounds = e.client("anonymous").get(e.url("rounds/")).json()
+    rounds = e.client("anonymous").get(e.url("rounds/")).json()["results"]
     table = rounds[0]["tables"][0]
     assert (table["entered"], table["pending"], table["disputed"]) == (1, 1, 0)
-    assert e.client("anonymous").get(e.url("confirmations/?status=confirmed")).json() == []
+    confirmed = e.client("anonymous").get(e.url("confirmations/?status=confirmed")).json()
+    assert confirmed["results"] == []
     bad = e.client("anonymous").get(e.url("confirmations/?status=maybe"))
     assert bad.status_code == 400 and "status" in bad.json()
 
@@ -114,7 +116,7 @@ def test_no_confirmation_endpoints_without_the_setting() -> None:
     assert e.client("anonymous").get(e.url("confirmations/")).status_code == 404
     answer = e.client("organiser").post(e.url(f"deals/{deal.pk}/confirm/"), {}, format="json")
     assert answer.status_code == 404
-    table = e.client("anonymous").get(e.url("rounds/")).json()[0]["tables"][0]
+    table = e.client("anonymous").get(e.url("rounds/")).json()["results"][0]["tables"][0]
     assert (table["pending"], table["disputed"]) == (0, 0)
 
 
@@ -152,7 +154,7 @@ def test_who_may_confirm(role: str, code: int) -> None:
         assert answer.json()["status"] == "confirmed"
         assert answer.json()["confirmed_by_referee"] is (role != "defender")
     elif code == 403:
-        assert answer.json()["non_field_errors"]
+        assert messages_of(answer.json())["non_field_errors"]
 
 
 def test_a_stale_version_and_an_unknown_deal() -> None:
@@ -167,7 +169,7 @@ def test_a_stale_version_and_an_unknown_deal() -> None:
     bad = e.client("defender").post(
         e.url(f"deals/{deal.pk}/confirm/"), {"version": "x"}, format="json"
     )
-    assert bad.status_code == 400 and "version" in bad.json()
+    assert bad.status_code == 400 and "version" in messages_of(bad.json())
 
 
 def test_disagreeing_and_settling() -> None:
@@ -178,9 +180,9 @@ def test_disagreeing_and_settling() -> None:
     body = {"version": 1, "taker": taker, "contract": "garde", "points": 40, "oudlers": 2}
     assert e.client("taker").post(url, body, format="json").status_code == 403
     wrong = e.client("defender", "en").post(url, {**body, "points": 95}, format="json")
-    assert wrong.status_code == 400 and "points" in wrong.json()
+    assert wrong.status_code == 400 and "points" in messages_of(wrong.json())
     by_name = e.client("defender").post(url, {**body, "taker": "Aurélie"}, format="json")
-    assert by_name.status_code == 400 and "taker" in by_name.json()
+    assert by_name.status_code == 400 and "taker" in messages_of(by_name.json())
     answer = e.client("defender").post(url, body, format="json")
     assert answer.status_code == 200
     state = answer.json()

@@ -18,6 +18,7 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import ScoreLine, Seat
 from tests import factories
+from tests.api.helpers import messages_of
 from tournaments import errors as tournament_errors
 from tournaments.models import ApartPair, Bye, Entry, Round, Standing, Substitution, Tournament
 from tournaments.people import selectors as people_selectors
@@ -195,7 +196,7 @@ def test_the_api_lists_adds_and_removes_pairs_with_a_400_per_field() -> None:
     a, b = e.entry("Aurélie"), e.entry("Bruno")
     made = api.post(base, {"first": a.pk, "second": b.pk, "reason": "Sisters"}, format="json")
     assert made.status_code == 201 and made.json()["reason"] == "Sisters"
-    assert [p["id"] for p in api.get(base).json()] == [made.json()["id"]]
+    assert [p["id"] for p in api.get(base).json()["results"]] == [made.json()["id"]]
     for body, fields in [
         ({"first": a.pk, "second": a.pk, "reason": "x"}, {"second"}),
         ({"first": a.pk, "second": 999_999, "reason": "x"}, {"second"}),
@@ -204,7 +205,7 @@ def test_the_api_lists_adds_and_removes_pairs_with_a_400_per_field() -> None:
     ]:
         answer = api.post(base, body, format="json")
         assert answer.status_code == 400, body
-        assert set(answer.json()) == fields, body
+        assert set(messages_of(answer.json())) == fields, body
     assert api.delete(f"{base}{made.json()['id']}/").status_code == 204
     assert api.delete(f"{base}{made.json()['id']}/").status_code == 404
     assert not ApartPair.objects.exists()
@@ -370,7 +371,7 @@ def test_the_registration_page_offers_the_byes_and_the_api_takes_them() -> None:
     assert api.post(url, {}, format="json").status_code == 409
     assert api.post(url, {"byes": True}, format="json").status_code == 201
     assert Bye.objects.count() == 1
-    standings = api.get(f"/api/v1/tournaments/{e.tournament.pk}/standings/").json()
+    standings = api.get(f"/api/v1/tournaments/{e.tournament.pk}/standings/").json()["results"]
     assert [row["byes"] for row in standings if row["byes"]] == [[1]]
 
 
@@ -381,10 +382,12 @@ def test_the_api_refuses_byes_that_are_not_a_boolean(sent: object) -> None:
     url = f"/api/v1/tournaments/{e.tournament.pk}/rounds/"
     answer = api.post(url, {"byes": sent}, format="json", HTTP_ACCEPT_LANGUAGE="en")
     assert answer.status_code == 400
-    assert answer.json() == {"byes": ["Send true or false: whether players may sit out."]}
+    assert messages_of(answer.json()) == {
+        "byes": ["Send true or false: whether players may sit out."]
+    }
     assert not Round.objects.filter(tournament=e.tournament).exists()
     french = api.post(url, {"byes": sent}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
-    assert french.json() == {
+    assert messages_of(french.json()) == {
         "byes": ["Envoyez true ou false : si des joueurs peuvent être exempts."]
     }
     assert api.post(url, {"byes": False}, format="json").status_code == 409  # 6 cannot sit
@@ -504,9 +507,11 @@ def test_the_round_page_records_the_substitution_and_the_standings_list_substitu
     ).content.decode("utf-8-sig")
     assert "Remplaçants" in csv_text and "Victor" in csv_text.split("Remplaçants")[1]
     api = factories.token_client(e.organiser)
-    subs = api.get(f"/api/v1/tournaments/{e.tournament.pk}/standings/substitutes/").json()
+    subs = api.get(f"/api/v1/tournaments/{e.tournament.pk}/standings/substitutes/").json()[
+        "results"
+    ]
     assert [(s["name"], s["replaced"]) for s in subs] == [("Victor", "Chloé")]
-    main = api.get(f"/api/v1/tournaments/{e.tournament.pk}/standings/").json()
+    main = api.get(f"/api/v1/tournaments/{e.tournament.pk}/standings/").json()["results"]
     assert "Victor" not in {row["name"] for row in main}
 
 
@@ -525,7 +530,7 @@ def test_the_api_puts_in_a_substitute_with_a_400_per_field() -> None:
     ]:
         answer = api.post(url, body, format="json")
         assert answer.status_code == 400, body
-        assert set(answer.json()) == fields, (body, answer.json())
+        assert set(messages_of(answer.json())) == fields, (body, answer.json())
     made = api.post(url, {"replaced": denis.pk, "name": "Ugo"}, format="json")
     assert made.status_code == 201 and made.json()["deals_before"] == 0
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games.models import Deal
 from tests import factories
+from tests.api.helpers import messages_of
 from tournaments import ranking
 from tournaments.models import Entry, Penalty, Round, Standing, Tournament
 from tournaments.people import services as people
@@ -437,16 +438,16 @@ def test_the_api_lists_gives_and_removes_penalties() -> None:
     standings = factories.token_client(None).get(
         f"/api/v1/tournaments/{e.tournament.pk}/standings/"
     )
-    mine = next(r for r in standings.json() if r["player"] == e.entry.player_id)
+    mine = next(r for r in standings.json()["results"] if r["player"] == e.entry.player_id)
     assert mine["penalties"] == 30
 
     assert api.delete(f"{url}{made['id']}/", {"reason": "Video"}, format="json").status_code == 204
-    listed = api.get(url).json()
+    listed = api.get(url).json()["results"]
     assert [(p["id"], p["removed"], p["removal_reason"]) for p in listed] == [
         (made["id"], True, "Video")
     ]
     again = api.delete(f"{url}{made['id']}/")
-    assert again.status_code == 400 and "non_field_errors" in again.json()
+    assert again.status_code == 400 and "non_field_errors" in messages_of(again.json())
 
 
 @pytest.mark.parametrize(
@@ -470,7 +471,7 @@ def test_bad_input_through_the_api_is_a_400_per_field(
         f"/api/v1/tournaments/{e.tournament.pk}/penalties/", body, format="json"
     )
     assert answer.status_code == 400
-    assert set(answer.json()) == fields
+    assert set(messages_of(answer.json())) == fields
     assert not Penalty.objects.exists()
 
 

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
+from tests.api.helpers import messages_of
 from tournaments.rules import can_referee, is_referee
 
 
@@ -77,7 +78,7 @@ def test_organisers_name_referees_through_the_api() -> None:
     assert added.json() == [{"id": rita.pk, "username": "rita"}]
     assert factories.token_client(rita).get(url).status_code == 200
     again = api.post(url, {"user": "rita"}, format="json")
-    assert again.status_code == 400 and list(again.json()) == ["user"]
+    assert again.status_code == 400 and list(messages_of(again.json())) == ["user"]
     unknown = api.post(url, {"user": "nobody"}, format="json")
     assert unknown.status_code == 400
     assert unknown.json() == {

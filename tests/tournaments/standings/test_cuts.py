@@ -23,6 +23,7 @@ from pytest_django import DjangoAssertNumQueries
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.errors import Refusal
 from tests import factories
+from tests.api.helpers import messages_of
 from tests.tournaments.printing.test_pdf import read, streamed
 from tournaments import ranking
 from tournaments import rules as tournament_rules
@@ -777,7 +778,9 @@ def test_the_api_previews_confirms_and_undoes_a_cut() -> None:
     made = client.post(api_url(f), {"keep": 3, "carry": False}, format="json")
     assert made.status_code == 201
     assert made.json()["keep"] == 3 and made.json()["confirmed_by"] == "rita"
-    standings = client.get(reverse("tournaments_api:standings", args=[f.tournament.pk])).json()
+    standings = client.get(reverse("tournaments_api:standings", args=[f.tournament.pk])).json()[
+        "results"
+    ]
     assert [(s["name"], s["eliminated_after"]) for s in standings[2:4]] == [("C", None), ("D", 1)]
     assert client.post(api_url(f), {"keep": 2}, format="json").status_code == 409
     assert client.delete(api_url(f)).status_code == 204
@@ -799,9 +802,9 @@ def test_the_api_answers_400_with_a_message_per_field(
     f = field_of(EIGHT)
     client = factories.token_client(f.organiser, lang="en")
     sent = client.post(api_url(f), body, format="json")
-    assert (sent.status_code, sent.json()) == (400, errors)
+    assert (sent.status_code, messages_of(sent.json())) == (400, errors)
     previewed = client.get(api_url(f), body)
-    assert (previewed.status_code, previewed.json()) == (400, errors)
+    assert (previewed.status_code, messages_of(previewed.json())) == (400, errors)
     assert not Cut.objects.exists()
 
 
@@ -812,7 +815,10 @@ def test_the_api_refuses_members_and_a_cut_at_the_wrong_time() -> None:
     assert member.get(api_url(f), {"keep": 4}).status_code == 403
     organiser = factories.token_client(f.organiser, lang="en")
     refused = organiser.get(api_url(f, 2), {"keep": 4})
-    assert refused.status_code == 409 and "not closed yet" in refused.json()["non_field_errors"][0]
+    assert (
+        refused.status_code == 409
+        and "not closed yet" in messages_of(refused.json())["non_field_errors"][0]
+    )
     assert organiser.get(api_url(f, 9), {"keep": 4}).status_code == 404
 
 

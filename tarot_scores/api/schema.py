@@ -1,0 +1,163 @@
+"""The OpenAPI schema a client generator can trust: what drf-spectacular infers, finished with
+what the views share but cannot say one by one.
+
+- Reads open to anyone (``ReadAnyoneWriteSignedIn``) are declared so: no token needed.
+- Every error is the one problem shape (``tarot_scores.api.problems``): one shared component,
+  ``Problem``, served as ``application/problem+json``; examples in the old per-field shape are
+  rewritten into it.
+- Every operation may answer 400 (a query parameter it does not read: ``api.base``);
+  every operation that takes a token may answer 401 (a wrong or revoked token, even on a read);
+  every operation may answer 503 (the database busy or unreachable) with ``Retry-After``, and a
+  429 carries ``Retry-After`` too.
+- An operation that answers 304 reads ``If-None-Match`` and sends ``ETag``.
+- The schema is in English whatever the reader's language (``schema_view``); the answers'
+  messages still follow Accept-Language.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from rest_framework.permissions import SAFE_METHODS
+
+from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
+from tarot_scores.api.problems import is_problem, legacy_problem
+from tarot_scores.core.problems import PROBLEM_MEDIA_TYPE
+
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+
+FIELD_ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "One reason a request was refused.",
+    "properties": {
+        "field": {
+            "type": "string",
+            "nullable": True,
+            "description": "The field it is about (`points`, `players`, `handfuls.0.player`); "
+            "null for the request as a whole.",
+        },
+        "code": {
+            "type": "string",
+            "description": "A stable code for programs: `club_name_taken`, `points_invalid`, "
+            "`required`...",
+        },
+        "message": {"type": "string", "description": "In the reader's language."},
+    },
+    "required": ["field", "code", "message"],
+}
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "Every error of the API: RFC 9457 problem details "
+    "(`application/problem+json`). See docs/api.md, Errors.",
+    "properties": {
+        "type": {"type": "string", "description": "Always `about:blank`."},
+        "title": {"type": "string", "description": "The HTTP status phrase, in English."},
+        "status": {"type": "integer", "description": "The HTTP status code."},
+        "code": {
+            "type": "string",
+            "description": "A stable code: the first field error's, or the refusal's own "
+            "(`not_authenticated`, `not_found`, `throttled`, `locked_out`, `deal_conflict`, "
+            "`database_busy`...).",
+        },
+        "detail": {"type": "string", "description": "What went wrong, in the reader's language."},
+        "errors": {"type": "array", "items": {"$ref": "#/components/schemas/FieldError"}},
+        "current": {
+            "type": "object",
+            "additionalProperties": {},
+            "description": "A conflict over a deal only: the deal as it is now.",
+        },
+    },
+    "required": ["type", "title", "status", "code", "detail", "errors"],
+}
+
+RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer"},
+        "description": "Seconds to wait before trying again.",
+    }
+}
+ETAG = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": "The version of this answer: send it back in `If-None-Match`.",
+    }
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "schema": {"type": "string"},
+    "required": False,
+    "description": "The `ETag` of an answer read before: 304 with no body while it is current.",
+}
+BAD_QUERY = (
+    "A query parameter this address does not read (`unknown_parameter`), or a value it cannot "
+    "take (`page_size` outside 1 to 200...)."
+)
+UNAVAILABLE = "The database is busy or unreachable: nothing was done, try again after Retry-After."
+UNAUTHENTICATED = (
+    "The token or session sent is not valid (a wrong or revoked token), or a write was sent "
+    "without one."
+)
+
+
+class TarotAutoSchema(AutoSchema):
+    """drf-spectacular's inference, knowing that the club endpoints' reads need no sign-in."""
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        auths: list[dict[str, Any]] = super().get_auth()
+        open_reads = any(
+            isinstance(permission, ReadAnyoneWriteSignedIn)
+            for permission in self.view.get_permissions()
+        )
+        if open_reads and self.method in SAFE_METHODS and {} not in auths:
+            auths.append({})
+        return auths
+
+
+def _problem_content(content: dict[str, Any], status: int) -> dict[str, Any]:
+    media: dict[str, Any] = {"schema": PROBLEM_REF}
+    examples: dict[str, Any] = {}
+    for body in content.values():
+        for name, example in (body.get("examples") or {}).items():
+            example = copy.deepcopy(example)
+            if not is_problem(example.get("value")):
+                example["value"] = legacy_problem(example.get("value") or {}, status)
+            examples[name] = example
+    if examples:
+        media["examples"] = examples
+    return {PROBLEM_MEDIA_TYPE: media}
+
+
+def finish_schema(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Problem"] = PROBLEM_SCHEMA
+    schemas["FieldError"] = FIELD_ERROR_SCHEMA
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            if method not in ("get", "post", "put", "patch", "delete", "head"):
+                continue
+            responses: dict[str, Any] = operation.setdefault("responses", {})
+            takes_token = any(requirement for requirement in operation.get("security", [{}]))
+            if takes_token and "401" not in responses:
+                responses["401"] = {"description": UNAUTHENTICATED}
+            responses.setdefault("400", {"description": BAD_QUERY})
+            responses.setdefault("503", {"description": UNAVAILABLE})
+            for code, response in responses.items():
+                status = int(code)
+                if status >= 400:
+                    response["content"] = _problem_content(response.get("content", {}), status)
+                if status in (429, 503):
+                    response.setdefault("headers", {}).update(RETRY_AFTER)
+            if "304" in responses:
+                for code in ("200", "304"):
+                    if code in responses:
+                        responses[code].setdefault("headers", {}).update(ETAG)
+                parameters = operation.setdefault("parameters", [])
+                if not any(p.get("name") == "If-None-Match" for p in parameters):
+                    parameters.append(IF_NONE_MATCH)
+    return result

@@ -1,0 +1,130 @@
+"""A table's link over the API: a table app enters, corrects, confirms and disputes its deals
+with the table's token, through the same services and rules as the table's page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tarot_scores.games.models import Deal, DealRevision
+from tests import factories
+from tests.api.helpers import assert_problem, codes_of
+from tests.tournaments.api.test_api_confirmations import event
+from tournaments.models import DealConfirmation, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def url(token: str, tail: str = "") -> str:
+    return f"/api/v1/tables/{token}/{tail}"
+
+
+def test_the_link_reads_its_table_and_enters_a_deal_without_an_account() -> None:
+    e = event(require=False)
+    state = e.tables[0]
+    token = state.table.token
+    client = APIClient()
+
+    table = client.get(url(token)).json()
+    assert [p["id"] for p in table["players"]] == [p.pk for p in state.players]
+    assert (table["game"], table["deals"], table["open"]) == (state.table.game_id, 0, True)
+
+    taker = state.players[1].pk
+    made = client.post(url(token, "deals/"), factories.garde(taker, 49), format="json")
+    assert made.status_code == 201, made.content
+    deal = Deal.objects.get(pk=made.json()["id"])
+    assert deal.game_id == state.table.game_id and deal.taker_id == taker
+    revision = DealRevision.objects.get(deal=deal)
+    assert revision.by is None and str(state.table.number) in revision.by_label
+
+    fixed = client.patch(
+        url(token, f"deals/{deal.pk}/"), {"version": 1, "points": 56}, format="json"
+    )
+    assert fixed.status_code == 200 and fixed.json()["version"] == 2
+    stale = client.patch(
+        url(token, f"deals/{deal.pk}/"), {"version": 1, "points": 60}, format="json"
+    )
+    assert assert_problem(stale, 409)["code"] == "deal_conflict"
+
+
+def test_the_same_rules_as_the_page_refuse_alike() -> None:
+    e = event(require=False)
+    state, other = e.tables[0], e.tables[1]
+    client = APIClient()
+    taker = state.players[1].pk
+    # A player of another table: refused on the field, nothing stored.
+    wrong = client.post(
+        url(state.table.token, "deals/"), factories.garde(other.players[0].pk, 49), format="json"
+    )
+    assert assert_problem(wrong, 400)["errors"][0]["field"] == "taker"
+    # Half a point at four: the engine's own refusal and code.
+    half = client.post(
+        url(state.table.token, "deals/"), factories.garde(taker, 40.5), format="json"
+    )
+    assert "points" in codes_of(assert_problem(half, 400))
+    # Another table's deal is not this link's.
+    theirs = client.post(
+        url(other.table.token, "deals/"), factories.garde(other.players[0].pk, 49), format="json"
+    )
+    assert theirs.status_code == 201
+    patch = client.patch(
+        url(state.table.token, f"deals/{theirs.json()['id']}/"), {"version": 1}, format="json"
+    )
+    assert assert_problem(patch, 404)["code"] == "not_found"
+    assert assert_problem(client.get(url("nosuchtoken")), 404)["code"] == "not_found"
+    assert Deal.objects.filter(game=state.table.game).count() == 0
+
+
+def test_a_closed_round_takes_no_more_changes() -> None:
+    e = event(require=False)
+    state = e.tables[0]
+    Round.objects.filter(pk=state.table.round_id).update(status=Round.Status.CLOSED)
+    client = APIClient()
+    refused = client.post(
+        url(state.table.token, "deals/"), factories.garde(state.players[0].pk, 49), format="json"
+    )
+    assert assert_problem(refused, 403)["code"] == "table_closed"
+    assert client.get(url(state.table.token)).json()["open"] is False
+    assert not Deal.objects.exists()
+
+
+def test_confirming_and_disputing_name_the_holder_as_the_page_does() -> None:
+    e = event(require=True)
+    state = e.tables[0]
+    token = state.table.token
+    client = APIClient()
+    taker = state.players[0].pk
+    body: dict[str, Any] = factories.garde(taker, 49)
+
+    nameless = client.post(url(token, "deals/"), body, format="json")
+    assert codes_of(assert_problem(nameless, 400)) == {"player": ["holder_unknown"]}
+    made = client.post(url(token, "deals/"), {**body, "player": taker}, format="json")
+    assert made.status_code == 201, made.content
+    deal_id = made.json()["id"]
+    confirm = url(token, f"deals/{deal_id}/confirm/")
+
+    # The side that entered it may not confirm it; the other side does.
+    same_side = client.post(confirm, {"player": taker}, format="json")
+    assert same_side.status_code == 403
+    defenders = [p.pk for p in state.players if p.pk != taker]
+    done = client.post(confirm, {"player": defenders[0], "version": 1}, format="json")
+    assert done.status_code == 200 and done.json()["status"] == "confirmed"
+
+    second = client.post(url(token, "deals/"), {**body, "player": taker}, format="json")
+    dispute = client.post(
+        url(token, f"deals/{second.json()['id']}/dispute/"),
+        {**factories.garde(taker, 40), "player": defenders[1], "version": 1},
+        format="json",
+    )
+    assert dispute.status_code == 200, dispute.content
+    assert DealConfirmation.objects.get(deal_id=second.json()["id"]).status == "disputed"
+
+
+def test_the_link_routes_need_no_account_in_the_schema() -> None:
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    for path in ["/api/v1/tables/{token}/", "/api/v1/tables/{token}/deals/"]:
+        for operation in schema["paths"][path].values():
+            assert operation.get("security", [{}]) == [{}]
+            assert "401" not in operation["responses"]

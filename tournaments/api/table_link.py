@@ -1,0 +1,444 @@
+"""A tournament table's link over the API (``/api/v1/tables/<token>/``): what the table's page
+(``tournaments.views.table_entry``) lets a phone do, for a table app.
+
+The token opens that table's game and nothing else, and only while its round is not closed
+(403 ``table_closed`` after): read the table, enter the next deal, correct one of its deals, and,
+where the tournament requires confirmation, confirm or dispute a deal of the other side. No
+account is needed: the token is the credential, as on the page. Where the tournament requires
+confirmation, the body names who holds the phone (``player``, one of the table's players), as
+the page asks before any deal. Every write goes through the same services as the page (deal
+entry, correction, confirmation), recorded with no user and the label "Table N, link".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tarot_scores.api.base import FORBIDDEN, busy_if_locked, refusal
+from tarot_scores.api.games import (
+    EDIT_DEAL_SCHEMA,
+    NEW_DEAL_SCHEMA,
+    closed_answer,
+    conflict_answer,
+    deal_body,
+    own_fields,
+)
+from tarot_scores.api.problems import refusal_problem
+from tarot_scores.api.serializers import (
+    MAX_ID,
+    DealSerializer,
+    DealVersionSerializer,
+    NewDealSerializer,
+)
+from tarot_scores.core.errors import Refusal
+from tarot_scores.games import services
+from tarot_scores.games.models import Deal
+from tarot_scores.games.services import DealConflict, GameClosed
+from tournaments.api.base import (
+    READ_ERRORS,
+    TournamentAPIView,
+    require_organiser,
+    round_or_404,
+    tournament_or_404,
+)
+from tournaments.api.confirmations import ConfirmationSerializer, confirmation_json
+from tournaments.models import DealConfirmation, Round, Table
+from tournaments.play import confirmations
+
+TAGS = ["table link"]
+TOKEN = OpenApiParameter(
+    "token", str, OpenApiParameter.PATH, description="The table's token, from its link."
+)
+DEAL_ID = OpenApiParameter("deal_id", int, OpenApiParameter.PATH, description="The deal's id.")
+HOLDER = {
+    "type": "integer",
+    "description": "Who holds the phone, one of the table's players (by id): required where "
+    "the tournament requires confirmation, ignored elsewhere.",
+}
+ERRORS: dict[int, Any] = {
+    400: refusal("A message per field, as on the table's page."),
+    403: refusal("The table's round is closed: the link takes no more changes."),
+    404: refusal("No table has this token, or no such deal at this table."),
+    409: refusal("The deal number is taken, the version stale, or the table full."),
+    413: refusal("The body is over 64 KB."),
+    415: refusal("The body is not sent as application/json."),
+}
+
+
+def _proof(request: Request, table: Table) -> str:
+    """What proves who acts through the API (docs/security.md): the signed-in account, else the
+    table's link itself. A deal entered through the API is never confirmed through it
+    anonymously: the other side confirms on its own phone or signed in to its own account."""
+    user = request.user
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    return f"table-api:{table.pk}"
+
+
+class TablePlayerSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    label = serializers.CharField(help_text="As on the score sheet.")  # type: ignore[assignment]
+
+
+class TableLinkSerializer(serializers.Serializer[Any]):
+    tournament = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The round's number.")
+    number = serializers.IntegerField(help_text="The table's number in its round.")
+    game = serializers.IntegerField(help_text="The table's game.")
+    players = TablePlayerSerializer(many=True, help_text="In seat order.")
+    deals = serializers.IntegerField(help_text="Live deals entered so far.")
+    deals_per_round = serializers.IntegerField()
+    open = serializers.BooleanField(help_text="False once the round is closed.")
+    requires_confirmation = serializers.BooleanField()
+    deal_ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The table's live deals, in order."
+    )
+
+
+def _table(token: str) -> Table:
+    table = (
+        Table.objects.select_related("round__tournament__club", "game__club")
+        .filter(token=token)
+        .first()
+    )
+    if table is None:
+        raise Http404
+    return table
+
+
+def _open(table: Table) -> None:
+    if table.round.status == Round.Status.CLOSED:
+        raise PermissionDenied(
+            detail=_("This round is closed: the table's link takes no more changes."),
+            code="table_closed",
+        )
+
+
+def _deal(table: Table, deal_id: int) -> Deal:
+    deal = (
+        Deal.objects.select_related("game__club")
+        .filter(pk=deal_id, game_id=table.game_id, deleted_at__isnull=True)
+        .first()
+    )
+    if deal is None:
+        raise Http404
+    return deal
+
+
+def _holder(table: Table, body: dict[str, Any]) -> int | None:
+    """The phone's holder named in the body (removed from it), where the tournament asks."""
+    raw = body.pop("player", None)
+    if not table.round.tournament.require_confirmation:
+        return None
+    seated = set(table.game.seats.values_list("player_id", flat=True))
+    if not isinstance(raw, int) or isinstance(raw, bool) or raw not in seated:
+        raise Refusal.on(
+            "player", "holder_unknown", _("Choose your name among the players of this table.")
+        )
+    return raw
+
+
+def _by_label(table: Table, holder: int | None) -> str:
+    if holder is not None:
+        label = next(
+            (
+                s.player.label
+                for s in table.game.seats.select_related("player")
+                if s.player_id == holder
+            ),
+            "",
+        )
+        return _("Table %(n)s, link (%(name)s)") % {"n": table.number, "name": label}
+    return _("Table %(n)s, link") % {"n": table.number}
+
+
+class RoundLinkSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField(help_text="The table's number in its round.")
+    game = serializers.IntegerField()
+    token = serializers.CharField(help_text="The table's link: `/api/v1/tables/{token}/`.")
+
+
+class RoundLinksView(TournamentAPIView):
+    """The organiser hands each table its link (printed, or sent to the table's app)."""
+
+    serializer_class = RoundLinkSerializer
+    paged = True
+
+    @extend_schema(
+        operation_id="tournament_round_links",
+        summary="The table links of a round",
+        description="Organisers only: each table's token, to hand to the table (its page is "
+        "`/tournaments/t/{token}/`, its API `/api/v1/tables/{token}/`). By table number.",
+        tags=TAGS,
+        parameters=[
+            OpenApiParameter("number", int, OpenApiParameter.PATH, description="The round.")
+        ],
+        responses={200: RoundLinkSerializer(many=True), **READ_ERRORS, 403: FORBIDDEN},
+    )
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        tournament = tournament_or_404(request, pk)
+        require_organiser(request, tournament.club)
+        round_ = round_or_404(tournament, number)
+        tables = Table.objects.filter(round=round_).order_by("number")
+        return self.page_of(
+            [{"table": t.number, "game": t.game_id, "token": t.token} for t in tables]
+        )
+
+
+class TableLinkAPIView(TournamentAPIView):
+    """The token in the path is the credential: no sign-in, no session (so no CSRF either)."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+
+class TableLinkView(TableLinkAPIView):
+    serializer_class = TableLinkSerializer
+
+    @extend_schema(
+        operation_id="table_link_retrieve",
+        summary="The table of a link",
+        description="Its players in seat order, its game, the deals entered so far, and "
+        "whether the round is still open.",
+        tags=TAGS,
+        auth=[],
+        parameters=[TOKEN],
+        responses={200: TableLinkSerializer, 404: ERRORS[404]},
+    )
+    def get(self, request: Request, token: str) -> Response:
+        table = _table(token)
+        seats = list(table.game.seats.select_related("player").order_by("position"))
+        deal_ids = list(
+            Deal.objects.filter(game_id=table.game_id, deleted_at__isnull=True)
+            .order_by("number")
+            .values_list("pk", flat=True)
+        )
+        return Response(
+            {
+                "tournament": table.round.tournament_id,
+                "round": table.round.number,
+                "number": table.number,
+                "game": table.game_id,
+                "players": [{"id": s.player_id, "label": s.player.label} for s in seats],
+                "deals": len(deal_ids),
+                "deals_per_round": table.round.tournament.deals_per_round,
+                "open": table.round.status != Round.Status.CLOSED,
+                "requires_confirmation": table.round.tournament.require_confirmation,
+                "deal_ids": deal_ids,
+            }
+        )
+
+
+class TableDealsView(TableLinkAPIView):
+    serializer_class = DealSerializer
+
+    @extend_schema(
+        operation_id="table_link_deals_create",
+        summary="Enter the table's next deal",
+        description="The body of `POST /api/v1/games/{id}/deals/` (players by id; `number`, "
+        "`client_id`, `board` as there), plus `player` where the tournament requires "
+        "confirmation. The same rules as the table's page.",
+        tags=TAGS,
+        auth=[],
+        parameters=[TOKEN],
+        request={
+            "application/json": {
+                **NEW_DEAL_SCHEMA,
+                "properties": {"player": HOLDER, **NEW_DEAL_SCHEMA["properties"]},
+            }
+        },
+        responses={200: DealSerializer, 201: DealSerializer, **ERRORS},
+    )
+    def post(self, request: Request, token: str) -> Response:
+        table = _table(token)
+        _open(table)
+        body = deal_body(request)
+        holder = _holder(table, body)
+        own = own_fields(body, NewDealSerializer)
+        try:
+            with confirmations.acting_as(holder, _proof(request, table)):
+                recorded = busy_if_locked(
+                    lambda: services.deal_record(
+                        game=table.game,
+                        payload=body,
+                        by=request.user,
+                        by_label=_by_label(table, holder),
+                        number=own.get("number"),
+                        client_id=own.get("client_id"),
+                        reason=own["reason"],
+                        board=own.get("board"),
+                    )
+                )
+        except DealConflict as conflict:
+            return conflict_answer(conflict)
+        except GameClosed as closed:
+            return closed_answer(closed)
+        answer = DealSerializer(recorded.deal, context={"scores": recorded.scores})
+        code = status.HTTP_200_OK if recorded.replayed else status.HTTP_201_CREATED
+        return Response(answer.data, status=code)
+
+
+class TableDealView(TableLinkAPIView):
+    serializer_class = DealSerializer
+
+    @extend_schema(
+        operation_id="table_link_deals_update",
+        summary="Correct one of the table's deals",
+        description="The body of `PATCH /api/v1/deals/{id}/` (the `version` read and the fields "
+        "that change), plus `player` where the tournament requires confirmation.",
+        tags=TAGS,
+        auth=[],
+        parameters=[TOKEN, DEAL_ID],
+        request={
+            "application/json": {
+                **EDIT_DEAL_SCHEMA,
+                "properties": {"player": HOLDER, **EDIT_DEAL_SCHEMA["properties"]},
+            }
+        },
+        responses={200: DealSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, token: str, deal_id: int) -> Response:
+        table = _table(token)
+        _open(table)
+        deal = _deal(table, deal_id)
+        body = deal_body(request)
+        holder = _holder(table, body)
+        own = own_fields(body, DealVersionSerializer)
+        try:
+            with confirmations.acting_as(holder, _proof(request, table)):
+                deal = busy_if_locked(
+                    lambda: services.deal_update(
+                        deal=deal,
+                        payload=body,
+                        version=own["version"],
+                        by=request.user,
+                        by_label=_by_label(table, holder),
+                        reason=own["reason"],
+                        merge=True,
+                    )
+                )
+        except DealConflict as conflict:
+            return conflict_answer(conflict)
+        except GameClosed as closed:
+            return closed_answer(closed)
+        fresh = Deal.objects.prefetch_related("lines").get(pk=deal.pk)
+        return Response(DealSerializer(fresh).data)
+
+
+class HolderSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text=HOLDER["description"]
+    )
+    version = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="The deal's version read."
+    )
+
+
+def _answer_refusal(error: Refusal) -> Response:
+    if isinstance(error, DealConflict | GameClosed):
+        return refusal_problem(error, status=status.HTTP_409_CONFLICT)
+    codes = {code for items in error.codes().values() for code in items}
+    if codes & {"not_at_table", "same_side", "not_referee"}:
+        return refusal_problem(error, status=status.HTTP_403_FORBIDDEN)
+    if set(error.reasons) - {"non_field_errors"}:
+        return refusal_problem(error)
+    return refusal_problem(error, status=status.HTTP_409_CONFLICT)
+
+
+def _state(deal: Deal) -> Response:
+    found = DealConfirmation.objects.select_related("deal__game__tournament_table__round").get(
+        deal=deal
+    )
+    return Response(confirmation_json(found))
+
+
+class TableConfirmView(TableLinkAPIView):
+    serializer_class = ConfirmationSerializer
+
+    @extend_schema(
+        operation_id="table_link_deals_confirm",
+        summary="Confirm a deal of the other side",
+        description="Where the tournament requires confirmation: `player`, of the side that "
+        "did not enter the deal, confirms it (403 for the side that entered it).",
+        tags=TAGS,
+        auth=[],
+        parameters=[TOKEN, DEAL_ID],
+        request=HolderSerializer,
+        responses={200: ConfirmationSerializer, **ERRORS},
+    )
+    def post(self, request: Request, token: str, deal_id: int) -> Response:
+        table = _table(token)
+        if not table.round.tournament.require_confirmation:
+            raise Http404
+        _open(table)
+        deal = _deal(table, deal_id)
+        body = dict(request.data) if isinstance(request.data, dict) else {}
+        holder = _holder(table, body)
+        sent = {"player": holder, **{k: body[k] for k in ["version"] if k in body}}
+        version = HolderSerializer(data=sent)
+        version.is_valid(raise_exception=True)
+        try:
+            confirmations.deal_confirm(
+                deal=deal,
+                by=request.user,
+                player=holder,
+                version=version.validated_data.get("version"),
+                proof=_proof(request, table),
+            )
+        except Refusal as error:
+            return _answer_refusal(error)
+        return _state(deal)
+
+
+class TableDisputeView(TableLinkAPIView):
+    serializer_class = ConfirmationSerializer
+
+    @extend_schema(
+        operation_id="table_link_deals_dispute",
+        summary="Disagree with a deal of the other side",
+        description="Where the tournament requires confirmation: `player`, of the other side, "
+        "sends its own version of the deal (the body of a deal entry, with `version`); the "
+        "deal goes to the referee with both.",
+        tags=TAGS,
+        auth=[],
+        parameters=[TOKEN, DEAL_ID],
+        request={
+            "application/json": {
+                **EDIT_DEAL_SCHEMA,
+                "properties": {"player": HOLDER, **EDIT_DEAL_SCHEMA["properties"]},
+            }
+        },
+        responses={200: ConfirmationSerializer, **ERRORS},
+    )
+    def post(self, request: Request, token: str, deal_id: int) -> Response:
+        table = _table(token)
+        if not table.round.tournament.require_confirmation:
+            raise Http404
+        _open(table)
+        deal = _deal(table, deal_id)
+        body = deal_body(request)
+        holder = _holder(table, body)
+        body.pop("reason", None)
+        sent = {"player": holder, **{k: body.pop(k) for k in ["version"] if k in body}}
+        own = HolderSerializer(data=sent)
+        own.is_valid(raise_exception=True)
+        try:
+            confirmations.deal_dispute(
+                deal=deal,
+                payload=body,
+                by=request.user,
+                player=holder,
+                version=own.validated_data.get("version"),
+            )
+        except Refusal as error:
+            return _answer_refusal(error)
+        return _state(deal)
