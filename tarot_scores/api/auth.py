@@ -108,7 +108,7 @@ class TokenListView(ClubAPIView):
 
     permission_classes = [IsAuthenticated]
     serializer_class = TokenSerializer
-    pagination_class = None
+    paged = True
 
     @extend_schema(
         operation_id="auth_tokens_list",
@@ -120,7 +120,7 @@ class TokenListView(ClubAPIView):
         responses={200: TokenSerializer(many=True), 401: UNAUTHENTICATED},
     )
     def get(self, request: Request) -> Response:
-        return Response(TokenSerializer(tokens_of(user=request.user), many=True).data)
+        return self.page_of(TokenSerializer(tokens_of(user=request.user), many=True).data)
 
 
 class TokenDetailView(ClubAPIView):

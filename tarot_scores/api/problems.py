@@ -60,6 +60,15 @@ def refusal_errors(refusal: Refusal) -> list[FieldError]:
     ]
 
 
+def refusal_detail(refusal: Refusal) -> dict[str, list[ErrorDetail]]:
+    """A refusal as a serializer's ``ValidationError`` detail, each message with its stable code
+    (raised from ``validate``, it answers the refusal's codes, not DRF's ``invalid``)."""
+    return {
+        field: [ErrorDetail(reason.message, code=reason.code) for reason in reasons]
+        for field, reasons in refusal.reasons.items()
+    }
+
+
 def scoring_errors(error: ScoringError, lang: str | None = None) -> list[FieldError]:
     language = lang or engine_language()
     return [

@@ -100,10 +100,10 @@ def test_a_holder_lists_and_revokes_his_tokens_through_the_api() -> None:
 
     listed = api.get("/api/v1/auth/tokens/")
     assert listed.status_code == 200
-    assert [t["prefix"] for t in listed.json()] == [
+    assert [t["prefix"] for t in listed.json()["results"]] == [
         t.prefix for t in ApiToken.objects.filter(user=user).order_by("-created_at", "-id")
     ]
-    assert all(set(t) == {"id", "prefix", "created_at"} for t in listed.json())
+    assert all(set(t) == {"id", "prefix", "created_at"} for t in listed.json()["results"])
 
     their_id = ApiToken.objects.get(user=other).pk
     assert api.delete(f"/api/v1/auth/tokens/{their_id}/").status_code == 404

@@ -22,6 +22,7 @@ from django.db import IntegrityError, connection, transaction
 from tarot_scores.clubs import selectors, services
 from tarot_scores.clubs.models import Membership, Player, label_key
 from tarot_scores.core.errors import Refusal
+from tests.api.helpers import messages_of
 from tests.factories import (
     ClubFactory,
     MembershipFactory,
@@ -151,7 +152,7 @@ def test_two_api_players_of_one_name_at_once_make_one_player() -> None:
 
     assert sorted(status for status, _body in outcomes) == [201, 400], outcomes
     refusal = next(body for status, body in outcomes if status == 400)
-    assert "already called" in refusal["name"][0]
+    assert "already called" in messages_of(refusal)["name"][0]
     assert Player.objects.filter(club=club, label_key="zoé martin").count() == 1
 
 

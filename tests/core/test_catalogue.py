@@ -6,6 +6,7 @@ file's order and its source comments change with every merge and are not what a 
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -124,6 +125,8 @@ def test_makemessages_would_leave_the_french_catalogue_unchanged(tmp_path: Path)
         cwd=tmp_path,
         check=True,
         capture_output=True,
+        # The site's own settings (the copy has no tests/), debug as `make messages` asks.
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "tarot_scores.settings", "DJANGO_DEBUG": "1"},
     )
     committed = read_po(ROOT / PO)
     made = read_po(tmp_path / PO)

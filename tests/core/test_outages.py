@@ -305,10 +305,11 @@ def test_with_the_database_cut_the_api_and_pages_answer_503(
     proxy.cut()
     status, headers, body = _get(port, "/api/v1/clubs/")
     assert status == 503
-    assert headers["Content-Type"] == "application/json"
+    assert headers["Content-Type"] == "application/problem+json"
     assert headers["Retry-After"] == "30"
-    assert list(json.loads(body)) == ["non_field_errors"]
-    assert "cannot reach its database" in json.loads(body)["non_field_errors"][0]
+    problem = json.loads(body)
+    assert (problem["status"], problem["code"]) == (503, "database_unavailable")
+    assert "cannot reach its database" in problem["detail"]
 
     status, headers, body = _get(port, "/clubs/")
     assert status == 503

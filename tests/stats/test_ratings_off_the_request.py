@@ -138,7 +138,9 @@ def test_rebuilt_equals_incremental_whatever_the_edits_and_the_jobs_order(
         seated = [s.player_id for s in game.seats.all()]
         deals = list(game.deals.all())
         live = [d for d in deals if not d.is_deleted]
-        deleted = [d for d in deals if d.is_deleted]
+        # A struck deal whose number a new deal took again cannot come back (number_reused).
+        taken = {d.number for d in live}
+        deleted = [d for d in deals if d.is_deleted and d.number not in taken]
         roll = rng.random()
         payload = prise(rng.choice(seated), rng.choice([20, 35, 41, 51, 60, 75]))
         if deleted and roll >= 0.9:

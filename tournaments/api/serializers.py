@@ -17,6 +17,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tarot_scores import scoring
+from tarot_scores.api.problems import refusal_detail
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.clubs.selectors import clubs_for
 from tarot_scores.core.i18n import engine_language
@@ -223,7 +224,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
             five_mode=attrs["five_mode"],
         )
         if refusal:
-            raise serializers.ValidationError(refusal.messages())
+            raise serializers.ValidationError(refusal_detail(refusal))
         return {**attrs, "variant": variant, "house_rules": house_rules}
 
 
@@ -375,7 +376,7 @@ class RoundSwapSerializer(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         refusal = tournament_rules.different_players_refusal(attrs["first"], attrs["second"])
         if refusal:
-            raise serializers.ValidationError(refusal.messages())
+            raise serializers.ValidationError(refusal_detail(refusal))
         return attrs
 
 

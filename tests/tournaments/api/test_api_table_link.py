@@ -109,8 +109,11 @@ def test_confirming_and_disputing_name_the_holder_as_the_page_does() -> None:
     same_side = client.post(confirm, {"player": taker}, format="json")
     assert same_side.status_code == 403
     defenders = [p.pk for p in state.players if p.pk != taker]
-    done = client.post(confirm, {"player": defenders[0], "version": 1}, format="json")
-    assert done.status_code == 200 and done.json()["status"] == "confirmed"
+    # Nor may the same app, anonymous, name a defender: its proof is the link that entered it.
+    same_app = client.post(confirm, {"player": defenders[0], "version": 1}, format="json")
+    assert same_app.status_code == 409 and b"same_proof" in same_app.content
+    # The other side confirms on its own phone (the table's page) or its own account.
+    assert DealConfirmation.objects.get(deal_id=deal_id).status == "pending"
 
     second = client.post(url(token, "deals/"), {**body, "player": taker}, format="json")
     dispute = client.post(

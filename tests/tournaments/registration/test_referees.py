@@ -81,7 +81,7 @@ def test_organisers_name_referees_through_the_api() -> None:
     assert again.status_code == 400 and list(messages_of(again.json())) == ["user"]
     unknown = api.post(url, {"user": "nobody"}, format="json")
     assert unknown.status_code == 400
-    assert unknown.json() == {
+    assert messages_of(unknown.json()) == {
         "user": [
             "No account has this user name. An e-mail address is not looked up: ask the "
             "person for the user name they sign in with."
