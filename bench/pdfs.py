@@ -2,7 +2,9 @@
 sheets (250 tables, one page each with its QR code) and its standings (1,000 lines, 6 rounds),
 and a season report of a big club (300 players ranked).
 
-Run: ``cd bench && ../.venv/bin/python pdfs.py [--players 1000] [--repeat 3]``.
+Run: ``cd bench && ../.venv/bin/python pdfs.py [--players 1000] [--repeat 3] [--only standings]``.
+``--standings-sizes 100,200,300,500`` also times the standings at those field sizes: where the
+site stops drawing them in the request (``tournaments.views.results.STANDINGS_PDF_IN_REQUEST``).
 
 The drawing functions are the site's own (``tournaments.printing.pdf``, ``stats.report``), fed with
 data of that size made in memory: the database reads before them are measured by the pages' own
@@ -58,6 +60,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--club-players", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", default="", help="draw only the documents whose label has this")
+    parser.add_argument("--standings-sizes", default="", help="e.g. 100,200,300,500")
     args = parser.parse_args()
     translation.activate("fr")
     rng = random.Random(1)
@@ -112,6 +116,11 @@ def main() -> None:
         ),
         f"season report, {args.club_players} players": lambda: report.render_season_report(season),
     }
+    for size in (int(n) for n in args.standings_sizes.split(",") if n):
+        drawings[f"standings, {size} players x {args.rounds} rounds"] = lambda size=size: (
+            pdf.render_standings(tournament=tournament, rows=rows[:size], round_names=names)
+        )
+    drawings = {label: draw for label, draw in drawings.items() if args.only in label}
     print(f"best of {args.repeat}; budget {BUDGET_MS:.0f} ms a request")
     for label, draw in drawings.items():
         ms, size = best_of(args.repeat, draw)

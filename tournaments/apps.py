@@ -24,6 +24,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.play.permissions import table_access, table_needs_reason
         from tournaments.rounds.services import round_after_deal
         from tournaments.standings.store import standings_after_deal
+        from tournaments.views.results import STANDINGS_PDF, draw_standings_pdf
         from tournaments.views.rounds import TABLE_SHEETS, draw_table_sheets
         from tournaments.views.sections import club_tournaments, home_tournaments_today
 
@@ -42,6 +43,8 @@ class TournamentsConfig(AppConfig):
         on_deal_seats(seats_when_played)
         # A round's table sheets are drawn by the worker (core.prepared).
         on_prepared_pdf(TABLE_SHEETS, draw_table_sheets)
+        # So is a big tournament's standings PDF, once per results version for all its readers.
+        on_prepared_pdf(STANDINGS_PDF, draw_standings_pdf)
         # A table's score sheet and its deals' histories show its penalties.
         on_penalties(table_penalties)
         # A tournament's tables are listed under it on the club's page, not among its games.

@@ -21,7 +21,10 @@ class WorkerBeat(models.Model):
 
 class PreparedPdf(models.Model):
     """A PDF too big to draw in a request (a 1,000-player tournament's table sheets), drawn by
-    a job (``core.prepared``) for the person who asked, who waits on its "ready" page."""
+    a job (``core.prepared``) for the person who asked, who waits on its "ready" page. A PDF
+    every reader shares (a big tournament's standings) has a ``key`` instead of an owner (its
+    tournament, results version and language): one drawing for all its readers, the database
+    refusing a second row for the same key."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(max_length=40)  # which drawing (registered with on_prepared_pdf)
@@ -30,6 +33,7 @@ class PreparedPdf(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
+    key = models.CharField(max_length=200, null=True, blank=True, unique=True)
     asked_at = models.DateTimeField(default=timezone.now)
     ready_at = models.DateTimeField(null=True, blank=True)
     content = models.BinaryField(null=True, blank=True)

@@ -6,6 +6,14 @@ A concern registers each such drawing at start-up (``on_prepared_pdf(kind, draw)
 takes the JSON arguments the view gave and returns the PDF's bytes) and its view answers
 ``pdf_later(request, kind=..., args=..., filename=...)``. When the job has already run by then
 (the immediate backend, in tests), the PDF itself is the answer.
+
+A PDF every reader of a page may ask for (a big tournament's standings) is shared instead:
+``pdf_shared(kind=..., key=..., args=..., filename=...)``, where ``key`` names what the PDF
+shows (the tournament, its results version, the language). The first reader of that key has it
+drawn; every later reader gets the same row, waiting or ready, and no second drawing (the
+database's unique key settles two readers asking at the same instant). A new results version
+is a new key, so a new drawing. Its page is open to anyone with its address (an unguessable
+UUID given only to readers of the page it came from).
 """
 
 from __future__ import annotations
@@ -15,8 +23,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -62,26 +70,50 @@ def pdf_later(
     return redirect("prepared_pdf", pk=prepared.pk, permanent=False)
 
 
-def _mine(request: HttpRequest, pk: uuid.UUID) -> PreparedPdf:
+def pdf_shared(*, kind: str, key: str, args: dict[str, Any], filename: str) -> HttpResponseBase:
+    """The PDF named ``key``, shared by all its readers: the file itself once drawn, else the
+    page of the one drawing asked for by its first reader (asked now if none is)."""
+    PreparedPdf.objects.filter(asked_at__lt=timezone.now() - KEPT).delete()
+    prepared, created = PreparedPdf.objects.get_or_create(
+        key=key, defaults={"kind": kind, "args": args, "filename": filename}
+    )
+    if created:
+        enqueue(pdf_draw, pdf_id=str(prepared.pk))
+        prepared.refresh_from_db()
+    if prepared.ready_at is not None and prepared.content is not None:
+        return pdf_response(bytes(prepared.content), prepared.filename)
+    return redirect("prepared_pdf", pk=prepared.pk, permanent=False)
+
+
+def _mine(request: HttpRequest, pk: uuid.UUID) -> PreparedPdf | HttpResponseBase:
+    """The PDF, if this reader may have it: a shared one (no owner), or his own; someone not
+    signed in is asked to for an owned one."""
     prepared = PreparedPdf.objects.defer("content").filter(pk=pk).first()
-    if prepared is None or (prepared.owner_id is not None and prepared.owner_id != request.user.pk):
+    if prepared is not None and prepared.owner_id is not None:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if prepared.owner_id != request.user.pk:
+            prepared = None
+    if prepared is None:
         raise Http404
     return prepared
 
 
 @require_safe
-@login_required
-def prepared_pdf(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+def prepared_pdf(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     """The PDF's page: "being prepared since 21:04" (it looks again by itself every few
     seconds), then "ready" with its link."""
     prepared = _mine(request, pk)
+    if not isinstance(prepared, PreparedPdf):
+        return prepared
     return render(request, "tarot_scores/prepared_pdf.html", {"prepared": prepared})
 
 
 @require_safe
-@login_required
 def prepared_pdf_file(request: HttpRequest, pk: uuid.UUID) -> Any:
     prepared = _mine(request, pk)
+    if not isinstance(prepared, PreparedPdf):
+        return prepared
     if prepared.ready_at is None:
         return redirect("prepared_pdf", pk=pk)
     content = PreparedPdf.objects.values_list("content", flat=True).get(pk=pk)

@@ -70,6 +70,12 @@ def _version(club: Club) -> str:
     return f"{club.created_at.timestamp()}:{club.stats_version}"
 
 
+def results_version(club: Club) -> str:
+    """The club's results version, as the keys above name it (for a document drawn once per
+    version, such as a big tournament's standings PDF)."""
+    return _version(club)
+
+
 def leaderboard_key(*, club: Club, language: str | None, filters: str) -> str:
     """The club's leaderboard table for these filters (as a query string) and language. The slug
     too: the table's links carry it, and the admin may change it."""

@@ -1,22 +1,28 @@
 """A PDF too big for a request (a round's table sheets): asked for, drawn by the worker, shown
 "being prepared since 21:04" on its page, then "ready" with its link, for the one who asked
-only. bench/pdfs.py measured why (docs/performance.md, "Heavy PDFs")."""
+only. A big tournament's standings PDF is drawn the same way but shared: once per results
+version and language, for all its readers. bench/pdfs.py measured why (docs/performance.md,
+"Heavy PDFs")."""
 
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
+from pytest_django import DjangoAssertNumQueries
 
 from tarot_scores.core.models import PreparedPdf
-from tests.factories import ClubFactory, UserFactory, make_tournament
+from tests.factories import ClubFactory, UserFactory, build_world, make_tournament, play
 from tests.queue import database_queue, run_waiting_jobs
-from tournaments.rounds import selectors as round_selectors
-from tournaments.rounds import services as round_services
+from tournaments.rounds import selectors, services
+from tournaments.standings import selectors as standings_selectors
+from tournaments.views import results as results_views
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +32,7 @@ __all__ = ["database_queue"]  # a fixture
 def test_table_sheets_are_drawn_by_the_worker_behind_a_ready_page(database_queue: None) -> None:
     club = ClubFactory.create(name="Tarot Club de Lyon")
     tournament = make_tournament(club, 12, deals_per_round=4, name="Open de Lyon")
-    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    round_ = services.round_seat_next(tournament=tournament, by=None)
     organiser = UserFactory.create(username="orga")
     club.memberships.create(user=organiser, role="organiser")
     client = Client()
@@ -57,7 +63,7 @@ def test_table_sheets_are_drawn_by_the_worker_behind_a_ready_page(database_queue
     response = client.get(file_url)
     assert response["Content-Type"] == "application/pdf"
     reader = PdfReader(io.BytesIO(b"".join(response.streaming_content)))  # type: ignore[attr-defined]
-    states = round_selectors.round_tables(round_=round_)
+    states = selectors.round_tables(round_=round_)
     assert len(reader.pages) == len(states) == 3
     for state, page in zip(states, reader.pages, strict=True):
         text = page.extract_text().replace(" ", "").replace("\n", "")
@@ -70,9 +76,97 @@ def test_table_sheets_are_drawn_by_the_worker_behind_a_ready_page(database_queue
     other.force_login(UserFactory.create(username="curieux"))
     assert other.get(page_url).status_code == 404
     assert other.get(file_url).status_code == 404
+    # Someone not signed in is asked to sign in first.
+    assert "login" in Client().get(page_url)["Location"]
 
 
 def run_size() -> int:
     content = PreparedPdf.objects.values_list("content", flat=True).get()
     assert content is not None
     return len(content)
+
+
+def pdf_text(content: bytes) -> str:
+    reader = PdfReader(io.BytesIO(content))
+    return " ".join(re.sub(r"\s+", " ", page.extract_text()) for page in reader.pages)
+
+
+def drawings_asked() -> int:
+    return DBTaskResult.objects.filter(task_path__endswith=".pdf_draw").count()
+
+
+def streamed(response: object) -> bytes:
+    return b"".join(response.streaming_content)  # type: ignore[attr-defined]
+
+
+def test_a_big_tournaments_standings_pdf_is_drawn_once_per_version_for_all_its_readers(
+    database_queue: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = build_world()  # a public club: anyone reads its standings
+    tournament = world.tournament
+    play(world.round, seed=8, deals=1)
+    run_waiting_jobs()  # the deals' ratings
+    # Its 8 players make it "big" here (the site's threshold is measured: bench/pdfs.py).
+    monkeypatch.setattr(results_views, "STANDINGS_PDF_IN_REQUEST", 4)
+    url = reverse("tournaments:standings_pdf", args=[tournament.pk])
+    first, second = Client(), Client()
+    member = world.users["member"]
+    assert member is not None
+    second.force_login(member)
+
+    asked = first.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    again = second.get(url, HTTP_ACCEPT_LANGUAGE="en")
+
+    prepared = PreparedPdf.objects.get()  # one drawing asked for, by the first reader only
+    page_url = reverse("prepared_pdf", args=[prepared.pk])
+    file_url = reverse("prepared_pdf_file", args=[prepared.pk])
+    assert asked.status_code == again.status_code == 302
+    assert asked["Location"] == again["Location"] == page_url
+    assert prepared.owner is None and drawings_asked() == 1
+    waiting = first.get(page_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Your PDF is being prepared since" in waiting
+
+    assert run_waiting_jobs() == [run_size()]
+
+    # Drawn: every reader of this version, signed in or not, gets that same file.
+    assert "Your PDF is ready." in first.get(page_url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    drawn = streamed(first.get(file_url))
+    third = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert third.status_code == 200 and third["Content-Type"] == "application/pdf"
+    assert streamed(third) == drawn == streamed(second.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    assert PreparedPdf.objects.count() == 1 and drawings_asked() == 1
+    text = pdf_text(drawn)
+    assert "Standings" in text and "Classement" not in text
+    for row in standings_selectors.standings_for(tournament=tournament):
+        assert f"{row.rank}. {row.player.label}" in text
+
+    # A new deal is a new results version: a new drawing, with the new totals.
+    play(world.round, seed=8, deals=2)
+    run_waiting_jobs()
+    after = first.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    newer = PreparedPdf.objects.exclude(pk=prepared.pk).get()
+    assert after["Location"] == reverse("prepared_pdf", args=[newer.pk])
+    run_waiting_jobs()
+    text = pdf_text(streamed(first.get(url, HTTP_ACCEPT_LANGUAGE="en")))
+    for row in standings_selectors.standings_for(tournament=tournament):
+        assert f"{row.rank}. {row.player.label}" in text
+        assert f"{row.rounds[0]} {row.total}" in text
+    # Another language is another file, drawn in that language.
+    french = first.get(url, HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.status_code == 302 and PreparedPdf.objects.count() == 3
+    run_waiting_jobs()
+    assert drawings_asked() == 3
+    assert "Classement" in pdf_text(streamed(first.get(url, HTTP_ACCEPT_LANGUAGE="fr")))
+
+
+def test_a_small_tournaments_standings_pdf_is_still_drawn_in_the_request(
+    database_queue: None, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
+    world = build_world()
+    play(world.round, seed=8)
+    url = reverse("tournaments:standings_pdf", args=[world.tournament.pk])
+    with django_assert_max_num_queries(15):
+        response = Client().get(url)
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert world.tournament.name in pdf_text(streamed(response))
+    assert not PreparedPdf.objects.exists() and drawings_asked() == 0

@@ -9,10 +9,11 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
@@ -23,10 +24,12 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
+from tarot_scores.core.prepared import pdf_shared
 from tarot_scores.core.results import (
     etag_matches,
     not_modified,
     results_etag,
+    results_version,
     shared_results,
     tournament_page_key,
     with_etag,
@@ -297,19 +300,51 @@ def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     ).response()
 
 
+# Above this many players the standings PDF is drawn by the worker, once per results version
+# and shared by its readers; at or below, in the request. bench/pdfs.py: 78 ms at 200 players,
+# 340 ms at 1,000, on a quiet machine (docs/performance.md, "Heavy PDFs").
+STANDINGS_PDF_IN_REQUEST = 200
+STANDINGS_PDF = "tournament_standings"
+
+
 @require_safe
-def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
-    """The standings (``?series=``: of one series) as PDF."""
+def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpResponseBase:
+    """The standings (``?series=``: of one series) as PDF: drawn here for a small field; for a
+    big one, by the worker once per results version, every reader of that version getting the
+    same file (or its "being prepared" page)."""
     tournament = readable(request, tournament_id)
     series = _series(request)
+    filename = f"tournament-{tournament.pk}-standings{f'-{series}' if series else ''}.pdf"
+    # A duplicate tournament is a few tables: always drawn here.
+    if (
+        is_duplicate(tournament)
+        or _ranked_count(tournament, series=series) <= STANDINGS_PDF_IN_REQUEST
+    ):
+        return pdf_response(_standings_pdf(tournament, series), filename)
+    language = get_language()
+    version = results_version(tournament.club)
+    return pdf_shared(
+        kind=STANDINGS_PDF,
+        key=f"{STANDINGS_PDF}:{tournament.pk}:{version}:{series}:{language}",
+        args={"tournament_id": tournament.pk, "series": series, "language": language},
+        filename=filename,
+    )
+
+
+def draw_standings_pdf(*, tournament_id: int, series: str, language: str) -> bytes:
+    """A big tournament's standings PDF (the job of ``standings_pdf``)."""
+    tournament = Tournament.objects.select_related("club", "house_rules").get(pk=tournament_id)
+    with translation.override(language):
+        return _standings_pdf(tournament, series)
+
+
+def _standings_pdf(tournament: Tournament, series: str) -> bytes:
     results = _results(tournament, series=series)
-    suffix = f"-{series}" if series else ""
     if results["duplicate"]:
-        data = pdf.render_duplicate_standings(
+        return pdf.render_duplicate_standings(
             tournament=tournament, rows=results["rows"], series_label=results["series_label"]
         )
-        return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
-    data = pdf.render_standings(
+    return pdf.render_standings(
         tournament=tournament,
         rows=results["rows"],
         round_names=results["round_names"],
@@ -317,7 +352,6 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> FileResponse:
         series_label=results["series_label"],
         substitutes=results["substitutes"],
     )
-    return pdf_response(data, f"tournament-{tournament.pk}-standings{suffix}.pdf")
 
 
 # Up to sixty rows a page: the board lays them in as many columns as fit (projector.html's
