@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from secrets import compare_digest
 from typing import Any
 
 from django.db import transaction
@@ -38,7 +39,7 @@ from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
-from tournaments.models import DealConfirmation, Round, Table
+from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
 from tournaments.standings.store import standings_after_table_change
@@ -224,6 +225,31 @@ def _table_player(
     return acting
 
 
+def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) -> None:
+    """Where the tournament asks for personal proof, the player acting proves who he is: signed
+    in to the account linked to him, or with his entry's PIN (refused otherwise)."""
+    tournament = table.round.tournament
+    if tournament.confirmation_proof != Tournament.ConfirmationProof.PERSONAL:
+        return
+    account = signed_in(by)
+    if account is not None and Player.objects.filter(pk=acting, user=account).exists():
+        return
+    typed = "".join((pin or "").split())
+    if not typed:
+        raise Refusal.on(
+            "pin",
+            "pin_required",
+            _("Type your PIN: it is printed beside your name on the table sheet."),
+        )
+    expected = (
+        Entry.objects.filter(tournament=tournament, player_id=acting)
+        .values_list("pin", flat=True)
+        .first()
+    )
+    if expected is None or not compare_digest(typed, expected):
+        raise Refusal.on("pin", "pin_wrong", _("This PIN is not yours: nothing was changed."))
+
+
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
     # Confirmed, a deal now counts; disputed, it still does not: the table's standings follow.
     standings_after_table_change(game_id=table.game_id)
@@ -240,6 +266,7 @@ def deal_confirm(
     player: int | None = None,
     version: int | None = None,
     proof: str = "",
+    pin: str | None = None,
 ) -> DealConfirmation:
     """Confirm a pending deal: by a player of the other side (``player``, named on the table's
     link, or the account's own player), or by an organiser or referee who does not play at the
@@ -247,7 +274,9 @@ def deal_confirm(
     confirmed deal changes nothing. Closes the round if this was the last deal it waited for.
 
     A deal is never confirmed by the proof that entered it (``proof``: the account, or the
-    phone): a phone that entered a deal and then names a player of the other side is refused."""
+    phone): a phone that entered a deal and then names a player of the other side is refused.
+    Where the tournament asks for personal proof, the player also gives his ``pin`` (unless
+    signed in to his own account)."""
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status == Status.CONFIRMED:
         return confirmation
@@ -267,6 +296,7 @@ def deal_confirm(
             )
         if confirmation.status == Status.DISPUTED:
             raise _refuse("disputed", _("This deal is disputed: a referee decides."))
+        _check_personal(table, acting, by=by, pin=pin)
         confirmation.confirmed_by_id = acting
     confirmation.status = Status.CONFIRMED
     confirmation.confirmed_by_user = account
@@ -284,6 +314,7 @@ def deal_dispute(
     by: Actor,
     player: int | None = None,
     version: int | None = None,
+    pin: str | None = None,
 ) -> DealConfirmation:
     """The other side disagrees with a pending deal and gives its own version (the scoring
     contract, players by id): the deal goes to the referee with both. The version is scored
@@ -298,6 +329,7 @@ def deal_dispute(
             else _("This deal is already disputed: a referee decides."),
         )
     acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
+    _check_personal(table, acting, by=by, pin=pin)
     entered = game_services.as_entered(current.game, payload)
     result, view = game_services.deal_score(
         game=current.game, payload=entered, number=current.number
