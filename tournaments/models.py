@@ -328,6 +328,9 @@ class DealConfirmation(models.Model):
     disputed_at = models.DateTimeField(null=True, blank=True)
     dispute_payload = models.JSONField(null=True, blank=True)
     dispute_scores = models.JSONField(null=True, blank=True)
+    # A referee (or organiser) decided instead of the other side (confirmed a pending deal, or
+    # settled a dispute): why, in his words. Cleared when the deal is entered or corrected again.
+    referee_reason = models.TextField(_("referee's reason"), blank=True, default="")
 
     def __str__(self) -> str:
         return f"{self.deal_id}: {self.status}"

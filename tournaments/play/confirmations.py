@@ -158,6 +158,7 @@ def confirmation_after_deal(
         confirmation.entered_proof = _acting_proof.get() or (f"user:{user.pk}" if user else "")
         confirmation.confirmed_by = confirmation.confirmed_by_user = None
         confirmation.confirmed_at = None
+        confirmation.referee_reason = ""
         _clear_dispute(confirmation)
     confirmation.save()
     if (
@@ -169,6 +170,25 @@ def confirmation_after_deal(
         # A referee's correction settled the last deal the round waited for. (An entry or a
         # restore is the round's own hook's to count.)
         close_if_complete(round_=table.round)
+
+
+def _referee_reason(reason: str) -> str:
+    """The written reason a referee gives for deciding instead of the other side: required, and
+    kept with the deal's confirmation (and in its history when he corrects the deal)."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise Refusal.on(
+            "reason",
+            "reason_required",
+            _("Say why you decide instead of the other side: the reason is kept with the deal."),
+        )
+    if len(reason) > game_services.MAX_REASON:
+        raise Refusal.on(
+            "reason",
+            "reason_too_long",
+            _("Keep the reason under %(count)s characters.") % {"count": game_services.MAX_REASON},
+        )
+    return reason
 
 
 def _clear_dispute(confirmation: DealConfirmation) -> None:
@@ -267,6 +287,7 @@ def deal_confirm(
     version: int | None = None,
     proof: str = "",
     pin: str | None = None,
+    reason: str = "",
 ) -> DealConfirmation:
     """Confirm a pending deal: by a player of the other side (``player``, named on the table's
     link, or the account's own player), or by an organiser or referee who does not play at the
@@ -276,12 +297,14 @@ def deal_confirm(
     A deal is never confirmed by the proof that entered it (``proof``: the account, or the
     phone): a phone that entered a deal and then names a player of the other side is refused.
     Where the tournament asks for personal proof, the player also gives his ``pin`` (unless
-    signed in to his own account)."""
+    signed in to his own account). An organiser or referee confirming instead of the other side
+    gives a written ``reason``, kept with the confirmation."""
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status == Status.CONFIRMED:
         return confirmation
     account = signed_in(by)
     if player is None and referee_for(account, table, seated):
+        confirmation.referee_reason = _referee_reason(reason)
         confirmation.confirmed_by = None
     else:
         acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
@@ -348,10 +371,11 @@ KEEP_ENTERED, KEEP_OTHER = "entered", "other"
 
 
 @transaction.atomic
-def dispute_settle(*, deal: Deal, keep: str, by: Actor) -> Deal:
+def dispute_settle(*, deal: Deal, keep: str, by: Actor, reason: str = "") -> Deal:
     """A referee (or organiser) not playing at the table settles a disputed deal: keeps the
     version entered (the deal is confirmed as it is) or the other side's (the deal is corrected
-    to it through ``deal_update``, so its history records the change, and confirmed)."""
+    to it through ``deal_update``, so its history records the change, and confirmed), with a
+    written ``reason`` kept with the confirmation (and in the correction's history)."""
     current, table, seated, confirmation = _locked(deal, None)
     if not referee_for(by, table, seated):
         raise _refuse(
@@ -360,15 +384,19 @@ def dispute_settle(*, deal: Deal, keep: str, by: Actor) -> Deal:
         )
     if confirmation.status != Status.DISPUTED or confirmation.dispute_payload is None:
         raise _refuse("not_disputed", _("This deal is not disputed."))
-    if keep == KEEP_ENTERED:
-        deal_confirm(deal=current, by=by)
-        return current
-    if keep != KEEP_OTHER:
+    if keep not in (KEEP_ENTERED, KEEP_OTHER):
         raise _refuse("keep_invalid", _("Keep the version entered or the other side's."))
-    return game_services.deal_update(
+    reason = _referee_reason(reason)
+    if keep == KEEP_ENTERED:
+        deal_confirm(deal=current, by=by, reason=reason)
+        return current
+    corrected = game_services.deal_update(
         deal=current,
         payload=confirmation.dispute_payload,
         version=current.version,
         by=by,
         by_label=_("Referee"),
+        reason=reason,
     )
+    DealConfirmation.objects.filter(deal=current).update(referee_reason=reason)
+    return corrected
