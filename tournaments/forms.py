@@ -114,6 +114,16 @@ class TournamentForm(forms.Form):
             "confirms it on his phone; a disagreement goes to the referee."
         ),
     )
+    confirmation_proof = forms.ChoiceField(
+        label=gettext_lazy("Who may confirm"),
+        choices=Tournament.ConfirmationProof.choices,
+        required=False,  # not sent: any phone at the table, as before the choice existed
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Personal proof: the confirming player types his PIN, printed beside his name on "
+            "the table sheet, or is signed in to his own account."
+        ),
+    )
     seed = forms.IntegerField(
         label=gettext_lazy("Draw seed"),
         min_value=0,
@@ -138,6 +148,7 @@ class TournamentForm(forms.Form):
                 "team_size": 0,
                 "qualifiers_per_table": 2,
                 "duplicate_method": Tournament.DuplicateMethod.MATCHPOINTS,
+                "confirmation_proof": Tournament.ConfirmationProof.PHONE,
                 "seed": new_seed(),
             },
         )
@@ -202,6 +213,7 @@ class TournamentForm(forms.Form):
             "qualifiers_per_table": data["qualifiers_per_table"],
             "seed": data["seed"],
             "require_confirmation": data["require_confirmation"],
+            "confirmation_proof": data["confirmation_proof"] or Tournament.ConfirmationProof.PHONE,
             "duplicate_method": data["duplicate_method"],
         }
 

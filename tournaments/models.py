@@ -24,6 +24,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+PIN_DIGITS = 4
+
+
+def new_pin() -> str:
+    """A player's personal PIN for a tournament: four random digits."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
 # What a tournament's settings may be, the same on the page and in the API.
 MAX_ROUNDS = 20
 MAX_DEALS_PER_ROUND = 40
@@ -105,6 +113,21 @@ class Tournament(models.Model):
     require_confirmation = models.BooleanField(
         _("deals confirmed by the other side"), default=False
     )
+
+    class ConfirmationProof(models.TextChoices):
+        """What proves who confirms a deal at a table (tournaments.play.confirmations)."""
+
+        PHONE = "phone", _("any phone at the table")
+        PERSONAL = "personal", _("personal proof (PIN or own account)")
+
+    # With "personal", a player confirming or disputing on a table's link types his entry's
+    # PIN (``Entry.pin``), unless he is signed in to the account linked to him.
+    confirmation_proof = models.CharField(
+        _("proof of who confirms"),
+        max_length=10,
+        choices=ConfirmationProof.choices,
+        default=ConfirmationProof.PHONE,
+    )
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
     )
@@ -184,6 +207,9 @@ class Entry(models.Model):
     # A championship's cut (``Cut``) left the player out after this round: he is seated no more
     # and ranked below the players still in (``tournaments.standings.cuts``).
     cut_after = models.PositiveSmallIntegerField(_("eliminated after round"), null=True, blank=True)
+    # The player's personal PIN: printed beside his name on the table sheet and shown to the
+    # organisers; a tournament asking for personal proof wants it to confirm a deal.
+    pin = models.CharField(_("PIN"), max_length=8, default=new_pin)
     # A substitute: took over this entry's seat at a table (``Substitution``); ranked apart,
     # never in the main ranking, and seated in no other round.
     substitute_for = models.ForeignKey(
@@ -302,6 +328,9 @@ class DealConfirmation(models.Model):
     disputed_at = models.DateTimeField(null=True, blank=True)
     dispute_payload = models.JSONField(null=True, blank=True)
     dispute_scores = models.JSONField(null=True, blank=True)
+    # A referee (or organiser) decided instead of the other side (confirmed a pending deal, or
+    # settled a dispute): why, in his words. Cleared when the deal is entered or corrected again.
+    referee_reason = models.TextField(_("referee's reason"), blank=True, default="")
 
     def __str__(self) -> str:
         return f"{self.deal_id}: {self.status}"

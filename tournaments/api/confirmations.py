@@ -58,7 +58,7 @@ def _refused(error: Refusal) -> Response:
     answer: int
     if codes & FORBIDDEN:
         answer = status.HTTP_403_FORBIDDEN
-    elif "keep_invalid" in codes:
+    elif codes & {"keep_invalid", "reason_required", "reason_too_long"}:
         answer = status.HTTP_400_BAD_REQUEST
     else:
         answer = status.HTTP_409_CONFLICT
@@ -124,6 +124,7 @@ def confirmation_json(confirmation: DealConfirmation) -> dict[str, Any]:
         "dispute": {"deal": confirmation.dispute_payload, "scores": confirmation.dispute_scores}
         if disputed
         else None,
+        "referee_reason": confirmation.referee_reason,
     }
 
 
@@ -175,6 +176,10 @@ class ConfirmationSerializer(serializers.Serializer[Any]):
     disputed_at = serializers.DateTimeField(allow_null=True)
     dispute = DisputeSerializer(
         allow_null=True, help_text="The other side's version and its scores; null if none."
+    )
+    referee_reason = serializers.CharField(
+        help_text="Why an organiser or referee confirmed or settled it instead of the other "
+        "side; empty otherwise."
     )
 
 
@@ -266,6 +271,13 @@ class ConfirmBodySerializer(serializers.Serializer[Any]):
         max_value=MAX_ID,
         help_text="The deal's version the caller read: 409 if it was corrected since.",
     )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        help_text="Required from an organiser or referee confirming instead of the other side: "
+        "why, kept with the deal's confirmation (`referee_reason`).",
+    )
 
 
 class DealConfirmView(TournamentAPIView):
@@ -290,7 +302,10 @@ class DealConfirmView(TournamentAPIView):
         body.is_valid(raise_exception=True)
         try:
             confirmations.deal_confirm(
-                deal=deal, by=request.user, version=body.validated_data.get("version")
+                deal=deal,
+                by=request.user,
+                version=body.validated_data.get("version"),
+                reason=body.validated_data.get("reason", ""),
             )
         except Refusal as error:  # DealConflict too
             return _refused(error)
@@ -357,6 +372,11 @@ class SettleBodySerializer(serializers.Serializer[Any]):
         help_text="`entered`: the deal stands as entered; `other`: it is corrected to the other "
         "side's version (its history records the correction).",
     )
+    reason = serializers.CharField(
+        max_length=500,
+        help_text="Why the referee decides so: kept with the deal's confirmation "
+        "(`referee_reason`) and, for `other`, in the correction's history.",
+    )
 
 
 class DealSettleView(TournamentAPIView):
@@ -380,7 +400,10 @@ class DealSettleView(TournamentAPIView):
         body.is_valid(raise_exception=True)
         try:
             confirmations.dispute_settle(
-                deal=deal, keep=body.validated_data["keep"], by=request.user
+                deal=deal,
+                keep=body.validated_data["keep"],
+                by=request.user,
+                reason=body.validated_data["reason"],
             )
         except Refusal as error:
             return _refused(error)

@@ -204,6 +204,12 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         help_text="Deals entered at a table count once a player of the other side, a referee "
         "or an organiser confirms them; a disagreement goes to the referee. Default false.",
     )
+    confirmation_proof = serializers.ChoiceField(
+        choices=Tournament.ConfirmationProof.choices,
+        default=Tournament.ConfirmationProof.PHONE,
+        help_text="What proves who confirms a deal on a table's link: `phone` (any phone at the "
+        "table, the default) or `personal` (the player's PIN, or his own account signed in).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         club: Club = attrs["club"]
@@ -263,6 +269,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "qualifiers_per_table",
             "duplicate_method",
             "require_confirmation",
+            "confirmation_proof",
             "status",
             "created_at",
         ]

@@ -119,6 +119,7 @@ class TournamentListView(TournamentAPIView):
             seed=data.get("seed"),
             date=data.get("date"),
             require_confirmation=data["require_confirmation"],
+            confirmation_proof=data["confirmation_proof"],
             duplicate_method=data["duplicate_method"],
         )
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)

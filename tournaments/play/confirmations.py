@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from secrets import compare_digest
 from typing import Any
 
 from django.db import transaction
@@ -38,7 +39,7 @@ from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
-from tournaments.models import DealConfirmation, Round, Table
+from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
 from tournaments.standings.store import standings_after_table_change
@@ -157,6 +158,7 @@ def confirmation_after_deal(
         confirmation.entered_proof = _acting_proof.get() or (f"user:{user.pk}" if user else "")
         confirmation.confirmed_by = confirmation.confirmed_by_user = None
         confirmation.confirmed_at = None
+        confirmation.referee_reason = ""
         _clear_dispute(confirmation)
     confirmation.save()
     if (
@@ -168,6 +170,25 @@ def confirmation_after_deal(
         # A referee's correction settled the last deal the round waited for. (An entry or a
         # restore is the round's own hook's to count.)
         close_if_complete(round_=table.round)
+
+
+def _referee_reason(reason: str) -> str:
+    """The written reason a referee gives for deciding instead of the other side: required, and
+    kept with the deal's confirmation (and in its history when he corrects the deal)."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise Refusal.on(
+            "reason",
+            "reason_required",
+            _("Say why you decide instead of the other side: the reason is kept with the deal."),
+        )
+    if len(reason) > game_services.MAX_REASON:
+        raise Refusal.on(
+            "reason",
+            "reason_too_long",
+            _("Keep the reason under %(count)s characters.") % {"count": game_services.MAX_REASON},
+        )
+    return reason
 
 
 def _clear_dispute(confirmation: DealConfirmation) -> None:
@@ -224,6 +245,31 @@ def _table_player(
     return acting
 
 
+def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) -> None:
+    """Where the tournament asks for personal proof, the player acting proves who he is: signed
+    in to the account linked to him, or with his entry's PIN (refused otherwise)."""
+    tournament = table.round.tournament
+    if tournament.confirmation_proof != Tournament.ConfirmationProof.PERSONAL:
+        return
+    account = signed_in(by)
+    if account is not None and Player.objects.filter(pk=acting, user=account).exists():
+        return
+    typed = "".join((pin or "").split())
+    if not typed:
+        raise Refusal.on(
+            "pin",
+            "pin_required",
+            _("Type your PIN: it is printed beside your name on the table sheet."),
+        )
+    expected = (
+        Entry.objects.filter(tournament=tournament, player_id=acting)
+        .values_list("pin", flat=True)
+        .first()
+    )
+    if expected is None or not compare_digest(typed, expected):
+        raise Refusal.on("pin", "pin_wrong", _("This PIN is not yours: nothing was changed."))
+
+
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
     # Confirmed, a deal now counts; disputed, it still does not: the table's standings follow.
     standings_after_table_change(game_id=table.game_id)
@@ -240,6 +286,8 @@ def deal_confirm(
     player: int | None = None,
     version: int | None = None,
     proof: str = "",
+    pin: str | None = None,
+    reason: str = "",
 ) -> DealConfirmation:
     """Confirm a pending deal: by a player of the other side (``player``, named on the table's
     link, or the account's own player), or by an organiser or referee who does not play at the
@@ -247,12 +295,16 @@ def deal_confirm(
     confirmed deal changes nothing. Closes the round if this was the last deal it waited for.
 
     A deal is never confirmed by the proof that entered it (``proof``: the account, or the
-    phone): a phone that entered a deal and then names a player of the other side is refused."""
+    phone): a phone that entered a deal and then names a player of the other side is refused.
+    Where the tournament asks for personal proof, the player also gives his ``pin`` (unless
+    signed in to his own account). An organiser or referee confirming instead of the other side
+    gives a written ``reason``, kept with the confirmation."""
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status == Status.CONFIRMED:
         return confirmation
     account = signed_in(by)
     if player is None and referee_for(account, table, seated):
+        confirmation.referee_reason = _referee_reason(reason)
         confirmation.confirmed_by = None
     else:
         acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
@@ -267,6 +319,7 @@ def deal_confirm(
             )
         if confirmation.status == Status.DISPUTED:
             raise _refuse("disputed", _("This deal is disputed: a referee decides."))
+        _check_personal(table, acting, by=by, pin=pin)
         confirmation.confirmed_by_id = acting
     confirmation.status = Status.CONFIRMED
     confirmation.confirmed_by_user = account
@@ -284,6 +337,7 @@ def deal_dispute(
     by: Actor,
     player: int | None = None,
     version: int | None = None,
+    pin: str | None = None,
 ) -> DealConfirmation:
     """The other side disagrees with a pending deal and gives its own version (the scoring
     contract, players by id): the deal goes to the referee with both. The version is scored
@@ -298,6 +352,7 @@ def deal_dispute(
             else _("This deal is already disputed: a referee decides."),
         )
     acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
+    _check_personal(table, acting, by=by, pin=pin)
     entered = game_services.as_entered(current.game, payload)
     result, view = game_services.deal_score(
         game=current.game, payload=entered, number=current.number
@@ -316,10 +371,11 @@ KEEP_ENTERED, KEEP_OTHER = "entered", "other"
 
 
 @transaction.atomic
-def dispute_settle(*, deal: Deal, keep: str, by: Actor) -> Deal:
+def dispute_settle(*, deal: Deal, keep: str, by: Actor, reason: str = "") -> Deal:
     """A referee (or organiser) not playing at the table settles a disputed deal: keeps the
     version entered (the deal is confirmed as it is) or the other side's (the deal is corrected
-    to it through ``deal_update``, so its history records the change, and confirmed)."""
+    to it through ``deal_update``, so its history records the change, and confirmed), with a
+    written ``reason`` kept with the confirmation (and in the correction's history)."""
     current, table, seated, confirmation = _locked(deal, None)
     if not referee_for(by, table, seated):
         raise _refuse(
@@ -328,15 +384,19 @@ def dispute_settle(*, deal: Deal, keep: str, by: Actor) -> Deal:
         )
     if confirmation.status != Status.DISPUTED or confirmation.dispute_payload is None:
         raise _refuse("not_disputed", _("This deal is not disputed."))
-    if keep == KEEP_ENTERED:
-        deal_confirm(deal=current, by=by)
-        return current
-    if keep != KEEP_OTHER:
+    if keep not in (KEEP_ENTERED, KEEP_OTHER):
         raise _refuse("keep_invalid", _("Keep the version entered or the other side's."))
-    return game_services.deal_update(
+    reason = _referee_reason(reason)
+    if keep == KEEP_ENTERED:
+        deal_confirm(deal=current, by=by, reason=reason)
+        return current
+    corrected = game_services.deal_update(
         deal=current,
         payload=confirmation.dispute_payload,
         version=current.version,
         by=by,
         by_label=_("Referee"),
+        reason=reason,
     )
+    DealConfirmation.objects.filter(deal=current).update(referee_reason=reason)
+    return corrected

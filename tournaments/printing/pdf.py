@@ -55,6 +55,9 @@ class SheetTable:
     # A duplicate table's boards this round: a row each, dealt by the direction the board
     # names (North, East, South, West: the seats in order), not by turns.
     boards: tuple[int, ...] = ()
+    # A tournament asking for personal proof: each player's PIN, in seat order, printed beside
+    # his name (he types it to confirm a deal).
+    pins: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,16 +126,24 @@ def render_table_sheets(
     for index, table in enumerate(tables):
         if index:
             story.append(PageBreak())
+        names = (
+            [
+                _("%(name)s, PIN %(pin)s") % {"name": name, "pin": pin}
+                for name, pin in zip(table.players, table.pins, strict=True)
+            ]
+            if table.pins
+            else table.players
+        )
         if table.boards:
             seats = [
                 _("%(seat)s. %(name)s") % {"seat": direction_name(direction), "name": name}
-                for direction, name in zip(DIRECTIONS, table.players, strict=False)
+                for direction, name in zip(DIRECTIONS, names, strict=False)
             ]
         else:
             seats = [
                 (_("%(seat)s. %(name)s (deals first)") if i == 1 else _("%(seat)s. %(name)s"))
                 % {"seat": i, "name": name}
-                for i, name in enumerate(table.players, start=1)
+                for i, name in enumerate(names, start=1)
             ]
         left: list[Any] = [
             para(tournament.name, st["title"]),

@@ -88,6 +88,7 @@ def tournament_create(
     seed: int | None = None,
     date: Any = None,
     require_confirmation: bool = False,
+    confirmation_proof: str = Tournament.ConfirmationProof.PHONE,
     duplicate_method: str = Tournament.DuplicateMethod.MATCHPOINTS,
 ) -> Tournament:
     """A new tournament. A duplicate one (``format="duplicate"``) is individual, at tables of
@@ -126,6 +127,7 @@ def tournament_create(
         seed=seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000,
         date=date or timezone.localdate(),
         require_confirmation=require_confirmation,
+        confirmation_proof=confirmation_proof,
         duplicate_method=duplicate_method,
         created_by=signed_in(by),
     )

@@ -152,7 +152,10 @@ def referee_confirm(request: HtmxHttpRequest, tournament_id: int, deal_id: int) 
     deal = _tournament_deal(found, deal_id)
     try:
         confirmations.deal_confirm(
-            deal=deal, by=request.user, version=whole_number(request.POST.get("version"))
+            deal=deal,
+            by=request.user,
+            version=whole_number(request.POST.get("version")),
+            reason=request.POST.get("reason", ""),
         )
     except Refusal as refusal:
         messages.error(request, str(refusal))
@@ -170,7 +173,9 @@ def referee_settle(request: HtmxHttpRequest, tournament_id: int, deal_id: int) -
     deal = _tournament_deal(found, deal_id)
     keep = request.POST.get("keep", "")
     try:
-        confirmations.dispute_settle(deal=deal, keep=keep, by=request.user)
+        confirmations.dispute_settle(
+            deal=deal, keep=keep, by=request.user, reason=request.POST.get("reason", "")
+        )
     except Refusal as refusal:
         messages.error(request, str(refusal))
     else:

@@ -55,7 +55,7 @@ from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
 from tournaments.duplicate import DIRECTIONS
 from tournaments.formats import duplicate as duplicate_format
-from tournaments.models import DealConfirmation, Round, Table
+from tournaments.models import DealConfirmation, Round, Table, Tournament
 from tournaments.play import confirmations
 from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import round_name
@@ -120,6 +120,13 @@ def _requires_confirmation(table: Table) -> bool:
     return table.round.tournament.require_confirmation
 
 
+def _asks_pin(table: Table, from_account: bool) -> bool:
+    """Whether confirming here asks the player's PIN: personal proof, and no linked account
+    signed in."""
+    personal = Tournament.ConfirmationProof.PERSONAL
+    return table.round.tournament.confirmation_proof == personal and not from_account
+
+
 @dataclass(frozen=True)
 class WaitingDeal:
     """A deal of this table waiting for the other side, as the phone's holder sees it."""
@@ -166,6 +173,7 @@ def _confirmation_context(request: HttpRequest, table: Table, view: TableSeats) 
         "holder": holder,
         "holder_from_account": from_account,
         "holder_choices": players,
+        "asks_pin": _asks_pin(table, from_account),
         "waiting": waiting,
         # Said first on the page: how many deals wait for this phone's holder to answer.
         "for_you": sum(1 for item in waiting if item.may_answer),
@@ -547,6 +555,7 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             player=holder.pk,
             version=_posted_version(request),
             proof=_proof(request),
+            pin=request.POST.get("pin"),
         )
     except Refusal as refusal:  # DealConflict too: a correction came first
         messages.error(request, str(refusal))
@@ -580,6 +589,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             deal=deal,
             entered=deal_card(game, view, deal),
             holder=holder,
+            asks_pin=_asks_pin(table, _account),
             form=form,
             slots=form.slot_errors(),
             post_url=reverse("tournaments:table_deal_dispute", args=[table.token, deal.pk]),
@@ -605,6 +615,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             by=request.user,
             player=holder.pk,
             version=form.cleaned_data.get("version"),
+            pin=request.POST.get("pin"),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())

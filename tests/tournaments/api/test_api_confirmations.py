@@ -129,7 +129,7 @@ def test_a_private_clubs_confirmations_are_hidden_from_outsiders() -> None:
     assert e.client("outsider").post(confirm, {}, format="json").status_code == 404
     # A referee named from another club reads and confirms all the same.
     assert e.client("referee").get(e.url("confirmations/")).status_code == 200
-    assert e.client("referee").post(confirm, {}, format="json").status_code == 200
+    assert e.client("referee").post(confirm, {"reason": "Vu"}, format="json").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,8 @@ def test_a_private_clubs_confirmations_are_hidden_from_outsiders() -> None:
 def test_who_may_confirm(role: str, code: int) -> None:
     e = event()
     deal = enter(e)
-    answer = e.client(role).post(e.url(f"deals/{deal.pk}/confirm/"), {"version": 1}, format="json")
+    body = {"version": 1, "reason": "Vu à la table"}
+    answer = e.client(role).post(e.url(f"deals/{deal.pk}/confirm/"), body, format="json")
     assert answer.status_code == code, answer.content
     confirmed = DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
     assert confirmed is (code == 200)
@@ -192,13 +193,28 @@ def test_disagreeing_and_settling() -> None:
     assert again.status_code == 409
 
     settle = e.url(f"deals/{deal.pk}/settle/")
-    assert e.client("defender").post(settle, {"keep": "other"}, format="json").status_code == 403
+    assert (
+        e.client("defender")
+        .post(settle, {"keep": "other", "reason": "Recompté"}, format="json")
+        .status_code
+        == 403
+    )
     assert e.client("referee").post(settle, {"keep": "maybe"}, format="json").status_code == 400
-    answer = e.client("referee").post(settle, {"keep": "other"}, format="json")
+    reasonless = e.client("referee").post(settle, {"keep": "other"}, format="json")
+    assert reasonless.status_code == 400 and "reason" in reasonless.json()
+    answer = e.client("referee").post(
+        settle, {"keep": "other", "reason": "Recompté"}, format="json"
+    )
     assert answer.status_code == 200 and answer.json()["status"] == "confirmed"
+    assert answer.json()["referee_reason"] == "Recompté"
     deal.refresh_from_db()
     assert deal.payload["points"] == 40 and deal.version == 2
-    assert e.client("referee").post(settle, {"keep": "other"}, format="json").status_code == 409
+    assert (
+        e.client("referee")
+        .post(settle, {"keep": "other", "reason": "Recompté"}, format="json")
+        .status_code
+        == 409
+    )
 
 
 def test_the_schema_documents_the_confirmation_endpoints(tmp_path: Any) -> None:

@@ -174,7 +174,7 @@ def test_organisers_and_referees_confirm_any_deal(role: str) -> None:
     table = e.tables[0]
     deal = enter(table, taker=0, acting=table.players[0].pk)
     user = getattr(e, role)
-    confirmation = deal_confirm(deal=deal, by=user)
+    confirmation = deal_confirm(deal=deal, by=user, reason="Vu à la table")
     assert confirmation.status == Status.CONFIRMED
     assert confirmation.confirmed_by_user == user and confirmation.confirmed_by is None
 
@@ -186,11 +186,11 @@ def test_an_organiser_playing_at_the_table_is_a_player_there() -> None:
     deal = enter(table, taker=0, by=e.organiser)
     assert status(deal) == Status.PENDING  # not confirmed at once: he plays here
     with pytest.raises(Refusal) as refused:
-        deal_confirm(deal=deal, by=e.organiser)
+        deal_confirm(deal=deal, by=e.organiser, reason="Vu à la table")
     assert code_of(refused.value) == "same_side"
     # At another table he is the organiser.
     elsewhere = enter(e.tables[1], taker=0, acting=e.tables[1].players[0].pk)
-    deal_confirm(deal=elsewhere, by=e.organiser)
+    deal_confirm(deal=elsewhere, by=e.organiser, reason="Vu à la table")
     assert status(elsewhere) == Status.CONFIRMED
 
 
@@ -265,7 +265,7 @@ def disputed(e: Event, table: TableState) -> Deal:
 def test_the_referee_keeps_the_version_entered() -> None:
     e = event()
     deal = disputed(e, e.tables[0])
-    dispute_settle(deal=deal, keep=KEEP_ENTERED, by=e.referee)
+    dispute_settle(deal=deal, keep=KEEP_ENTERED, by=e.referee, reason="Vu à la table")
     confirmation = DealConfirmation.objects.get(deal=deal)
     assert confirmation.status == Status.CONFIRMED and confirmation.confirmed_by_user == e.referee
     deal.refresh_from_db()
@@ -276,7 +276,7 @@ def test_the_referee_keeps_the_other_sides_version_and_the_history_says_so() -> 
     e = event()
     table = e.tables[0]
     deal = disputed(e, table)
-    dispute_settle(deal=deal, keep=KEEP_OTHER, by=e.organiser)
+    dispute_settle(deal=deal, keep=KEEP_OTHER, by=e.organiser, reason="Vu à la table")
     deal.refresh_from_db()
     assert deal.payload["points"] == 40 and deal.version == 2 and deal.won is False
     revision = DealRevision.objects.get(deal=deal, version=2)
@@ -297,7 +297,7 @@ def test_only_a_referee_not_playing_there_settles() -> None:
     assert status(deal) == Status.DISPUTED
     pending = enter(e.tables[1], taker=0, acting=e.tables[1].players[0].pk)
     with pytest.raises(Refusal) as refused:
-        dispute_settle(deal=pending, keep=KEEP_ENTERED, by=e.organiser)
+        dispute_settle(deal=pending, keep=KEEP_ENTERED, by=e.organiser, reason="Vu à la table")
     assert code_of(refused.value) == "not_disputed"
 
 
@@ -316,7 +316,7 @@ def test_the_round_closes_only_when_every_deal_is_confirmed() -> None:
         round_services.round_close(round_=e.round)
     assert "confirmed" in str(refused.value)
     for deal in deals[:-1]:
-        deal_confirm(deal=deal, by=e.referee)
+        deal_confirm(deal=deal, by=e.referee, reason="Vu à la table")
     e.refresh()
     assert e.round.status != Round.Status.CLOSED
     assert [t.complete for t in e.tables] == [True, False]
@@ -332,7 +332,7 @@ def test_the_referees_decision_on_the_last_deal_closes_the_round() -> None:
     assert status(first) == Status.CONFIRMED
     e.refresh()
     assert e.round.status != Round.Status.CLOSED
-    dispute_settle(deal=last, keep=KEEP_OTHER, by=e.referee)
+    dispute_settle(deal=last, keep=KEEP_OTHER, by=e.referee, reason="Vu à la table")
     e.refresh()
     assert e.round.status == Round.Status.CLOSED
 
@@ -379,7 +379,7 @@ def test_a_deleted_deal_waits_for_nothing() -> None:
     game_services.deal_delete(deal=deal, version=1, by=e.organiser)
     assert not round_selectors.deals_waiting_count(tournament=e.tournament)
     with pytest.raises(Refusal) as refused:
-        deal_confirm(deal=deal, by=e.organiser)
+        deal_confirm(deal=deal, by=e.organiser, reason="Vu à la table")
     assert code_of(refused.value) == "deal_deleted"
 
 
@@ -397,5 +397,29 @@ def test_without_the_setting_nothing_changes() -> None:
     deal = Deal.objects.filter(game=e.tables[0].table.game).first()
     assert deal is not None
     with pytest.raises(Refusal) as refused:
-        deal_confirm(deal=deal, by=e.organiser)
+        deal_confirm(deal=deal, by=e.organiser, reason="Vu à la table")
     assert code_of(refused.value) == "not_required"
+
+
+def test_a_referee_overriding_the_other_side_gives_a_reason_kept_with_the_deal() -> None:
+    e = event()
+    table = e.tables[0]
+    deal = enter(table, taker=0, acting=table.players[0].pk)
+    for blank in ("", "   "):
+        with pytest.raises(Refusal) as refused:
+            deal_confirm(deal=deal, by=e.referee, reason=blank)
+        assert refused.value.codes()["reason"] == ["reason_required"]
+    assert status(deal) == Status.PENDING
+    confirmation = deal_confirm(deal=deal, by=e.referee, reason="  Le camp adverse  est parti ")
+    assert confirmation.referee_reason == "Le camp adverse est parti"
+
+    disputed_deal = disputed(e, e.tables[1])
+    with pytest.raises(Refusal) as refused:
+        dispute_settle(deal=disputed_deal, keep=KEEP_OTHER, by=e.referee)
+    assert refused.value.codes()["reason"] == ["reason_required"]
+    assert status(disputed_deal) == Status.DISPUTED
+    disputed_deal.refresh_from_db()
+    assert disputed_deal.version == 1
+    dispute_settle(deal=disputed_deal, keep=KEEP_OTHER, by=e.referee, reason="Recompté")
+    assert DealConfirmation.objects.get(deal=disputed_deal).referee_reason == "Recompté"
+    assert DealRevision.objects.get(deal=disputed_deal, version=2).reason == "Recompté"

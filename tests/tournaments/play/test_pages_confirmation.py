@@ -189,7 +189,8 @@ def test_the_referee_page_shows_both_versions_and_settles() -> None:
     assert f"{taker} +198" in text  # the version entered: won
     assert f"{taker} -" in text  # the defence's: lost
     response = e.client("referee").post(
-        reverse("tournaments:referee_settle", args=[e.tournament.pk, deal.pk]), {"keep": "other"}
+        reverse("tournaments:referee_settle", args=[e.tournament.pk, deal.pk]),
+        {"keep": "other", "reason": "Recompté"},
     )
     assert response.status_code == 302
     deal.refresh_from_db()
@@ -207,7 +208,14 @@ def test_the_referee_confirms_and_corrects_from_his_page() -> None:
     e.client("organiser").post(
         reverse("tournaments:referee_confirm", args=[e.tournament.pk, first.pk]), {"version": "1"}
     )
-    assert DealConfirmation.objects.get(deal=first).status == Status.CONFIRMED
+    assert DealConfirmation.objects.get(deal=first).status == Status.PENDING  # no reason given
+    e.client("organiser").post(
+        reverse("tournaments:referee_confirm", args=[e.tournament.pk, first.pk]),
+        {"version": "1", "reason": "Le camp adverse est parti"},
+    )
+    confirmation = DealConfirmation.objects.get(deal=first)
+    assert confirmation.status == Status.CONFIRMED
+    assert confirmation.referee_reason == "Le camp adverse est parti"
     edit = reverse("tournaments:referee_deal_edit", args=[e.tournament.pk, second.pk])
     assert e.client("referee").get(edit).status_code == 200
     response = e.client("referee").post(
@@ -231,7 +239,7 @@ def test_the_referee_page_is_for_referees_and_organisers(role: str, status: int)
     url = reverse("tournaments:referee", args=[e.tournament.pk])
     assert e.client(role).get(url).status_code == status
     settle = reverse("tournaments:referee_settle", args=[e.tournament.pk, deal.pk])
-    e.client(role).post(settle, {"keep": "entered"})
+    e.client(role).post(settle, {"keep": "entered", "reason": "Vu"})
     settled = DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
     assert settled is (status == 200)
 
@@ -245,7 +253,7 @@ def test_a_referee_from_another_club_settles_in_a_private_club() -> None:
     assert outsider.get(url).status_code == 404  # a private club's event does not exist for him
     assert e.client("member").get(url).status_code == 403
     settle = reverse("tournaments:referee_settle", args=[e.tournament.pk, deal.pk])
-    e.client("referee").post(settle, {"keep": "entered"})
+    e.client("referee").post(settle, {"keep": "entered", "reason": "Vu"})
     assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
 
 

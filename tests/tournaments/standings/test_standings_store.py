@@ -116,7 +116,9 @@ class Evening:
             ).select_related("deal")
         )
         if waiting:
-            confirmations.deal_confirm(deal=self.rng.choice(waiting).deal, by=self.organiser)
+            confirmations.deal_confirm(
+                deal=self.rng.choice(waiting).deal, by=self.organiser, reason="Vu à la table"
+            )
 
     def dispute_or_settle(self) -> None:
         states = list(
@@ -134,7 +136,9 @@ class Evening:
         ids = [s.player_id for s in deal.game.seats.order_by("position")]
         if state.status == DealConfirmation.Status.DISPUTED:
             keep = self.rng.choice([confirmations.KEEP_ENTERED, confirmations.KEEP_OTHER])
-            confirmations.dispute_settle(deal=deal, keep=keep, by=self.organiser)
+            confirmations.dispute_settle(
+                deal=deal, keep=keep, by=self.organiser, reason="Vu à la table"
+            )
             return
         payload = random_tarot_payload(self.rng, ids, deal.number, sitting_out_dealer=len(ids) == 5)
         confirmations.deal_dispute(deal=deal, payload=payload, by=None, player=ids[0])
