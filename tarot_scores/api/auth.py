@@ -120,7 +120,7 @@ class TokenListView(ClubAPIView):
         responses={200: TokenSerializer(many=True), 401: UNAUTHENTICATED},
     )
     def get(self, request: Request) -> Response:
-        return self.page_of(TokenSerializer(tokens_of(user=request.user), many=True).data)
+        return self.page_of(list(TokenSerializer(tokens_of(user=request.user), many=True).data))
 
 
 class TokenDetailView(ClubAPIView):
