@@ -11,8 +11,8 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
-from tarot_scores.core.errors import Refusal
 from tournaments.duplicate import Method
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import Cut, DealConfirmation, Entry, Tournament
 
 Confirmation = DealConfirmation.Status
@@ -97,9 +97,9 @@ def players_for(tournament: Tournament, number: int) -> list[int]:
     return list(playing.values_list("player_id", flat=True))
 
 
-def different_players_refusal(first: object, second: object) -> Refusal | None:
+def different_players_refusal(first: object, second: object) -> TournamentRefusal | None:
     """Two players chosen where they must be two (a swap of seats, a pair kept apart): refused
     on ``second`` when they are the same one. ``None`` (not chosen yet) is never refused."""
     if first is not None and first == second:
-        return Refusal.on("second", "same_player", _("Choose two different players."))
+        return TournamentRefusal.on("second", Code.SAME_PLAYER, _("Choose two different players."))
     return None

@@ -26,10 +26,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.errors import Reason
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game
 from tournaments.duplicate import DIRECTIONS, Direction, Movement, board_dealer, movement
+from tournaments.errors import Code, TournamentError, TournamentRefusal
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.rounds.tables import table_label
 from tournaments.rules import entries_playing
@@ -43,31 +45,40 @@ MIN_TABLES = 2
 # --- creation ---------------------------------------------------------------------------------
 
 
-def creation_refusals(
+def creation_refusal(
     *, format: str, team_size: int, allow_threes: bool, rounds: int | None = None
-) -> dict[str, str]:
+) -> TournamentRefusal | None:
     """What a duplicate tournament cannot be, field by field (empty for another format, or when
     nothing is wrong). Tables of 5 do not arise (the count must be a multiple of 4), so their
     mode is not looked at; whether there are too many rounds for the tables is known only when
     the first round is seated (``rounds``: at least 2, when given)."""
     if format != Tournament.Format.DUPLICATE:
-        return {}
-    refusals: dict[str, str] = {}
+        return None
+    reasons: dict[str, list[Reason]] = {}
     if team_size:
-        refusals["team_size"] = _(
-            "A duplicate tournament is individual: each player is compared at his direction."
+        reasons["team_size"] = _reason(
+            Code.DUPLICATE_TEAM_SIZE,
+            _("A duplicate tournament is individual: each player is compared at his direction."),
         )
     if allow_threes:
-        refusals["allow_threes"] = _(
-            "A duplicate tournament plays tables of 4 only: the boards hold four hands."
+        reasons["allow_threes"] = _reason(
+            Code.DUPLICATE_ALLOW_THREES,
+            _("A duplicate tournament plays tables of 4 only: the boards hold four hands."),
         )
     # A round plays each board at one table: comparing needs a second round.
     if rounds is not None and rounds < 2:
-        refusals["rounds"] = _(
-            "A duplicate tournament needs at least 2 rounds: a board is compared only once "
-            "another table has played it, in a later round."
+        reasons["rounds"] = _reason(
+            Code.DUPLICATE_ROUNDS,
+            _(
+                "A duplicate tournament needs at least 2 rounds: a board is compared only once "
+                "another table has played it, in a later round."
+            ),
         )
-    return refusals
+    return TournamentRefusal(reasons) if reasons else None
+
+
+def _reason(code: Code, message: str) -> list[Reason]:
+    return [Reason(code, message)]
 
 
 # --- seating ----------------------------------------------------------------------------------
@@ -79,52 +90,68 @@ def session_movement(tables: int, rounds: int, boards_per_round: int) -> Movemen
     return movement(tables, rounds, boards_per_round)
 
 
-def seating_refusal(tournament: Tournament, players: int) -> str | None:
+def seating_refusal(tournament: Tournament, players: int) -> TournamentError | None:
     """Why round 1 of a duplicate tournament cannot be seated with this many players."""
     if players % 4 or players < 4 * MIN_TABLES:
-        return ngettext(
-            "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
-            "%(count)d is checked in.",
-            "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
-            "%(count)d are checked in.",
-            players,
-        ) % {"count": players}
+        return _unseatable(
+            ngettext(
+                "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
+                "%(count)d is checked in.",
+                "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
+                "%(count)d are checked in.",
+                players,
+            )
+            % {"count": players}
+        )
     tables = players // 4
     if tournament.rounds > tables:
-        return ngettext(
-            "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
-            "would play a board again): this tournament has %(rounds)d. Check in more "
-            "players or play fewer rounds.",
-            "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
-            "would play a board again): this tournament has %(rounds)d. Check in more "
-            "players or play fewer rounds.",
-            tables,
-        ) % {"tables": tables, "rounds": tournament.rounds}
+        return _unseatable(
+            ngettext(
+                "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
+                "would play a board again): this tournament has %(rounds)d. Check in more "
+                "players or play fewer rounds.",
+                "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
+                "would play a board again): this tournament has %(rounds)d. Check in more "
+                "players or play fewer rounds.",
+                tables,
+            )
+            % {"tables": tables, "rounds": tournament.rounds}
+        )
     return None
 
 
-def seated_refusal(tournament: Tournament) -> str | None:
+def _unseatable(message: str) -> TournamentError:
+    return TournamentError.whole(Code.UNSEATABLE, message)
+
+
+def seated_refusal(tournament: Tournament) -> TournamentError | None:
     """Why a duplicate tournament's players can no longer change (None before its first round,
     and for any other format)."""
     if tournament.format != Tournament.Format.DUPLICATE:
         return None
     if not tournament.round_set.exists():
         return None
-    return _(
-        "The movement of this duplicate tournament is drawn: nobody can join, leave or change "
-        "presence until it is over."
+    return TournamentError.whole(
+        Code.DUPLICATE_DRAWN,
+        _(
+            "The movement of this duplicate tournament is drawn: nobody can join, leave or change "
+            "presence until it is over."
+        ),
     )
 
 
-def seats_fixed_refusal(tournament: Tournament) -> str | None:
+def seats_fixed_refusal(tournament: Tournament) -> TournamentError | None:
     """Why a duplicate tournament's seats cannot be swapped or taken over by a substitute
     (None for any other format): each seat is the movement's, and a player's boards are
     compared at his direction over the whole session."""
     if tournament.format != Tournament.Format.DUPLICATE:
         return None
-    return _(
-        "In a duplicate tournament every seat is the movement's: players cannot be swapped or "
-        "replaced by a substitute."
+    return TournamentError.whole(
+        Code.DUPLICATE_SEATS,
+        _(
+            "In a duplicate tournament every seat is the movement's: players cannot be swapped or "
+            "replaced by a substitute."
+        ),
     )
 
 
@@ -146,10 +173,6 @@ class DuplicateSeating:
     clashes: tuple[ApartClash[int], ...]  # pairs kept apart the draw could not separate
 
 
-class DuplicateError(Exception):
-    """A duplicate round that cannot be seated; the message says why."""
-
-
 def seat_round(
     *,
     tournament: Tournament,
@@ -165,7 +188,7 @@ def seat_round(
         entries = list(entries_playing(tournament, 1))
         refusal = seating_refusal(tournament, len(entries))
         if refusal:
-            raise DuplicateError(refusal)
+            raise refusal
         plan = session_movement(len(entries) // 4, tournament.rounds, tournament.deals_per_round)
         draw = draw_movement_numbers(
             [e.player_id for e in entries],

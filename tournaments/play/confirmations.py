@@ -34,10 +34,10 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.actors import Actor, signed_in
-from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
@@ -107,8 +107,8 @@ def may_act(user: Actor, deal: Deal, *, settle: bool = False) -> bool:
     return not settle and _account_player(user, seated) is not None
 
 
-def _refuse(code: str, message: str) -> Refusal:
-    return Refusal.on(WHOLE, code, message)
+def _refuse(code: Code, message: str) -> TournamentRefusal:
+    return TournamentRefusal.whole(code, message)
 
 
 # --- the hook ----------------------------------------------------------------------------------
@@ -181,9 +181,9 @@ def _locked(deal: Deal, version: int | None) -> tuple[Deal, Table, list[int], De
     current.game = game
     table = Table.objects.select_related("round__tournament__club").filter(game=game).first()
     if table is None or not table.round.tournament.require_confirmation:
-        raise _refuse("not_required", _("This tournament does not ask for confirmations."))
+        raise _refuse(Code.NOT_REQUIRED, _("This tournament does not ask for confirmations."))
     if current.is_deleted:
-        raise _refuse("deal_deleted", _("This deal is deleted."))
+        raise _refuse(Code.DEAL_DELETED, _("This deal is deleted."))
     if version is not None and current.version != version:
         raise game_services.DealConflict(
             _("This deal was corrected meanwhile (now version %(version)s): read it again.")
@@ -193,7 +193,7 @@ def _locked(deal: Deal, version: int | None) -> tuple[Deal, Table, list[int], De
     confirmation = DealConfirmation.objects.select_for_update().filter(deal=current).first()
     if confirmation is None:
         # Entered before the tournament asked for confirmations: it counts as it stands.
-        raise _refuse("already_confirmed", _("This deal is already confirmed."))
+        raise _refuse(Code.ALREADY_CONFIRMED, _("This deal is already confirmed."))
     seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
     return current, table, seated, confirmation
 
@@ -205,12 +205,13 @@ def _table_player(
     acting = player if player is not None else _account_player(by, seated)
     if acting is None or acting not in seated:
         raise _refuse(
-            "not_at_table", _("Only a player of this table, a referee or an organiser may do this.")
+            Code.NOT_AT_TABLE,
+            _("Only a player of this table, a referee or an organiser may do this."),
         )
     entered = confirmation.entered_side
     if entered and side_of(deal.payload, acting) == entered:
         raise _refuse(
-            "same_side",
+            Code.SAME_SIDE,
             _("%(side)s entered this deal: a player of %(other)s confirms it.")
             % {"side": side_label(entered).capitalize(), "other": side_label(other_side(entered))},
         )
@@ -242,7 +243,7 @@ def deal_confirm(
     else:
         acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
         if confirmation.status == Status.DISPUTED:
-            raise _refuse("disputed", _("This deal is disputed: a referee decides."))
+            raise _refuse(Code.DISPUTED, _("This deal is disputed: a referee decides."))
         confirmation.confirmed_by_id = acting
     confirmation.status = Status.CONFIRMED
     confirmation.confirmed_by_user = account
@@ -268,7 +269,7 @@ def deal_dispute(
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status != Status.PENDING:
         raise _refuse(
-            "not_pending",
+            Code.NOT_PENDING,
             _("This deal is confirmed.")
             if confirmation.status == Status.CONFIRMED
             else _("This deal is already disputed: a referee decides."),
@@ -299,16 +300,16 @@ def dispute_settle(*, deal: Deal, keep: str, by: Actor) -> Deal:
     current, table, seated, confirmation = _locked(deal, None)
     if not referee_for(by, table, seated):
         raise _refuse(
-            "not_referee",
+            Code.NOT_REFEREE,
             _("Only a referee or an organiser who does not play at this table decides."),
         )
     if confirmation.status != Status.DISPUTED or confirmation.dispute_payload is None:
-        raise _refuse("not_disputed", _("This deal is not disputed."))
+        raise _refuse(Code.NOT_DISPUTED, _("This deal is not disputed."))
     if keep == KEEP_ENTERED:
         deal_confirm(deal=current, by=by)
         return current
     if keep != KEEP_OTHER:
-        raise _refuse("keep_invalid", _("Keep the version entered or the other side's."))
+        raise _refuse(Code.KEEP_INVALID, _("Keep the version entered or the other side's."))
     return game_services.deal_update(
         deal=current,
         payload=confirmation.dispute_payload,

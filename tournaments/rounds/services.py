@@ -25,7 +25,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments import rules as tournament_rules
 from tournaments import seating
-from tournaments.errors import TournamentError
+from tournaments.errors import Code, TournamentError
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import DealConfirmation, Round, Table, Tournament
 from tournaments.people import selectors as people_selectors
@@ -81,7 +81,7 @@ def _history(tournament: Tournament) -> list[list[list[int]]]:
     return [list(tables.values()) for _n, tables in sorted(rounds.items())]
 
 
-def next_round_refusal(tournament: Tournament) -> str | None:
+def next_round_refusal(tournament: Tournament) -> TournamentError | None:
     """Why the next round (or knockout stage) cannot be seated now, or None if it can: the
     pages show the button, and ``round_seat_next`` refuses, on this one answer."""
     number = next_round_number(tournament)
@@ -89,17 +89,24 @@ def next_round_refusal(tournament: Tournament) -> str | None:
     if previous is not None:
         previous.tournament = tournament
         if not round_complete(previous):
-            return _("Round %(n)s is still being played.") % {"n": previous.number}
+            return TournamentError.whole(
+                Code.ROUND_PLAYING,
+                _("Round %(n)s is still being played.") % {"n": previous.number},
+            )
     if tournament.format != Tournament.Format.KNOCKOUT and number > tournament.rounds:
-        return ngettext(
-            "The %(n)s round has been played.",
-            "All %(n)s rounds have been played.",
-            tournament.rounds,
-        ) % {"n": tournament.rounds}
+        return TournamentError.whole(
+            Code.ROUNDS_PLAYED,
+            ngettext(
+                "The %(n)s round has been played.",
+                "All %(n)s rounds have been played.",
+                tournament.rounds,
+            )
+            % {"n": tournament.rounds},
+        )
     if previous is None:
         return None
     if tournament.format == Tournament.Format.KNOCKOUT and previous.tables.count() == 1:
-        return _("The final table has been played.")
+        return TournamentError.whole(Code.ROUNDS_PLAYED, _("The final table has been played."))
     return None
 
 
@@ -111,21 +118,18 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = next_round_refusal(tournament)
     if refusal is not None:
-        raise TournamentError(refusal)
+        raise refusal
     number = next_round_number(tournament)
     previous = tournament.round_set.filter(number=number - 1).first()
     if previous is not None and previous.status != Round.Status.CLOSED:
         round_close(round_=previous)
     if tournament.format == Tournament.Format.DUPLICATE:
-        try:
-            seated = duplicate_format.seat_round(
-                tournament=tournament,
-                number=number,
-                by=by,
-                apart=people_selectors.apart_pairs(tournament),
-            )
-        except duplicate_format.DuplicateError as error:
-            raise TournamentError(str(error)) from None
+        seated = duplicate_format.seat_round(
+            tournament=tournament,
+            number=number,
+            by=by,
+            apart=people_selectors.apart_pairs(tournament),
+        )
         return seated.round
     if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
         players = bracket(tournament=tournament).stages[-1].qualified
@@ -138,7 +142,7 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
                 tournament=tournament, players=players, number=number
             )
         except seating.SeatingError as error:
-            raise TournamentError(error.message(engine_language())) from None
+            raise TournamentError.whole(Code.UNSEATABLE, error.message(engine_language())) from None
     teams = dict(tournament.entries.filter(team__isnull=False).values_list("player_id", "team_id"))
     standings: dict[int, float] = {}
     if tournament.seating == Tournament.Seating.SWISS:
@@ -162,9 +166,7 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
             else None,
         )
     except seating.SeatingError as error:
-        raise TournamentError(
-            people.seating_refusal(error, tournament, engine_language())
-        ) from None
+        raise people.seating_refusal(error, tournament, engine_language()) from None
     round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
     by_id = Player.objects.in_bulk(players)
     for index, table_players in enumerate(result.tables, start=1):
@@ -210,10 +212,12 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
         raise same
     refusal = duplicate_format.seats_fixed_refusal(round_.tournament)
     if refusal:
-        raise TournamentError(refusal)
+        raise refusal
     _lock(round_)
     if round_.status != Round.Status.SEATED or any(n for _t, n in round_progress(round_)):
-        raise TournamentError(_("Players can only be swapped before the round starts."))
+        raise TournamentError.whole(
+            Code.SWAP_STARTED, _("Players can only be swapped before the round starts.")
+        )
     seats = {
         s.player_id: s
         for s in Seat.objects.select_for_update().filter(
@@ -221,7 +225,9 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
         )
     }
     if len(seats) != 2:
-        raise TournamentError(_("Both players must be seated in this round."))
+        raise TournamentError.whole(
+            Code.SWAP_NOT_SEATED, _("Both players must be seated in this round.")
+        )
     a, b = seats[first.pk], seats[second.pk]
     # Through a free position, so that (game, position) stays unique at every step.
     Seat.objects.filter(pk=a.pk).update(position=1000 + a.position)
@@ -236,7 +242,7 @@ def round_start(*, round_: Round) -> Round:
     """Start the round's countdown, once: a round that has started keeps its start time."""
     _lock(round_)
     if round_.status != Round.Status.SEATED:
-        raise TournamentError(_("This round has already started."))
+        raise TournamentError.whole(Code.ALREADY_STARTED, _("This round has already started."))
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
@@ -295,13 +301,16 @@ def round_close(*, round_: Round) -> Round:
     """Close a complete round: its tables take no more deals (organisers may reopen a game)."""
     _lock(round_)
     if round_.status == Round.Status.CLOSED:
-        raise TournamentError(_("This round is already closed."))
+        raise TournamentError.whole(Code.ALREADY_CLOSED, _("This round is already closed."))
     if not round_complete(round_):
         if round_.tournament.require_confirmation:
-            raise TournamentError(
-                _("Some tables have not entered all their deals yet, or not all are confirmed.")
+            raise TournamentError.whole(
+                Code.TABLES_UNFINISHED,
+                _("Some tables have not entered all their deals yet, or not all are confirmed."),
             )
-        raise TournamentError(_("Some tables have not entered all their deals yet."))
+        raise TournamentError.whole(
+            Code.TABLES_UNFINISHED, _("Some tables have not entered all their deals yet.")
+        )
     Game.objects.filter(tournament_table__round=round_).update(status=Game.Status.FINISHED)
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()

@@ -44,9 +44,11 @@ def _movement_or_none(tournament: Tournament) -> Movement | None:
         return None
 
 
-def _seating_refusal(tournament: Tournament) -> str | None:
+def _unseatable_reason(tournament: Tournament) -> str | None:
+    """Why the checked-in players cannot be seated in a duplicate session, or None."""
     checked_in = Entry.objects.filter(tournament=tournament, checked_in=True).count()
-    return duplicate_format.seating_refusal(tournament, checked_in)
+    refusal = duplicate_format.seating_refusal(tournament, checked_in)
+    return str(refusal) if refusal else None
 
 
 def _movement_or_404(tournament: Tournament) -> Movement:
@@ -191,7 +193,7 @@ def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "drawn": bool(names),
         # Before the draw the movement follows the players checked in: say now when round 1
         # could not be seated with them (not a multiple of 4, too few, too many rounds).
-        "unseatable": None if names else _seating_refusal(tournament),
+        "unseatable": None if names else _unseatable_reason(tournament),
         "directions": _directions(),
         "repeats": len(plan.repeated_meetings()) if plan else 0,
         "rule": tournament_words.movement_rule(plan.strides) if plan else "",

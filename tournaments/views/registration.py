@@ -257,7 +257,7 @@ def _registration_context(
         "apart_form": apart_form,
         # A duplicate tournament's field, once its movement is drawn: no check-in, withdrawal
         # or registration offered (each would be refused), the reason said instead.
-        "field_fixed": duplicate_format.seated_refusal(tournament) or "",
+        "field_fixed": str(duplicate_format.seated_refusal(tournament) or ""),
     }
 
 
@@ -409,10 +409,10 @@ def team_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 entries=form.chosen_entries(),
             )
+        except tournament_errors.TournamentError as error:  # before Refusal: it is one
+            form.add_error("members", str(error))
         except Refusal as refusal:  # the name another team has (in any case)
             refusal.add_to_form(form)
-        except tournament_errors.TournamentError as error:
-            form.add_error("members", str(error))
         else:
             messages.success(request, _("Team %(name)s created.") % {"name": team.name})
             return redirect(here)

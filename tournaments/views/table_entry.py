@@ -52,6 +52,7 @@ from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
 from tournaments.duplicate import DIRECTIONS
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.play import confirmations
@@ -282,14 +283,14 @@ def _board_reader(
         raw = str(data.get("board", "")).strip()
         number = int(raw) if raw.isdigit() else None
         if number is None:
-            raise Refusal.on(
-                "board", "board_required", _("Choose the board this deal was played from.")
+            raise TournamentRefusal.on(
+                "board", Code.BOARD_REQUIRED, _("Choose the board this deal was played from.")
             )
         state = states.get(number)
         if state is None:
-            raise Refusal.on(
+            raise TournamentRefusal.on(
                 "board",
-                "board_not_here",
+                Code.BOARD_NOT_HERE,
                 _("Board %(board)s is not played at this table in this round.") % {"board": number},
             )
         if state.entered:
