@@ -1,6 +1,6 @@
 """Rules every room of a tournament shares, and no writes: which deals the results count, the
-format's questions (knockout? duplicate?), the number the next round takes, who plays a round,
-who may referee.
+number the next round takes, who plays a round, who may referee (what differs by format is
+``tournaments.formats``' to say).
 The model, the services, the selectors and the pages ask these, never a copy of them."""
 
 from __future__ import annotations
@@ -31,10 +31,6 @@ def counted(tournament: Tournament, prefix: str = "") -> Q:
     )
 
 
-def is_duplicate(tournament: Tournament) -> bool:
-    return tournament.format == Tournament.Format.DUPLICATE
-
-
 def method_of(tournament: Tournament) -> Method:
     return Method(tournament.duplicate_method)
 
@@ -54,10 +50,6 @@ def is_referee(who: Any, tournament: Tournament) -> bool:
 def can_referee(who: Any, tournament: Tournament) -> bool:
     """Settle the tables' results: the club's organisers and the tournament's referees."""
     return permissions.is_organiser(who, tournament.club) or is_referee(who, tournament)
-
-
-def is_knockout(tournament: Tournament) -> bool:
-    return tournament.format == Tournament.Format.KNOCKOUT
 
 
 def next_round_number(tournament: Tournament) -> int:

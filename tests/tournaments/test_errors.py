@@ -19,6 +19,8 @@ from tournaments import errors
 from tournaments import rules as tournament_rules
 from tournaments.errors import Code, CutRefused, TournamentError, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats.duplicate import DuplicateFormat
+from tournaments.formats.rounds import KnockoutFormat, RoundsFormat
 from tournaments.people import services as people_services
 from tournaments.registration import services as registration_services
 from tournaments.rounds import services as round_services
@@ -95,6 +97,9 @@ def test_codes_are_unique_strings() -> None:
         cuts.cut_state_refusal,
         cuts.cut_undo_refusal,
         tournament_rules.different_players_refusal,
+        RoundsFormat.over_refusal,
+        KnockoutFormat.over_refusal,
+        DuplicateFormat.over_refusal,
     ],
 )
 def test_refusal_helpers_answer_the_one_type(helper: typing.Any) -> None:
@@ -124,4 +129,5 @@ def test_helpers_named_refusal_are_all_checked() -> None:
         "cut_state_refusal",
         "cut_undo_refusal",
         "different_players_refusal",
+        "over_refusal",  # of each Format
     }

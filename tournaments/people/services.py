@@ -36,6 +36,7 @@ from tarot_scores.games.models import Seat
 from tournaments import seating
 from tournaments.errors import Code, TournamentError, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.models import (
     APART_REASON_MAX,
     ApartPair,
@@ -276,9 +277,7 @@ def seating_refusal(
     """Why a round cannot be seated, and, when a count that cannot make tables could be seated
     with byes, how."""
     message = error.message("en" if lang == "en" else "fr")
-    if isinstance(error, seating.ImpossibleTablePlan) and (
-        tournament.format == Tournament.Format.ROUNDS
-    ):
+    if isinstance(error, seating.ImpossibleTablePlan) and format_for(tournament).seats_byes:
         try:
             byes = seating.fewest_byes(error.players, allow_threes=tournament.allow_threes)
         except seating.SeatingError:

@@ -23,6 +23,7 @@ from tarot_scores.core.results import results_changed
 from tarot_scores.games.setup import rule_set_for
 from tournaments.errors import Code, TournamentError, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_named
 from tournaments.models import Entry, Team, Tournament
 from tournaments.rules import next_round_number
 
@@ -64,7 +65,7 @@ def creation_refusal(
     refusal = duplicate_format.creation_refusal(
         format=format, team_size=team_size, allow_threes=allow_threes, rounds=rounds
     )
-    if refusal is None and format != Tournament.Format.DUPLICATE and five_mode is not None:
+    if refusal is None and format_named(format).asks_five_mode and five_mode is not None:
         refusal = five_mode_refusal(rules=rules, five_mode=five_mode)
     return refusal
 

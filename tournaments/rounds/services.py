@@ -16,7 +16,6 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.i18n import engine_language
@@ -26,17 +25,13 @@ from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments import rules as tournament_rules
 from tournaments import seating
 from tournaments.errors import Code, TournamentError
+from tournaments.formats import TablePlan, format_for
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import DealConfirmation, Round, Table, Tournament
-from tournaments.people import selectors as people_selectors
 from tournaments.people import services as people
-from tournaments.rounds.selectors import bracket
 from tournaments.rounds.tables import table_label
 from tournaments.rules import next_round_number
-from tournaments.standings.selectors import standings_for
 from tournaments.standings.store import standings_refresh
-
-SEATING_SECONDS = 3.0  # search budget for one round's seating
 
 
 def round_progress(round_: Round) -> list[tuple[Table, int]]:
@@ -64,23 +59,6 @@ def round_complete(round_: Round) -> bool:
     return not waiting.exists()
 
 
-def _history(tournament: Tournament) -> list[list[list[int]]]:
-    """Every earlier round's tables, players in seat order."""
-    seats = (
-        Seat.objects.filter(game__tournament_table__round__tournament=tournament)
-        .values_list(
-            "game__tournament_table__round__number", "game__tournament_table__number", "player_id"
-        )
-        .order_by(
-            "game__tournament_table__round__number", "game__tournament_table__number", "position"
-        )
-    )
-    rounds: dict[int, dict[int, list[int]]] = {}
-    for round_number, table_number, player_id in seats:
-        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
-    return [list(tables.values()) for _n, tables in sorted(rounds.items())]
-
-
 def next_round_refusal(tournament: Tournament) -> TournamentError | None:
     """Why the next round (or knockout stage) cannot be seated now, or None if it can: the
     pages show the button, and ``round_seat_next`` refuses, on this one answer."""
@@ -93,21 +71,9 @@ def next_round_refusal(tournament: Tournament) -> TournamentError | None:
                 Code.ROUND_PLAYING,
                 _("Round %(n)s is still being played.") % {"n": previous.number},
             )
-    if tournament.format != Tournament.Format.KNOCKOUT and number > tournament.rounds:
-        return TournamentError.whole(
-            Code.ROUNDS_PLAYED,
-            ngettext(
-                "The %(n)s round has been played.",
-                "All %(n)s rounds have been played.",
-                tournament.rounds,
-            )
-            % {"n": tournament.rounds},
-        )
     if previous is None:
         return None
-    if tournament.format == Tournament.Format.KNOCKOUT and previous.tables.count() == 1:
-        return TournamentError.whole(Code.ROUNDS_PLAYED, _("The final table has been played."))
-    return None
+    return format_for(tournament).over_refusal(tournament, previous)
 
 
 @transaction.atomic
@@ -123,66 +89,47 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
     previous = tournament.round_set.filter(number=number - 1).first()
     if previous is not None and previous.status != Round.Status.CLOSED:
         round_close(round_=previous)
-    if tournament.format == Tournament.Format.DUPLICATE:
-        seated = duplicate_format.seat_round(
-            tournament=tournament,
-            number=number,
-            by=by,
-            apart=people_selectors.apart_pairs(tournament),
-        )
-        return seated.round
-    if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
-        players = bracket(tournament=tournament).stages[-1].qualified
-    else:
-        players = tournament_rules.players_for(tournament, number)
+    fmt = format_for(tournament)
+    players = fmt.players_for(tournament, number)
     sitting_out: list[int] = []
-    if byes and tournament.format == Tournament.Format.ROUNDS:
+    if byes and fmt.seats_byes:
         try:
             players, sitting_out = people.byes_draw(
                 tournament=tournament, players=players, number=number
             )
         except seating.SeatingError as error:
             raise TournamentError.whole(Code.UNSEATABLE, error.message(engine_language())) from None
-    teams = dict(tournament.entries.filter(team__isnull=False).values_list("player_id", "team_id"))
-    standings: dict[int, float] = {}
-    if tournament.seating == Tournament.Seating.SWISS:
-        standings = {
-            row.player.pk: float(row.total) for row in standings_for(tournament=tournament)
-        }
     try:
-        result = seating.seat_round(
-            players,
-            round_number=number,
-            method=tournament.seating,
-            seed=tournament.seed,
-            history=_history(tournament),
-            standings=standings,
-            teams=teams or None,
-            apart=people_selectors.apart_pairs(tournament),
-            allow_threes=tournament.allow_threes,
-            time_budget=SEATING_SECONDS,
-            total_rounds=tournament.rounds
-            if tournament.format == Tournament.Format.ROUNDS
-            else None,
-        )
+        plan = fmt.seat(tournament, number, players)
     except seating.SeatingError as error:
         raise people.seating_refusal(error, tournament, engine_language()) from None
-    round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
+    return _round_create(
+        tournament=tournament, number=number, plan=plan, sitting_out=sitting_out, by=by
+    )
+
+
+def _round_create(
+    *, tournament: Tournament, number: int, plan: TablePlan, sitting_out: list[int], by: Any
+) -> Round:
+    """The round as its format seated it: one club game a table (a fixed length: the deals per
+    round; a table of five plays the tournament's mode), the byes, the standings' rows."""
+    round_ = Round.objects.create(tournament=tournament, number=number, repeats=plan.repeats)
+    players = plan.players
     by_id = Player.objects.in_bulk(players)
-    for index, table_players in enumerate(result.tables, start=1):
+    for table in plan.tables:
         game = game_services.game_create(
             club=tournament.club,
-            players=[by_id[p] for p in table_players],
+            players=[by_id[p] for p in table.players],
             variant=tournament.variant if tournament.variant != "house" else "fft",
             house_rules=tournament.house_rules,
             by=by,
             date=tournament.date,
-            label=table_label(tournament.name, number, index),
+            label=table_label(tournament.name, number, table.number),
             max_deals=tournament.deals_per_round,
-            five_players=tournament.five_mode if len(table_players) == 5 else None,
+            five_players=tournament.five_mode if len(table.players) == 5 else None,
             imposed=True,  # the tournament's mode, checked against its rules when it was set
         )
-        Table.objects.create(round=round_, number=index, game=game)
+        Table.objects.create(round=round_, number=table.number, game=game)
     round_.tournament = tournament
     people.byes_record(round_=round_, player_ids=sitting_out)
     standings_refresh(round_=round_, player_ids=[*players, *sitting_out])
@@ -316,11 +263,7 @@ def round_close(*, round_: Round) -> Round:
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
     tournament = round_.tournament
-    if tournament.format != Tournament.Format.KNOCKOUT:
-        over = round_.number >= tournament.rounds
-    else:  # a knockout ends with its final table
-        over = round_.tables.count() == 1
-    if over:
+    if format_for(tournament).over_refusal(tournament, round_) is not None:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
     results_changed(club_id=round_.tournament.club_id)

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.results import results_changed
 from tournaments.errors import Code, CutRefused, TournamentRefusal
+from tournaments.formats import format_for
 from tournaments.models import Cut, Entry, Round, Tournament
 from tournaments.ranking import StandingRow
 from tournaments.rules import can_referee
@@ -93,7 +94,7 @@ def cut_of(tournament: Tournament, after_round: int) -> Cut | None:
 
 def cut_state_refusal(tournament: Tournament, after_round: int) -> CutRefused | None:
     """Why no cut can be made after this round now, or None (three queries at most)."""
-    if tournament.format != Tournament.Format.ROUNDS:
+    if not format_for(tournament).has_cuts:
         return _state(Code.NOT_ROUNDS, _("Only a tournament in rounds has cuts."))
     numbers = dict(
         Round.objects.filter(

@@ -18,10 +18,10 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.words import CONTRACT_SHORT
-from tournaments import rules as tournament_rules
 from tournaments import words as tournament_words
 from tournaments.duplicate import DIRECTIONS, Movement, MovementError, board_dealer
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.models import Entry, Tournament
 from tournaments.printing import duplicate as duplicate_pdf
 from tournaments.standings import duplicate as duplicate_results
@@ -32,7 +32,7 @@ TEMPLATES = "tournaments/"
 
 def _duplicate(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
     tournament = readable(request, tournament_id)
-    if not tournament_rules.is_duplicate(tournament):
+    if not format_for(tournament).compares_boards:
         raise Http404
     return tournament
 

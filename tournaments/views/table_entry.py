@@ -54,6 +54,7 @@ from tarot_scores.scoring import ScoringError
 from tournaments.duplicate import DIRECTIONS
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.play import confirmations
 from tournaments.rounds import selectors as round_selectors
@@ -212,7 +213,7 @@ def _entry_context(
         preview=entry.waiting_preview(form),
     )
     context.update(extra)
-    if duplicate_format.is_duplicate_table(table):
+    if format_for(table.round.tournament).compares_boards:
         context.update(
             _board_context(table, sheet, form, context["slots"], undone=context.get("undone"))
         )
@@ -274,7 +275,7 @@ def _board_reader(
     """Reads the posted board of a duplicate table: one of its boards not entered yet
     (``Refusal`` on "board" beside the select otherwise); None for other tables. ``read``:
     the sheet as the caller read it (the service checks again under the game's lock)."""
-    if not duplicate_format.is_duplicate_table(table):
+    if not format_for(table.round.tournament).compares_boards:
         return None
 
     def board(data: Mapping[str, Any]) -> int:
