@@ -32,6 +32,7 @@ from django.db.models import Count, Sum
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tournaments.models import Entry, Round, Standing, Substitution, Table, Tournament
 from tournaments.people.selectors import bye_points, present_in_round, replaced_rounds
+from tournaments.ranking import cell, tie_breaks
 from tournaments.rules import counted
 from tournaments.standings.selectors import round_penalties, round_totals, seated_rounds
 
@@ -42,9 +43,9 @@ def _fill(standing: Standing, cells: dict[int, int], penalties: int = 0) -> None
     ordered = sorted(cells.items())
     standing.penalties = penalties
     standing.rounds = {str(number): points for number, points in ordered}
-    standing.total = sum(points for _n, points in ordered)
-    standing.best_round = max((points for _n, points in ordered), default=0)
-    standing.last_round = ordered[-1][1] if ordered else 0
+    standing.total, standing.best_round, standing.last_round = tie_breaks(
+        points for _n, points in ordered
+    )
 
 
 def _cells(standing: Standing) -> dict[int, int]:
@@ -86,7 +87,7 @@ def _computed(tournament: Tournament, player_ids: Collection[int] | None = None)
         taken = penalties.get(pid, {})
         bye = byes.get(pid, {})
         cells = {
-            n: totals.get(pid, {}).get(n, 0) + bye.get(n, 0) - taken.get(n, 0)
+            n: cell(totals.get(pid, {}).get(n, 0), bye.get(n, 0), taken.get(n, 0))
             for n in sorted(numbers)
         }
         out[pid] = (cells, sum(taken.get(n, 0) for n in numbers))
@@ -151,8 +152,8 @@ def standings_refresh(
         cells = _cells(row)
         mine = taken.get(pid, {})
         if pid in seated:
-            cells[round_.number] = (
-                points.get(pid, 0) + byes.get(pid, 0) - mine.get(round_.number, 0)
+            cells[round_.number] = cell(
+                points.get(pid, 0), byes.get(pid, 0), mine.get(round_.number, 0)
             )
         else:
             cells.pop(round_.number, None)
