@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
+from tarot_scores.games.models import Game
 from tournaments.duplicate import Method
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import Cut, DealConfirmation, Entry, Tournament
@@ -50,6 +51,13 @@ def is_referee(who: Any, tournament: Tournament) -> bool:
 def can_referee(who: Any, tournament: Tournament) -> bool:
     """Settle the tables' results: the club's organisers and the tournament's referees."""
     return permissions.is_organiser(who, tournament.club) or is_referee(who, tournament)
+
+
+def maybe_table(game: Game) -> bool:
+    """Whether this game can be a tournament table, asked without a query: a table always has
+    a set length (the deals per round), a club's own game has none. Every hook of the
+    tournaments asks this first, so a club's game costs them nothing."""
+    return game.max_deals is not None
 
 
 def next_round_number(tournament: Tournament) -> int:

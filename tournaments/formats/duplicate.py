@@ -33,7 +33,7 @@ from tournaments.formats.base import SeatedTable, TablePlan
 from tournaments.formats.rounds import RoundsFormat
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.people import selectors as people_selectors
-from tournaments.rules import entries_playing
+from tournaments.rules import entries_playing, maybe_table
 from tournaments.seating.duplicate import draw_movement_numbers
 from tournaments.words import direction_name
 
@@ -169,7 +169,7 @@ def team_pairs(tournament: Tournament) -> set[frozenset[int]]:
 
 
 def _duplicate_table(game: Game) -> Table | None:
-    if game.max_deals is None:
+    if not maybe_table(game):
         return None  # a tournament table always has a set length: no query for a club game
     table = (
         Table.objects.filter(game_id=game.pk)

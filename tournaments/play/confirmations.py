@@ -15,7 +15,8 @@ remembers it for that phone). The link is the trust, as for entering deals: the 
 vouched for the deal, for the referee to ask.
 
 The state lives here, beside the deal (``DealConfirmation``), and is kept in step by
-``confirmation_after_deal``, a hook the deal services call inside every deal's transaction:
+``confirmation_after_deal``, the first step of the tournaments' one deal hook
+(``tournaments.play.deal``), which the deal services call inside every deal's transaction:
 ``tarot_scores`` knows nothing of it. A change made by an organiser or a referee (not seated at
 the table) is confirmed at once; any other entry, correction or restore makes the deal pending
 again, with no confirmation and no dispute.
@@ -115,17 +116,14 @@ def _refuse(code: Code, message: str) -> TournamentRefusal:
 
 
 def confirmation_after_deal(
-    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+    *, table: Table, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
 ) -> None:
     """A deal of a tournament table that requires confirmation was entered, corrected or
-    restored: confirmed if an organiser or referee did it, else pending (registered with
-    ``games.services.on_deal_change``, before the round's own hook, so that the round counts
-    the deal as it now stands). A deletion leaves the state alone: a deleted deal counts for
-    nothing anyway."""
-    if game.max_deals is None or action == DealRevision.Action.DELETED:
-        return  # a tournament table always has a set length: no query for a club's own game
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
-    if table is None or not table.round.tournament.require_confirmation:
+    restored: confirmed if an organiser or referee did it, else pending (the first step of the
+    deal hook, ``tournaments.play.deal``, so that the standings and the round count the deal as
+    it now stands). A deletion leaves the state alone: a deleted deal counts for nothing
+    anyway."""
+    if action == DealRevision.Action.DELETED or not table.round.tournament.require_confirmation:
         return
     # Who made this change: the deal services record the account with the revision.
     revision = (

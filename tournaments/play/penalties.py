@@ -38,6 +38,7 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
+from tournaments.rules import maybe_table
 from tournaments.standings.store import standings_refresh
 
 
@@ -229,7 +230,7 @@ def table_penalties(*, game: Game, deal_id: int | None = None) -> list[PenaltyMa
     """A tournament table's penalties, removed ones included, in the order given: those of its
     players in its round, or those on one of its deals (one query). None for a club's own game
     (no query: a table always has a set number of deals)."""
-    if game.max_deals is None:
+    if not maybe_table(game):
         return None
     rows = Penalty.objects.select_related("entry", "deal", "given_by", "removed_by")
     if deal_id is not None:

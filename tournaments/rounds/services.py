@@ -9,7 +9,6 @@ the deals, never stored, so it cannot drift.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -211,12 +210,10 @@ def close_if_complete(*, round_: Round) -> bool:
     return True
 
 
-def round_after_deal(
-    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
-) -> None:
-    """A deal of a game changed (registered with ``games.services.on_deal_change``, so it runs
-    in the deal's transaction whoever wrote it: a table's link, the game page or the API): if
-    it completed a tournament table's round, close the round.
+def round_after_deal(*, table: Table, action: DealRevision.Action) -> None:
+    """A deal of this table changed (the deal hook's last step, ``tournaments.play.deal``, so
+    it runs in the deal's transaction whoever wrote it: a table's link, the game page or the
+    API): if it completed the table's round, close the round.
 
     Only a deal entered or restored adds to a table's count. A correction or a deletion cannot
     complete a round, and leaves the round alone: it never waits on the round's lock, so a
@@ -227,15 +224,12 @@ def round_after_deal(
     """
     if action not in (DealRevision.Action.CREATED, DealRevision.Action.RESTORED):
         return
-    if game.max_deals is None:
-        return  # a tournament table always has a set length: no query for a club's own game
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
-    if table is None or table.round.status == Round.Status.CLOSED:
+    if table.round.status == Round.Status.CLOSED:
         return
     # Only a deal that completes its own table can complete the round: any other leaves it
     # open without waiting on the round's lock (one indexed count), so the tables of a round
     # do not enter their deals one at a time behind that lock (docs/performance.md).
-    entered = Deal.objects.filter(game_id=game.pk, deleted_at__isnull=True).count()
+    entered = Deal.objects.filter(game_id=table.game_id, deleted_at__isnull=True).count()
     if entered < table.round.tournament.deals_per_round:
         return
     # The round is locked before counting: two tables entering their last deals at once take
