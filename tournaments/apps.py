@@ -19,21 +19,16 @@ class TournamentsConfig(AppConfig):
         from tarot_scores.games.services import on_deal_boards, on_deal_change
         from tournaments.formats.duplicate import deal_boards
         from tournaments.people.selectors import seats_when_played
-        from tournaments.play.confirmations import confirmation_after_deal
+        from tournaments.play.deal import table_deal_changed
         from tournaments.play.penalties import table_penalties
         from tournaments.play.permissions import table_access, table_needs_reason
-        from tournaments.rounds.services import round_after_deal
-        from tournaments.standings.store import standings_after_deal
         from tournaments.views.results import STANDINGS_PDF, draw_standings_pdf
         from tournaments.views.rounds import TABLE_SHEETS, draw_table_sheets
         from tournaments.views.sections import club_tournaments, home_tournaments_today
 
-        # Every way a deal is written (table link, game page, API) makes it pending or
-        # confirmed where the tournament requires confirmation, then closes a complete round:
-        # in this order, so that the standings and the round count the deal as it now stands.
-        on_deal_change(confirmation_after_deal)
-        on_deal_change(standings_after_deal)
-        on_deal_change(round_after_deal)
+        # Every way a deal is written (table link, game page, API): one hook reads the table
+        # once, then confirmation, standings and the round's closing, in the order it writes.
+        on_deal_change(table_deal_changed)
         # A duplicate table's deal names one of the table's boards (docs/duplicate.md).
         on_deal_boards(deal_boards)
         # A table's deals follow the tournament's rules, on the pages and in the API alike.

@@ -249,7 +249,7 @@ class EntryAddForm(forms.Form):
             sum(1 for line in lines if line.strip())
         )
         if refusal:
-            raise forms.ValidationError(refusal)
+            raise refusal.as_validation_error()
         names: list[str] = []
         for line in lines:
             name = " ".join(line.split())

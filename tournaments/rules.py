@@ -1,6 +1,6 @@
 """Rules every room of a tournament shares, and no writes: which deals the results count, the
-format's questions (knockout? duplicate?), the number the next round takes, who plays a round,
-who may referee.
+number the next round takes, who plays a round, who may referee (what differs by format is
+``tournaments.formats``' to say).
 The model, the services, the selectors and the pages ask these, never a copy of them."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
-from tarot_scores.core.errors import Refusal
+from tarot_scores.games.models import Game
 from tournaments.duplicate import Method
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import Cut, DealConfirmation, Entry, Tournament
 
 Confirmation = DealConfirmation.Status
@@ -29,10 +30,6 @@ def counted(tournament: Tournament, prefix: str = "") -> Q:
         Q(**{f"{prefix}confirmation__isnull": True})
         | Q(**{f"{prefix}confirmation__status": Confirmation.CONFIRMED})
     )
-
-
-def is_duplicate(tournament: Tournament) -> bool:
-    return tournament.format == Tournament.Format.DUPLICATE
 
 
 def method_of(tournament: Tournament) -> Method:
@@ -56,8 +53,11 @@ def can_referee(who: Any, tournament: Tournament) -> bool:
     return permissions.is_organiser(who, tournament.club) or is_referee(who, tournament)
 
 
-def is_knockout(tournament: Tournament) -> bool:
-    return tournament.format == Tournament.Format.KNOCKOUT
+def maybe_table(game: Game) -> bool:
+    """Whether this game can be a tournament table, asked without a query: a table always has
+    a set length (the deals per round), a club's own game has none. Every hook of the
+    tournaments asks this first, so a club's game costs them nothing."""
+    return game.max_deals is not None
 
 
 def next_round_number(tournament: Tournament) -> int:
@@ -97,9 +97,9 @@ def players_for(tournament: Tournament, number: int) -> list[int]:
     return list(playing.values_list("player_id", flat=True))
 
 
-def different_players_refusal(first: object, second: object) -> Refusal | None:
+def different_players_refusal(first: object, second: object) -> TournamentRefusal | None:
     """Two players chosen where they must be two (a swap of seats, a pair kept apart): refused
     on ``second`` when they are the same one. ``None`` (not chosen yet) is never refused."""
     if first is not None and first == second:
-        return Refusal.on("second", "same_player", _("Choose two different players."))
+        return TournamentRefusal.on("second", Code.SAME_PLAYER, _("Choose two different players."))
     return None

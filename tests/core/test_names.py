@@ -252,7 +252,9 @@ def test_registration_is_all_or_nothing(
 
     def fails_at_the_third(**kw: Any) -> Entry:
         if tournament.entries.count() == 2:
-            raise tournament_errors.TournamentError("The database said no.")
+            raise tournament_errors.TournamentError.whole(
+                tournament_errors.Code.ALREADY_REGISTERED, "The database said no."
+            )
         return real_entry_add(**kw)
 
     monkeypatch.setattr(registration_services, "entry_add", fails_at_the_third)

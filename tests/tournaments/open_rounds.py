@@ -6,16 +6,19 @@ this is how the tests build one."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tarot_scores.games import services as game_services
-from tournaments.rounds.services import round_after_deal
+from tournaments.play.deal import table_deal_changed
 
 
 @contextmanager
 def deals_leave_rounds_open() -> Iterator[None]:
-    """Deals entered inside this block do not close their round."""
+    """Deals entered inside this block do not close their round (the deal hook's last step
+    left out)."""
     hooks = game_services.deal_changed
-    with hooks.replaced([hook for hook in hooks if hook is not round_after_deal]):
+    open_rounds = functools.partial(table_deal_changed, close_round=False)
+    with hooks.replaced([open_rounds if h is table_deal_changed else h for h in hooks]):
         yield

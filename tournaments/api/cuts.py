@@ -21,6 +21,7 @@ from tournaments.api.base import (
     round_or_404,
     tournament_or_404,
 )
+from tournaments.errors import CutRefused
 from tournaments.models import Cut, Round, Tournament
 from tournaments.rules import can_referee
 from tournaments.standings import cuts
@@ -125,7 +126,7 @@ def _referee_round(request: Request, pk: int, number: int) -> tuple[Tournament, 
     return tournament, round_or_404(tournament, number)
 
 
-def conflict(refused: cuts.CutRefused) -> Response:
+def conflict(refused: CutRefused) -> Response:
     return refusal_problem(refused, status=status.HTTP_409_CONFLICT)
 
 
@@ -172,7 +173,7 @@ class RoundCutView(TournamentAPIView):
             preview = cuts.cut_preview(
                 tournament=tournament, after_round=round_.number, **asked.validated_data
             )
-        except cuts.CutRefused as refused:
+        except CutRefused as refused:
             return conflict(refused)
         return Response(preview_json(preview))
 
@@ -200,7 +201,7 @@ class RoundCutView(TournamentAPIView):
                 by=request.user,
                 **asked.validated_data,
             )
-        except cuts.CutRefused as refused:
+        except CutRefused as refused:
             return conflict(refused)
         return Response(cut_json(made), status=status.HTTP_201_CREATED)
 
@@ -219,6 +220,6 @@ class RoundCutView(TournamentAPIView):
         tournament, round_ = _referee_round(request, pk, number)
         try:
             cuts.cut_undo(tournament=tournament, after_round=round_.number, by=request.user)
-        except cuts.CutRefused as refused:
+        except CutRefused as refused:
             return conflict(refused)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -43,10 +43,10 @@ from tournaments.api.serializers import (
     TournamentStandingSerializer,
     TournamentTeamStandingSerializer,
 )
-from tournaments.models import Entry, Tournament
+from tournaments.formats import format_for
+from tournaments.models import Entry
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds.selectors import Bracket
-from tournaments.rules import is_duplicate
 from tournaments.standings import selectors as standings_selectors
 from tournaments.standings.duplicate import DuplicateRow, duplicate_standings
 
@@ -124,7 +124,7 @@ class StandingsView(TournamentAPIView):
         club = tournament.club
 
         def draw() -> list[dict[str, Any]]:
-            if is_duplicate(tournament):
+            if format_for(tournament).compares_boards:
                 ranked = duplicate_standings(tournament=tournament, series=series)
                 return [duplicate_json(row) for row in ranked]
             return [
@@ -254,6 +254,6 @@ class BracketView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
-        if tournament.format != Tournament.Format.KNOCKOUT:
+        if not format_for(tournament).has_bracket:
             raise NotFound(_("This tournament is not a knockout: it has standings, no bracket."))
         return Response(bracket_json(round_selectors.bracket(tournament=tournament)))

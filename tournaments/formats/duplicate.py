@@ -19,22 +19,22 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tarot_scores.clubs.models import Player
-from tarot_scores.core.results import results_changed
-from tarot_scores.games import services as game_services
+from tarot_scores.core.errors import Reason
 from tarot_scores.games.models import Game
 from tournaments.duplicate import DIRECTIONS, Direction, Movement, board_dealer, movement
+from tournaments.errors import Code, TournamentError, TournamentRefusal
+from tournaments.formats.base import SeatedTable, TablePlan
+from tournaments.formats.rounds import RoundsFormat
 from tournaments.models import Entry, Round, Table, Tournament
-from tournaments.rounds.tables import table_label
-from tournaments.rules import entries_playing
-from tournaments.seating.duplicate import ApartClash, draw_clashes, draw_movement_numbers
-from tournaments.standings.store import standings_refresh
+from tournaments.people import selectors as people_selectors
+from tournaments.rules import entries_playing, maybe_table
+from tournaments.seating.duplicate import draw_movement_numbers
 from tournaments.words import direction_name
 
 MIN_TABLES = 2
@@ -43,31 +43,40 @@ MIN_TABLES = 2
 # --- creation ---------------------------------------------------------------------------------
 
 
-def creation_refusals(
+def creation_refusal(
     *, format: str, team_size: int, allow_threes: bool, rounds: int | None = None
-) -> dict[str, str]:
+) -> TournamentRefusal | None:
     """What a duplicate tournament cannot be, field by field (empty for another format, or when
     nothing is wrong). Tables of 5 do not arise (the count must be a multiple of 4), so their
     mode is not looked at; whether there are too many rounds for the tables is known only when
     the first round is seated (``rounds``: at least 2, when given)."""
     if format != Tournament.Format.DUPLICATE:
-        return {}
-    refusals: dict[str, str] = {}
+        return None
+    reasons: dict[str, list[Reason]] = {}
     if team_size:
-        refusals["team_size"] = _(
-            "A duplicate tournament is individual: each player is compared at his direction."
+        reasons["team_size"] = _reason(
+            Code.DUPLICATE_TEAM_SIZE,
+            _("A duplicate tournament is individual: each player is compared at his direction."),
         )
     if allow_threes:
-        refusals["allow_threes"] = _(
-            "A duplicate tournament plays tables of 4 only: the boards hold four hands."
+        reasons["allow_threes"] = _reason(
+            Code.DUPLICATE_ALLOW_THREES,
+            _("A duplicate tournament plays tables of 4 only: the boards hold four hands."),
         )
     # A round plays each board at one table: comparing needs a second round.
     if rounds is not None and rounds < 2:
-        refusals["rounds"] = _(
-            "A duplicate tournament needs at least 2 rounds: a board is compared only once "
-            "another table has played it, in a later round."
+        reasons["rounds"] = _reason(
+            Code.DUPLICATE_ROUNDS,
+            _(
+                "A duplicate tournament needs at least 2 rounds: a board is compared only once "
+                "another table has played it, in a later round."
+            ),
         )
-    return refusals
+    return TournamentRefusal(reasons) if reasons else None
+
+
+def _reason(code: Code, message: str) -> list[Reason]:
+    return [Reason(code, message)]
 
 
 # --- seating ----------------------------------------------------------------------------------
@@ -79,52 +88,68 @@ def session_movement(tables: int, rounds: int, boards_per_round: int) -> Movemen
     return movement(tables, rounds, boards_per_round)
 
 
-def seating_refusal(tournament: Tournament, players: int) -> str | None:
+def seating_refusal(tournament: Tournament, players: int) -> TournamentError | None:
     """Why round 1 of a duplicate tournament cannot be seated with this many players."""
     if players % 4 or players < 4 * MIN_TABLES:
-        return ngettext(
-            "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
-            "%(count)d is checked in.",
-            "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
-            "%(count)d are checked in.",
-            players,
-        ) % {"count": players}
+        return _unseatable(
+            ngettext(
+                "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
+                "%(count)d is checked in.",
+                "A duplicate session needs a multiple of 4 players, at least 8 (2 tables): "
+                "%(count)d are checked in.",
+                players,
+            )
+            % {"count": players}
+        )
     tables = players // 4
     if tournament.rounds > tables:
-        return ngettext(
-            "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
-            "would play a board again): this tournament has %(rounds)d. Check in more "
-            "players or play fewer rounds.",
-            "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
-            "would play a board again): this tournament has %(rounds)d. Check in more "
-            "players or play fewer rounds.",
-            tables,
-        ) % {"tables": tables, "rounds": tournament.rounds}
+        return _unseatable(
+            ngettext(
+                "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
+                "would play a board again): this tournament has %(rounds)d. Check in more "
+                "players or play fewer rounds.",
+                "A duplicate session of %(tables)d tables has at most %(tables)d rounds (a table "
+                "would play a board again): this tournament has %(rounds)d. Check in more "
+                "players or play fewer rounds.",
+                tables,
+            )
+            % {"tables": tables, "rounds": tournament.rounds}
+        )
     return None
 
 
-def seated_refusal(tournament: Tournament) -> str | None:
+def _unseatable(message: str) -> TournamentError:
+    return TournamentError.whole(Code.UNSEATABLE, message)
+
+
+def seated_refusal(tournament: Tournament) -> TournamentError | None:
     """Why a duplicate tournament's players can no longer change (None before its first round,
     and for any other format)."""
     if tournament.format != Tournament.Format.DUPLICATE:
         return None
     if not tournament.round_set.exists():
         return None
-    return _(
-        "The movement of this duplicate tournament is drawn: nobody can join, leave or change "
-        "presence until it is over."
+    return TournamentError.whole(
+        Code.DUPLICATE_DRAWN,
+        _(
+            "The movement of this duplicate tournament is drawn: nobody can join, leave or change "
+            "presence until it is over."
+        ),
     )
 
 
-def seats_fixed_refusal(tournament: Tournament) -> str | None:
+def seats_fixed_refusal(tournament: Tournament) -> TournamentError | None:
     """Why a duplicate tournament's seats cannot be swapped or taken over by a substitute
     (None for any other format): each seat is the movement's, and a player's boards are
     compared at his direction over the whole session."""
     if tournament.format != Tournament.Format.DUPLICATE:
         return None
-    return _(
-        "In a duplicate tournament every seat is the movement's: players cannot be swapped or "
-        "replaced by a substitute."
+    return TournamentError.whole(
+        Code.DUPLICATE_SEATS,
+        _(
+            "In a duplicate tournament every seat is the movement's: players cannot be swapped or "
+            "replaced by a substitute."
+        ),
     )
 
 
@@ -140,80 +165,11 @@ def team_pairs(tournament: Tournament) -> set[frozenset[int]]:
     }
 
 
-@dataclass(frozen=True)
-class DuplicateSeating:
-    round: Round
-    clashes: tuple[ApartClash[int], ...]  # pairs kept apart the draw could not separate
-
-
-class DuplicateError(Exception):
-    """A duplicate round that cannot be seated; the message says why."""
-
-
-def seat_round(
-    *,
-    tournament: Tournament,
-    number: int,
-    by: Any,
-    apart: Collection[frozenset[int]],
-) -> DuplicateSeating:
-    """Seat round ``number`` of a duplicate tournament (the caller holds the tournament's lock
-    and has closed the round before). Round 1 draws the movement numbers of the players
-    checked in; later rounds seat the same numbers where the movement sends them. ``apart``:
-    pairs of players that must never share a table (team-mates are added)."""
-    if number == 1:
-        entries = list(entries_playing(tournament, 1))
-        refusal = seating_refusal(tournament, len(entries))
-        if refusal:
-            raise DuplicateError(refusal)
-        plan = session_movement(len(entries) // 4, tournament.rounds, tournament.deals_per_round)
-        draw = draw_movement_numbers(
-            [e.player_id for e in entries],
-            plan,
-            seed=tournament.seed,
-            apart={*apart, *team_pairs(tournament)},
-        )
-        for entry in entries:
-            entry.movement_number = draw.numbers[entry.player_id]
-        Entry.objects.bulk_update(entries, ["movement_number"])
-        clashes = draw.clashes
-    else:
-        entries = list(tournament.entries.filter(movement_number__isnull=False))
-        plan = session_movement(len(entries) // 4, tournament.rounds, tournament.deals_per_round)
-        numbers = {e.player_id: e.movement_number for e in entries if e.movement_number}
-        clashes = draw_clashes(numbers, plan, {*apart, *team_pairs(tournament)})
-    player_of = {e.movement_number: e.player_id for e in entries}
-    repeats = sum(1 for m in plan.repeated_meetings() if m.round == number)
-    round_ = Round.objects.create(tournament=tournament, number=number, repeats=repeats)
-    by_id = Player.objects.in_bulk([e.player_id for e in entries])
-
-    for station in plan.round_stations(number):
-        game = game_services.game_create(
-            club=tournament.club,
-            players=[by_id[player_of[n]] for n in station.players],  # North, East, South, West
-            variant=tournament.variant if tournament.variant != "house" else "fft",
-            house_rules=tournament.house_rules,
-            by=by,
-            date=tournament.date,
-            label=table_label(tournament.name, number, station.table),
-            max_deals=tournament.deals_per_round,
-            imposed=True,
-        )
-        Table.objects.create(round=round_, number=station.table, game=game)
-    round_.tournament = tournament
-    standings_refresh(round_=round_, player_ids=list(by_id))
-    if tournament.status != Tournament.Status.RUNNING:
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status"])
-    results_changed(club_id=tournament.club_id)
-    return DuplicateSeating(round_, tuple(c for c in clashes if c.round == number))
-
-
 # --- boards at a table ------------------------------------------------------------------------
 
 
 def _duplicate_table(game: Game) -> Table | None:
-    if game.max_deals is None:
+    if not maybe_table(game):
         return None  # a tournament table always has a set length: no query for a club game
     table = (
         Table.objects.filter(game_id=game.pk)
@@ -268,5 +224,70 @@ def table_boards(table: Table, seated: list[Player], entered: Collection[int]) -
     return out
 
 
-def is_duplicate_table(table: Table) -> bool:
-    return table.round.tournament.format == Tournament.Format.DUPLICATE
+class DuplicateFormat:
+    """A duplicate session: round 1 draws each checked-in player's movement number, and every
+    round seats the numbers where the movement sends them; a table plays its station's boards.
+    It is over after its set number of rounds."""
+
+    has_bracket = False
+    compares_boards = True
+    has_cuts = False
+    seats_byes = False
+    asks_five_mode = False  # the count is a multiple of 4: tables of 5 never sit
+
+    def players_for(self, tournament: Tournament, number: int) -> list[int]:
+        """Round 1: the players checked in (in the registration's order: the draw reads it);
+        later rounds: the players holding a movement number."""
+        if number == 1:
+            return [e.player_id for e in entries_playing(tournament, 1)]
+        return list(
+            tournament.entries.filter(movement_number__isnull=False).values_list(
+                "player_id", flat=True
+            )
+        )
+
+    def seat(self, tournament: Tournament, number: int, players: list[int]) -> TablePlan:
+        """Round 1 draws the movement numbers (pairs kept apart and team-mates at different
+        tables where a draw can) and stores them; later rounds read them."""
+        if number == 1:
+            refusal = seating_refusal(tournament, len(players))
+            if refusal:
+                raise refusal
+            plan = session_movement(
+                len(players) // 4, tournament.rounds, tournament.deals_per_round
+            )
+            draw = draw_movement_numbers(
+                players,
+                plan,
+                seed=tournament.seed,
+                apart={*people_selectors.apart_pairs(tournament), *team_pairs(tournament)},
+            )
+            entries = list(tournament.entries.filter(player_id__in=players))
+            for entry in entries:
+                entry.movement_number = draw.numbers[entry.player_id]
+            Entry.objects.bulk_update(entries, ["movement_number"])
+            player_of = {n: p for p, n in draw.numbers.items()}
+        else:
+            plan = session_movement(
+                len(players) // 4, tournament.rounds, tournament.deals_per_round
+            )
+            player_of = {
+                drawn: player
+                for drawn, player in tournament.entries.filter(
+                    movement_number__isnull=False
+                ).values_list("movement_number", "player_id")
+                if drawn is not None
+            }
+        return TablePlan(
+            tables=tuple(
+                SeatedTable(station.table, tuple(player_of[n] for n in station.players))
+                for station in plan.round_stations(number)
+            ),
+            repeats=sum(1 for m in plan.repeated_meetings() if m.round == number),
+        )
+
+    def over_refusal(self, tournament: Tournament, last: Round) -> TournamentError | None:
+        return RoundsFormat().over_refusal(tournament, last)
+
+    def table_boards(self, table: Table, tables: int) -> tuple[int, ...] | None:
+        return table_station_boards(table, tables)

@@ -18,6 +18,7 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
+from tournaments.rules import maybe_table
 
 
 def apart_pairs(tournament: Tournament) -> set[frozenset[int]]:
@@ -160,7 +161,7 @@ def seats_when_played(deal: Deal, now: list[Player]) -> list[Player] | None:
     back to the player he replaced, so correcting that deal scores its own players (the
     replaced player's scores stay his, apart from the substitute's). None where no seat of the
     game changed after the deal (one query, none for a club's own game)."""
-    if deal.game.max_deals is None:
+    if not maybe_table(deal.game):
         return None  # a tournament table always has a set length: no query for a club game
     later = (
         Substitution.objects.filter(table__game_id=deal.game_id, at__gte=deal.created_at)

@@ -29,12 +29,14 @@ from django.utils.translation import ngettext
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.actors import signed_in
-from tarot_scores.core.errors import Reason, Refusal
+from tarot_scores.core.errors import Reason
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Seat
 from tournaments import seating
+from tournaments.errors import Code, TournamentError, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.models import (
     APART_REASON_MAX,
     ApartPair,
@@ -71,31 +73,33 @@ def apart_pair_add(
     they are). ``Refusal`` with a reason on ``first``, ``second`` or ``reason``."""
     reasons: dict[str, list[Reason]] = defaultdict(list)
     if first is None:
-        reasons["first"].append(Reason("required", _("Choose a player.")))
+        reasons["first"].append(Reason(Code.REQUIRED, _("Choose a player.")))
     if second is None:
-        reasons["second"].append(Reason("required", _("Choose a player.")))
+        reasons["second"].append(Reason(Code.REQUIRED, _("Choose a player.")))
     text = reason.strip()
     if not text:
         reasons["reason"].append(
-            Reason("required", _("Say why they must not share a table (family, referee...)."))
+            Reason(Code.REQUIRED, _("Say why they must not share a table (family, referee...)."))
         )
     elif len(text) > APART_REASON_MAX:
         reasons["reason"].append(
-            Reason("too_long", _("At most %(n)s characters.") % {"n": APART_REASON_MAX})
+            Reason(Code.TOO_LONG, _("At most %(n)s characters.") % {"n": APART_REASON_MAX})
         )
     for field, entry in (("first", first), ("second", second)):
         if entry is not None and entry.tournament_id != tournament.pk:
-            reasons[field].append(Reason("unknown_entry", _("No such entry in this tournament.")))
+            reasons[field].append(
+                Reason(Code.UNKNOWN_ENTRY, _("No such entry in this tournament."))
+            )
     same = different_players_refusal(first and first.pk, second and second.pk)
     if same:
         reasons["second"] += same.reasons["second"]
     if reasons:
-        raise Refusal(reasons)
+        raise TournamentRefusal(reasons)
     assert first is not None and second is not None
     low, high = sorted((first, second), key=lambda e: e.pk)
-    already = Refusal.on(
+    already = TournamentRefusal.on(
         "second",
-        "already_apart",
+        Code.ALREADY_APART,
         _("%(a)s and %(b)s are already kept apart.")
         % {"a": low.player.label, "b": high.player.label},
     )
@@ -166,12 +170,12 @@ def _substitute_player(tournament: Tournament, player: Player | None, name: str)
     if player is not None:
         return player
     if not name.strip():
-        raise Refusal.on(
-            "substitute", "required", _("Choose a club player or type the substitute's name.")
+        raise TournamentRefusal.on(
+            "substitute", Code.REQUIRED, _("Choose a club player or type the substitute's name.")
         )
     refusal = name_refusal(name)
     if refusal:
-        raise Refusal.on("substitute", "bad_name", refusal)
+        raise TournamentRefusal.on("substitute", Code.BAD_NAME, refusal)
     wanted = name.strip().casefold()
     for candidate in tournament.club.players.all():
         if wanted in (candidate.name.casefold(), candidate.label.casefold()):
@@ -201,10 +205,10 @@ def substitute_seat(
     tournament = round_.tournament
     refusal = duplicate_format.seats_fixed_refusal(tournament)
     if refusal:
-        raise Refusal.on("replaced", "duplicate_seats", refusal)
+        raise TournamentRefusal.on("replaced", Code.DUPLICATE_SEATS, str(refusal))
     if round_.status == Round.Status.CLOSED:
-        raise Refusal.on(
-            "replaced", "round_closed", _("This round is closed: no substitute can sit in now.")
+        raise TournamentRefusal.on(
+            "replaced", Code.ROUND_CLOSED, _("This round is closed: no substitute can sit in now.")
         )
     seat = (
         Seat.objects.select_for_update()
@@ -212,22 +216,22 @@ def substitute_seat(
         .first()
     )
     if seat is None or replaced.tournament_id != tournament.pk:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "replaced",
-            "not_seated",
+            Code.NOT_SEATED,
             _("%(name)s is not seated in this round.") % {"name": replaced.player.label},
         )
     player = _substitute_player(tournament, player, name)
     if Seat.objects.filter(game__tournament_table__round=round_, player=player).exists():
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "substitute",
-            "already_seated",
+            Code.ALREADY_SEATED,
             _("%(name)s is already seated in this round.") % {"name": player.label},
         )
     if Entry.objects.filter(tournament=tournament, player=player).exists():
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "substitute",
-            "already_registered",
+            Code.ALREADY_REGISTERED,
             _(
                 "%(name)s is registered in this tournament: a substitute's scores are kept "
                 "apart, so he must not be."
@@ -267,20 +271,20 @@ def substitute_seat(
     return done
 
 
-def seating_refusal(error: seating.SeatingError, tournament: Tournament, lang: str) -> str:
+def seating_refusal(
+    error: seating.SeatingError, tournament: Tournament, lang: str
+) -> TournamentError:
     """Why a round cannot be seated, and, when a count that cannot make tables could be seated
     with byes, how."""
     message = error.message("en" if lang == "en" else "fr")
-    if isinstance(error, seating.ImpossibleTablePlan) and (
-        tournament.format == Tournament.Format.ROUNDS
-    ):
+    if isinstance(error, seating.ImpossibleTablePlan) and format_for(tournament).seats_byes:
         try:
             byes = seating.fewest_byes(error.players, allow_threes=tournament.allow_threes)
         except seating.SeatingError:
-            return message
+            return TournamentError.whole(Code.UNSEATABLE, message)
         message += " " + ngettext(
             "Or seat the round with %(n)s player sitting out (a bye), from the registration page.",
             "Or seat the round with %(n)s players sitting out (a bye), from the registration page.",
             byes,
         ) % {"n": byes}
-    return message
+    return TournamentError.whole(Code.UNSEATABLE, message)

@@ -15,7 +15,8 @@ remembers it for that phone). The link is the trust, as for entering deals: the 
 vouched for the deal, for the referee to ask.
 
 The state lives here, beside the deal (``DealConfirmation``), and is kept in step by
-``confirmation_after_deal``, a hook the deal services call inside every deal's transaction:
+``confirmation_after_deal``, the first step of the tournaments' one deal hook
+(``tournaments.play.deal``), which the deal services call inside every deal's transaction:
 ``tarot_scores`` knows nothing of it. A change made by an organiser or a referee (not seated at
 the table) is confirmed at once; any other entry, correction or restore makes the deal pending
 again, with no confirmation and no dispute.
@@ -35,10 +36,10 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.actors import Actor, signed_in
-from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
@@ -114,25 +115,22 @@ def may_act(user: Actor, deal: Deal, *, settle: bool = False) -> bool:
     return not settle and _account_player(user, seated) is not None
 
 
-def _refuse(code: str, message: str) -> Refusal:
-    return Refusal.on(WHOLE, code, message)
+def _refuse(code: Code, message: str) -> TournamentRefusal:
+    return TournamentRefusal.whole(code, message)
 
 
 # --- the hook ----------------------------------------------------------------------------------
 
 
 def confirmation_after_deal(
-    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+    *, table: Table, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
 ) -> None:
     """A deal of a tournament table that requires confirmation was entered, corrected or
-    restored: confirmed if an organiser or referee did it, else pending (registered with
-    ``games.services.on_deal_change``, before the round's own hook, so that the round counts
-    the deal as it now stands). A deletion leaves the state alone: a deleted deal counts for
-    nothing anyway."""
-    if game.max_deals is None or action == DealRevision.Action.DELETED:
-        return  # a tournament table always has a set length: no query for a club's own game
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
-    if table is None or not table.round.tournament.require_confirmation:
+    restored: confirmed if an organiser or referee did it, else pending (the first step of the
+    deal hook, ``tournaments.play.deal``, so that the standings and the round count the deal as
+    it now stands). A deletion leaves the state alone: a deleted deal counts for nothing
+    anyway."""
+    if action == DealRevision.Action.DELETED or not table.round.tournament.require_confirmation:
         return
     # Who made this change: the deal services record the account with the revision.
     revision = (
@@ -177,15 +175,15 @@ def _referee_reason(reason: str) -> str:
     kept with the deal's confirmation (and in its history when he corrects the deal)."""
     reason = " ".join((reason or "").split())
     if not reason:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "reason",
-            "reason_required",
+            Code.REASON_REQUIRED,
             _("Say why you decide instead of the other side: the reason is kept with the deal."),
         )
     if len(reason) > game_services.MAX_REASON:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "reason",
-            "reason_too_long",
+            Code.REASON_TOO_LONG,
             _("Keep the reason under %(count)s characters.") % {"count": game_services.MAX_REASON},
         )
     return reason
@@ -209,9 +207,9 @@ def _locked(deal: Deal, version: int | None) -> tuple[Deal, Table, list[int], De
     current.game = game
     table = Table.objects.select_related("round__tournament__club").filter(game=game).first()
     if table is None or not table.round.tournament.require_confirmation:
-        raise _refuse("not_required", _("This tournament does not ask for confirmations."))
+        raise _refuse(Code.NOT_REQUIRED, _("This tournament does not ask for confirmations."))
     if current.is_deleted:
-        raise _refuse("deal_deleted", _("This deal is deleted."))
+        raise _refuse(Code.DEAL_DELETED, _("This deal is deleted."))
     if version is not None and current.version != version:
         raise game_services.DealConflict(
             _("This deal was corrected meanwhile (now version %(version)s): read it again.")
@@ -221,7 +219,7 @@ def _locked(deal: Deal, version: int | None) -> tuple[Deal, Table, list[int], De
     confirmation = DealConfirmation.objects.select_for_update().filter(deal=current).first()
     if confirmation is None:
         # Entered before the tournament asked for confirmations: it counts as it stands.
-        raise _refuse("already_confirmed", _("This deal is already confirmed."))
+        raise _refuse(Code.ALREADY_CONFIRMED, _("This deal is already confirmed."))
     seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
     return current, table, seated, confirmation
 
@@ -233,12 +231,13 @@ def _table_player(
     acting = player if player is not None else _account_player(by, seated)
     if acting is None or acting not in seated:
         raise _refuse(
-            "not_at_table", _("Only a player of this table, a referee or an organiser may do this.")
+            Code.NOT_AT_TABLE,
+            _("Only a player of this table, a referee or an organiser may do this."),
         )
     entered = confirmation.entered_side
     if entered and side_of(deal.payload, acting) == entered:
         raise _refuse(
-            "same_side",
+            Code.SAME_SIDE,
             _("%(side)s entered this deal: a player of %(other)s confirms it.")
             % {"side": side_label(entered).capitalize(), "other": side_label(other_side(entered))},
         )
@@ -256,9 +255,9 @@ def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) ->
         return
     typed = "".join((pin or "").split())
     if not typed:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "pin",
-            "pin_required",
+            Code.PIN_REQUIRED,
             _("Type your PIN: it is printed beside your name on the table sheet."),
         )
     expected = (
@@ -267,7 +266,9 @@ def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) ->
         .first()
     )
     if expected is None or not compare_digest(typed, expected):
-        raise Refusal.on("pin", "pin_wrong", _("This PIN is not yours: nothing was changed."))
+        raise TournamentRefusal.on(
+            "pin", Code.PIN_WRONG, _("This PIN is not yours: nothing was changed.")
+        )
 
 
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
@@ -311,14 +312,14 @@ def deal_confirm(
         proof = proof or (f"user:{account.pk}" if account is not None else "")
         if proof and proof == confirmation.entered_proof:
             raise _refuse(
-                "same_proof",
+                Code.SAME_PROOF,
                 _(
                     "This phone entered the deal: a player of the other side confirms it on "
                     "their own phone, or signed in to their own account."
                 ),
             )
         if confirmation.status == Status.DISPUTED:
-            raise _refuse("disputed", _("This deal is disputed: a referee decides."))
+            raise _refuse(Code.DISPUTED, _("This deal is disputed: a referee decides."))
         _check_personal(table, acting, by=by, pin=pin)
         confirmation.confirmed_by_id = acting
     confirmation.status = Status.CONFIRMED
@@ -346,7 +347,7 @@ def deal_dispute(
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status != Status.PENDING:
         raise _refuse(
-            "not_pending",
+            Code.NOT_PENDING,
             _("This deal is confirmed.")
             if confirmation.status == Status.CONFIRMED
             else _("This deal is already disputed: a referee decides."),
@@ -379,13 +380,13 @@ def dispute_settle(*, deal: Deal, keep: str, by: Actor, reason: str = "") -> Dea
     current, table, seated, confirmation = _locked(deal, None)
     if not referee_for(by, table, seated):
         raise _refuse(
-            "not_referee",
+            Code.NOT_REFEREE,
             _("Only a referee or an organiser who does not play at this table decides."),
         )
     if confirmation.status != Status.DISPUTED or confirmation.dispute_payload is None:
-        raise _refuse("not_disputed", _("This deal is not disputed."))
+        raise _refuse(Code.NOT_DISPUTED, _("This deal is not disputed."))
     if keep not in (KEEP_ENTERED, KEEP_OTHER):
-        raise _refuse("keep_invalid", _("Keep the version entered or the other side's."))
+        raise _refuse(Code.KEEP_INVALID, _("Keep the version entered or the other side's."))
     reason = _referee_reason(reason)
     if keep == KEEP_ENTERED:
         deal_confirm(deal=current, by=by, reason=reason)

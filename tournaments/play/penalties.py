@@ -24,11 +24,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.actors import signed_in
-from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Deal, Game, Seat
 from tarot_scores.games.penalties import PenaltyMark
 from tarot_scores.games.seats import deal_seats
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import (
     PENALTY_POINTS_MAX,
     PENALTY_REASON_MAX,
@@ -38,25 +38,26 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
+from tournaments.rules import maybe_table
 from tournaments.standings.store import standings_refresh
 
 
-def _reason_refusal(reason: str, *, required: bool = True) -> Refusal | None:
+def _reason_refusal(reason: str, *, required: bool = True) -> TournamentRefusal | None:
     text = reason.strip()
     if required and not text:
-        return Refusal.on("reason", "required", _("Write the reason for the penalty."))
+        return TournamentRefusal.on("reason", Code.REQUIRED, _("Write the reason for the penalty."))
     if len(text) > PENALTY_REASON_MAX:
-        return Refusal.on(
-            "reason", "too_long", _("At most %(n)s characters.") % {"n": PENALTY_REASON_MAX}
+        return TournamentRefusal.on(
+            "reason", Code.TOO_LONG, _("At most %(n)s characters.") % {"n": PENALTY_REASON_MAX}
         )
     return None
 
 
-def _points_refusal(points: int) -> Refusal | None:
+def _points_refusal(points: int) -> TournamentRefusal | None:
     if points < 1 or points > PENALTY_POINTS_MAX:
-        return Refusal.on(
+        return TournamentRefusal.on(
             "points",
-            "out_of_range",
+            Code.OUT_OF_RANGE,
             _("A penalty is a whole number of points from 1 to %(n)s.") % {"n": PENALTY_POINTS_MAX},
         )
     return None
@@ -80,20 +81,24 @@ def _round_and_deal(
             .first()
         )
         if deal is None:
-            raise Refusal.on("deal", "unknown_deal", _("No such deal in this tournament."))
+            raise TournamentRefusal.on(
+                "deal", Code.UNKNOWN_DEAL, _("No such deal in this tournament.")
+            )
         round_ = deal.game.tournament_table.round
         if round_number is not None and round_.number != round_number:
-            raise Refusal.on(
+            raise TournamentRefusal.on(
                 "deal",
-                "other_round",
+                Code.OTHER_ROUND,
                 _("This deal was not played in round %(n)s.") % {"n": round_number},
             )
     else:
         if round_number is None:
-            raise Refusal.on("round", "required", _("Choose the round."))
+            raise TournamentRefusal.on("round", Code.REQUIRED, _("Choose the round."))
         found = Round.objects.filter(tournament=tournament, number=round_number).first()
         if found is None:
-            raise Refusal.on("round", "unknown_round", _("No such round in this tournament."))
+            raise TournamentRefusal.on(
+                "round", Code.UNKNOWN_ROUND, _("No such round in this tournament.")
+            )
         round_ = found
     # His table in the round: where he is seated now, or where a substitute took his seat
     # over (he keeps the deals played before).
@@ -107,9 +112,9 @@ def _round_and_deal(
         )
     )
     if not games:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "entry",
-            "not_seated",
+            Code.NOT_SEATED,
             _("%(name)s was not seated in round %(n)s.")
             % {"name": entry.player.label, "n": round_.number},
         )
@@ -122,9 +127,9 @@ def _round_and_deal(
             .first()
         )
         if deal is None:
-            raise Refusal.on(
+            raise TournamentRefusal.on(
                 "deal",
-                "unknown_deal",
+                Code.UNKNOWN_DEAL,
                 _("No deal %(d)s at %(name)s's table in round %(n)s.")
                 % {"d": deal_number, "name": entry.player.label, "n": round_.number},
             )
@@ -133,9 +138,9 @@ def _round_and_deal(
     if deal is not None and (
         deal.game_id not in games or entry.player_id not in {p.pk for p in deal_seats(deal).players}
     ):
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "deal",
-            "other_table",
+            Code.OTHER_TABLE,
             _("%(name)s did not play this deal.") % {"name": entry.player.label},
         )
     round_.tournament = tournament
@@ -158,13 +163,15 @@ def penalty_give(
     number at his table, or its id) or on the round itself. ``Refusal`` per field
     (``entry``, ``round``, ``deal``, ``points``, ``reason``) otherwise; nothing is stored."""
     if entry.tournament_id != tournament.pk:
-        raise Refusal.on("entry", "unknown_entry", _("This player is not registered here."))
+        raise TournamentRefusal.on(
+            "entry", Code.UNKNOWN_ENTRY, _("This player is not registered here.")
+        )
     refusals: dict[str, list[Any]] = {}
     for refusal in (_points_refusal(points), _reason_refusal(reason)):
         if refusal is not None:
             refusals.update(refusal.reasons)
     if refusals:
-        raise Refusal(refusals)
+        raise TournamentRefusal(refusals)
     round_, deal = _round_and_deal(tournament, entry, round_number, deal_number, deal_id)
     penalty = Penalty.objects.create(
         tournament=tournament,
@@ -190,7 +197,7 @@ def penalty_remove(*, penalty: Penalty, by: Any, reason: str = "") -> Penalty:
         .get(pk=penalty.pk)
     )
     if locked.removed_at is not None:
-        raise Refusal.on(WHOLE, "already_removed", _("This penalty was removed already."))
+        raise TournamentRefusal.whole(Code.ALREADY_REMOVED, _("This penalty was removed already."))
     refusal = _reason_refusal(reason, required=False)
     if refusal is not None:
         raise refusal
@@ -223,7 +230,7 @@ def table_penalties(*, game: Game, deal_id: int | None = None) -> list[PenaltyMa
     """A tournament table's penalties, removed ones included, in the order given: those of its
     players in its round, or those on one of its deals (one query). None for a club's own game
     (no query: a table always has a set number of deals)."""
-    if game.max_deals is None:
+    if not maybe_table(game):
         return None
     rows = Penalty.objects.select_related("entry", "deal", "given_by", "removed_by")
     if deal_id is not None:

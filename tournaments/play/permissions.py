@@ -21,12 +21,12 @@ from tarot_scores.clubs import permissions
 from tarot_scores.games.guards import Act
 from tarot_scores.games.models import Game
 from tournaments.models import Round, Table
-from tournaments.rules import can_referee
+from tournaments.rules import can_referee, maybe_table
 
 
 def table_of(who: Any, game: Game) -> Table | None:
     """The tournament table this game is, read once per request (None: a club's own game)."""
-    if game.max_deals is None:
+    if not maybe_table(game):
         return None  # a tournament table always has a set length: no query for a club game
     reader = permissions.access_of(who)
     key = ("table", game.pk)
@@ -53,6 +53,6 @@ def table_access(*, reader: Any, game: Game, act: Act) -> bool | None:
 
 def table_needs_reason(*, game: Game) -> bool:
     """A change to a table's deals after its round closed needs a written reason."""
-    if game.max_deals is None:
+    if not maybe_table(game):
         return False
     return Round.objects.filter(tables__game_id=game.pk, status=Round.Status.CLOSED).exists()

@@ -7,12 +7,12 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tarot_scores.core.errors import Refusal
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import Tournament
 
 
-def _refusal(field: str, code: str, message: str) -> Refusal:
-    return Refusal.on(field, code, message)
+def _refusal(field: str, code: Code, message: str) -> TournamentRefusal:
+    return TournamentRefusal.on(field, code, message)
 
 
 @transaction.atomic
@@ -23,14 +23,14 @@ def referee_add(*, tournament: Tournament, user: Any) -> Tournament:
     if tournament.referees.filter(pk=user.pk).exists():
         raise _refusal(
             "user",
-            "already_referee",
+            Code.ALREADY_REFEREE,
             _("%(name)s is already a referee of this tournament.") % {"name": user.get_username()},
         )
     club = tournament.club
     if not club.public and not club.memberships.filter(user=user).exists():
         raise _refusal(
             "user",
-            "referee_not_member",
+            Code.REFEREE_NOT_MEMBER,
             _(
                 "%(name)s is not a member of this private club: invite them on the members page "
                 "first."

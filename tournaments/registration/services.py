@@ -16,13 +16,14 @@ from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.actors import signed_in
-from tarot_scores.core.errors import Reason, Refusal
+from tarot_scores.core.errors import Refusal
 from tarot_scores.core.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.setup import rule_set_for
-from tournaments.errors import TournamentError
+from tournaments.errors import Code, TournamentError, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_named
 from tournaments.models import Entry, Team, Tournament
 from tournaments.rules import next_round_number
 
@@ -31,17 +32,21 @@ def _named(name: str) -> str:
     """A tournament's, a team's or a newcomer's name as stored, by the site's one rule for names."""
     refusal = name_refusal(name)
     if refusal:
-        raise TournamentError(refusal)
+        raise TournamentError.whole(Code.BAD_NAME, refusal)
     return name.strip()
 
 
-def five_mode_refusal(*, rules: scoring.RuleSet | None, five_mode: str) -> str | None:
+def five_mode_refusal(*, rules: scoring.RuleSet | None, five_mode: str) -> TournamentRefusal | None:
     """Why a tournament's way of playing tables of five goes against its rules, if it does:
     house rules may fix it (the presets leave it to the tournament)."""
     fixed = rules.five_players if rules is not None else scoring.FivePlayers.EITHER
     if fixed is scoring.FivePlayers.EITHER or fixed.value == five_mode:
         return None
-    return _("These rules play tables of five with: %(mode)s.") % {"mode": FIVE_PLAYER_WORDS[fixed]}
+    return TournamentRefusal.on(
+        "five_mode",
+        Code.FIVE_MODE_FIXED,
+        _("These rules play tables of five with: %(mode)s.") % {"mode": FIVE_PLAYER_WORDS[fixed]},
+    )
 
 
 def creation_refusal(
@@ -52,20 +57,17 @@ def creation_refusal(
     rounds: int | None,
     rules: scoring.RuleSet | None,
     five_mode: str | None,
-) -> Refusal | None:
+) -> TournamentRefusal | None:
     """What a new tournament cannot be, field by field, or None: the duplicate format's limits
-    (``duplicate_format.creation_refusals``) and, in any other format, tables of five played
+    (``duplicate_format.creation_refusal``) and, in any other format, tables of five played
     the way its rules fix (tables of 5 never sit in a duplicate session). The creation page,
     the API and ``tournament_create`` ask this one question. ``five_mode`` None: not asked."""
-    refusals = duplicate_format.creation_refusals(
+    refusal = duplicate_format.creation_refusal(
         format=format, team_size=team_size, allow_threes=allow_threes, rounds=rounds
     )
-    reasons = {field: [Reason("duplicate_" + field, text)] for field, text in refusals.items()}
-    if format != Tournament.Format.DUPLICATE and five_mode is not None:
-        text = five_mode_refusal(rules=rules, five_mode=five_mode)
-        if text:
-            reasons["five_mode"] = [Reason("five_mode_fixed", text)]
-    return Refusal(reasons) if reasons else None
+    if refusal is None and format_named(format).asks_five_mode and five_mode is not None:
+        refusal = five_mode_refusal(rules=rules, five_mode=five_mode)
+    return refusal
 
 
 @transaction.atomic
@@ -158,7 +160,7 @@ def entry_add(
     _refuse_if_drawn(tournament)
     if player is None:
         if not name.strip():
-            raise TournamentError(_("Choose a player or type a name."))
+            raise TournamentError.whole(Code.NAME_OR_PLAYER, _("Choose a player or type a name."))
         name = _named(name)
         player = _club_player_named(tournament.club, name)
         if player is None:
@@ -173,7 +175,9 @@ def entry_add(
                     raise
     elif not player.clubs.filter(pk=tournament.club_id).exists():
         player.clubs.add(tournament.club)
-    already = TournamentError(_("%(name)s is already registered.") % {"name": player.label})
+    already = TournamentError.whole(
+        Code.ALREADY_REGISTERED, _("%(name)s is already registered.") % {"name": player.label}
+    )
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise already
     first_round = next_round_number(tournament)
@@ -202,14 +206,19 @@ class Registration:
     already: list[str]  # the labels of those who were registered before, left as they were
 
 
-def registration_size_refusal(count: int) -> str | None:
+def registration_size_refusal(count: int) -> TournamentError | None:
+    """Why ``count`` players cannot be registered at once, or None."""
     if count <= MAX_AT_ONCE:
         return None
-    return ngettext(
-        "At most %(max)d players can be registered at once: %(count)d were asked.",
-        "At most %(max)d players can be registered at once: %(count)d were asked.",
-        count,
-    ) % {"max": MAX_AT_ONCE, "count": count}
+    return TournamentError.whole(
+        Code.TOO_MANY_AT_ONCE,
+        ngettext(
+            "At most %(max)d players can be registered at once: %(count)d were asked.",
+            "At most %(max)d players can be registered at once: %(count)d were asked.",
+            count,
+        )
+        % {"max": MAX_AT_ONCE, "count": count},
+    )
 
 
 @transaction.atomic
@@ -225,7 +234,7 @@ def entries_register(
     registered is left as he was and named in ``already``."""
     refusal = registration_size_refusal(len(players) + len(names))
     if refusal:
-        raise TournamentError(refusal)
+        raise refusal
     for name in names:
         _named(name)
     registered = set(tournament.entries.values_list("player_id", flat=True))
@@ -246,7 +255,7 @@ def entries_register(
             try:
                 entry = entry_add(tournament=tournament, name=str(item), checked_in=checked_in)
             except Refusal as refusal:  # the club's rules for a new player's name
-                raise TournamentError(str(refusal)) from None
+                raise TournamentError.whole(Code.BAD_NAME, str(refusal)) from None
             known[entry.player.label.casefold()] = entry.player
         else:
             entry = entry_add(tournament=tournament, player=player, checked_in=checked_in)
@@ -259,7 +268,7 @@ def _refuse_if_drawn(tournament: Tournament) -> None:
     """A duplicate tournament's players are fixed once its movement is drawn (round 1)."""
     refusal = duplicate_format.seated_refusal(tournament)
     if refusal:
-        raise TournamentError(refusal)
+        raise refusal
 
 
 @transaction.atomic
@@ -285,7 +294,7 @@ def entry_series_set(*, entry: Entry, series: str) -> Entry:
 def entry_withdraw(*, entry: Entry) -> Entry:
     """The player leaves after the last round seated; they keep the points they scored."""
     if entry.withdrawn_after is not None:
-        raise TournamentError(_("This player has already withdrawn."))
+        raise TournamentError.whole(Code.ALREADY_WITHDRAWN, _("This player has already withdrawn."))
     _refuse_if_drawn(entry.tournament)
     entry.withdrawn_after = next_round_number(entry.tournament) - 1
     entry.save(update_fields=["withdrawn_after"])
@@ -306,11 +315,13 @@ def team_create(*, tournament: Tournament, name: str, entries: Sequence[Entry]) 
     has the name (in any case); ``TournamentError`` when the team is not of the event's size."""
     name = _named(name)
     if _team_named(tournament, name) is not None:
-        raise Refusal.on(
-            "name", "team_name_taken", _("A team of this tournament already has this name.")
+        raise TournamentRefusal.on(
+            "name", Code.TEAM_NAME_TAKEN, _("A team of this tournament already has this name.")
         )
     if tournament.team_size and len(entries) != tournament.team_size:
-        raise TournamentError(_("A team has %(size)s players.") % {"size": tournament.team_size})
+        raise TournamentError.whole(
+            Code.TEAM_SIZE, _("A team has %(size)s players.") % {"size": tournament.team_size}
+        )
     team = Team.objects.create(tournament=tournament, name=name)
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
     results_changed(club_id=tournament.club_id)
@@ -323,13 +334,16 @@ def team_for_name(*, tournament: Tournament, name: str) -> Team:
     event is individual or the team already has all its players."""
     name = _named(name)
     if not tournament.team_size:
-        raise TournamentError(_("This tournament is individual: it has no teams."))
+        raise TournamentError.whole(
+            Code.NO_TEAMS, _("This tournament is individual: it has no teams.")
+        )
     team = _team_named(tournament, name)
     if team is None:
         return Team.objects.create(tournament=tournament, name=name)
     if team.members.count() >= tournament.team_size:
-        raise TournamentError(
+        raise TournamentError.whole(
+            Code.TEAM_FULL,
             _("%(team)s already has its %(size)s players.")
-            % {"team": team.name, "size": tournament.team_size}
+            % {"team": team.name, "size": tournament.team_size},
         )
     return team

@@ -9,15 +9,12 @@ the deals, never stored, so it cannot drift.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.i18n import engine_language
@@ -26,22 +23,14 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments import rules as tournament_rules
 from tournaments import seating
-from tournaments.errors import TournamentError
+from tournaments.errors import Code, TournamentError
+from tournaments.formats import TablePlan, format_for
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import DealConfirmation, Round, Table, Tournament, new_token
-from tournaments.people import selectors as people_selectors
 from tournaments.people import services as people
-from tournaments.rounds.selectors import bracket
 from tournaments.rounds.tables import table_label
 from tournaments.rules import next_round_number
-from tournaments.standings.selectors import standings_for
 from tournaments.standings.store import standings_refresh
-
-logger = logging.getLogger(__name__)
-
-# A round's seating search is budgeted in work (seating.rounds.WORK_MOVES: the same seed seats
-# the same tables on any machine); this wall-clock cap is only a safety net, reported if hit.
-SEATING_SECONDS = 20.0
 
 
 def round_progress(round_: Round) -> list[tuple[Table, int]]:
@@ -69,24 +58,7 @@ def round_complete(round_: Round) -> bool:
     return not waiting.exists()
 
 
-def _history(tournament: Tournament) -> list[list[list[int]]]:
-    """Every earlier round's tables, players in seat order."""
-    seats = (
-        Seat.objects.filter(game__tournament_table__round__tournament=tournament)
-        .values_list(
-            "game__tournament_table__round__number", "game__tournament_table__number", "player_id"
-        )
-        .order_by(
-            "game__tournament_table__round__number", "game__tournament_table__number", "position"
-        )
-    )
-    rounds: dict[int, dict[int, list[int]]] = {}
-    for round_number, table_number, player_id in seats:
-        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
-    return [list(tables.values()) for _n, tables in sorted(rounds.items())]
-
-
-def next_round_refusal(tournament: Tournament) -> str | None:
+def next_round_refusal(tournament: Tournament) -> TournamentError | None:
     """Why the next round (or knockout stage) cannot be seated now, or None if it can: the
     pages show the button, and ``round_seat_next`` refuses, on this one answer."""
     number = next_round_number(tournament)
@@ -94,18 +66,13 @@ def next_round_refusal(tournament: Tournament) -> str | None:
     if previous is not None:
         previous.tournament = tournament
         if not round_complete(previous):
-            return _("Round %(n)s is still being played.") % {"n": previous.number}
-    if tournament.format != Tournament.Format.KNOCKOUT and number > tournament.rounds:
-        return ngettext(
-            "The %(n)s round has been played.",
-            "All %(n)s rounds have been played.",
-            tournament.rounds,
-        ) % {"n": tournament.rounds}
+            return TournamentError.whole(
+                Code.ROUND_PLAYING,
+                _("Round %(n)s is still being played.") % {"n": previous.number},
+            )
     if previous is None:
         return None
-    if tournament.format == Tournament.Format.KNOCKOUT and previous.tables.count() == 1:
-        return _("The final table has been played.")
-    return None
+    return format_for(tournament).over_refusal(tournament, previous)
 
 
 @transaction.atomic
@@ -116,85 +83,52 @@ def round_seat_next(*, tournament: Tournament, by: Any, byes: bool = False) -> R
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = next_round_refusal(tournament)
     if refusal is not None:
-        raise TournamentError(refusal)
+        raise refusal
     number = next_round_number(tournament)
     previous = tournament.round_set.filter(number=number - 1).first()
     if previous is not None and previous.status != Round.Status.CLOSED:
         round_close(round_=previous)
-    if tournament.format == Tournament.Format.DUPLICATE:
-        try:
-            seated = duplicate_format.seat_round(
-                tournament=tournament,
-                number=number,
-                by=by,
-                apart=people_selectors.apart_pairs(tournament),
-            )
-        except duplicate_format.DuplicateError as error:
-            raise TournamentError(str(error)) from None
-        return seated.round
-    if tournament.format == Tournament.Format.KNOCKOUT and previous is not None:
-        players = bracket(tournament=tournament).stages[-1].qualified
-    else:
-        players = tournament_rules.players_for(tournament, number)
+    fmt = format_for(tournament)
+    players = fmt.players_for(tournament, number)
     sitting_out: list[int] = []
-    if byes and tournament.format == Tournament.Format.ROUNDS:
+    if byes and fmt.seats_byes:
         try:
             players, sitting_out = people.byes_draw(
                 tournament=tournament, players=players, number=number
             )
         except seating.SeatingError as error:
-            raise TournamentError(error.message(engine_language())) from None
-    teams = dict(tournament.entries.filter(team__isnull=False).values_list("player_id", "team_id"))
-    standings: dict[int, float] = {}
-    if tournament.seating == Tournament.Seating.SWISS:
-        standings = {
-            row.player.pk: float(row.total) for row in standings_for(tournament=tournament)
-        }
+            raise TournamentError.whole(Code.UNSEATABLE, error.message(engine_language())) from None
     try:
-        result = seating.seat_round(
-            players,
-            round_number=number,
-            method=tournament.seating,
-            seed=tournament.seed,
-            history=_history(tournament),
-            standings=standings,
-            teams=teams or None,
-            apart=people_selectors.apart_pairs(tournament),
-            allow_threes=tournament.allow_threes,
-            time_budget=SEATING_SECONDS,
-            total_rounds=tournament.rounds
-            if tournament.format == Tournament.Format.ROUNDS
-            else None,
-        )
+        plan = fmt.seat(tournament, number, players)
     except seating.SeatingError as error:
-        raise TournamentError(
-            people.seating_refusal(error, tournament, engine_language())
-        ) from None
-    if result.timed_out:
-        # Only the safety net depends on the machine: say that this draw may not replay.
-        logger.warning(
-            "Seating of round %s of tournament %s stopped by the %s s safety net: the same "
-            "seed may seat other tables on another machine.",
-            number,
-            tournament.pk,
-            SEATING_SECONDS,
-        )
-    round_ = Round.objects.create(tournament=tournament, number=number, repeats=result.repeats)
+        raise people.seating_refusal(error, tournament, engine_language()) from None
+    return _round_create(
+        tournament=tournament, number=number, plan=plan, sitting_out=sitting_out, by=by
+    )
+
+
+def _round_create(
+    *, tournament: Tournament, number: int, plan: TablePlan, sitting_out: list[int], by: Any
+) -> Round:
+    """The round as its format seated it: one club game a table (a fixed length: the deals per
+    round; a table of five plays the tournament's mode), the byes, the standings' rows."""
+    round_ = Round.objects.create(tournament=tournament, number=number, repeats=plan.repeats)
+    players = plan.players
     by_id = Player.objects.in_bulk(players)
-    for index, table_players in enumerate(result.tables, start=1):
+    for table in plan.tables:
         game = game_services.game_create(
             club=tournament.club,
-            players=[by_id[p] for p in table_players],
+            players=[by_id[p] for p in table.players],
             variant=tournament.variant if tournament.variant != "house" else "fft",
             house_rules=tournament.house_rules,
             by=by,
             date=tournament.date,
-            label=table_label(tournament.name, number, index),
+            label=table_label(tournament.name, number, table.number),
             max_deals=tournament.deals_per_round,
-            five_players=tournament.five_mode if len(table_players) == 5 else None,
+            five_players=tournament.five_mode if len(table.players) == 5 else None,
             imposed=True,  # the tournament's mode, checked against its rules when it was set
         )
-        Table.objects.create(round=round_, number=index, game=game)
+        Table.objects.create(round=round_, number=table.number, game=game)
     round_.tournament = tournament
     people.byes_record(round_=round_, player_ids=sitting_out)
     standings_refresh(round_=round_, player_ids=[*players, *sitting_out])
@@ -224,10 +158,12 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
         raise same
     refusal = duplicate_format.seats_fixed_refusal(round_.tournament)
     if refusal:
-        raise TournamentError(refusal)
+        raise refusal
     _lock(round_)
     if round_.status != Round.Status.SEATED or any(n for _t, n in round_progress(round_)):
-        raise TournamentError(_("Players can only be swapped before the round starts."))
+        raise TournamentError.whole(
+            Code.SWAP_STARTED, _("Players can only be swapped before the round starts.")
+        )
     seats = {
         s.player_id: s
         for s in Seat.objects.select_for_update().filter(
@@ -235,7 +171,9 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
         )
     }
     if len(seats) != 2:
-        raise TournamentError(_("Both players must be seated in this round."))
+        raise TournamentError.whole(
+            Code.SWAP_NOT_SEATED, _("Both players must be seated in this round.")
+        )
     a, b = seats[first.pk], seats[second.pk]
     # Through a free position, so that (game, position) stays unique at every step.
     Seat.objects.filter(pk=a.pk).update(position=1000 + a.position)
@@ -250,7 +188,7 @@ def round_start(*, round_: Round) -> Round:
     """Start the round's countdown, once: a round that has started keeps its start time."""
     _lock(round_)
     if round_.status != Round.Status.SEATED:
-        raise TournamentError(_("This round has already started."))
+        raise TournamentError.whole(Code.ALREADY_STARTED, _("This round has already started."))
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
@@ -272,12 +210,10 @@ def close_if_complete(*, round_: Round) -> bool:
     return True
 
 
-def round_after_deal(
-    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
-) -> None:
-    """A deal of a game changed (registered with ``games.services.on_deal_change``, so it runs
-    in the deal's transaction whoever wrote it: a table's link, the game page or the API): if
-    it completed a tournament table's round, close the round.
+def round_after_deal(*, table: Table, action: DealRevision.Action) -> None:
+    """A deal of this table changed (the deal hook's last step, ``tournaments.play.deal``, so
+    it runs in the deal's transaction whoever wrote it: a table's link, the game page or the
+    API): if it completed the table's round, close the round.
 
     Only a deal entered or restored adds to a table's count. A correction or a deletion cannot
     complete a round, and leaves the round alone: it never waits on the round's lock, so a
@@ -288,15 +224,12 @@ def round_after_deal(
     """
     if action not in (DealRevision.Action.CREATED, DealRevision.Action.RESTORED):
         return
-    if game.max_deals is None:
-        return  # a tournament table always has a set length: no query for a club's own game
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
-    if table is None or table.round.status == Round.Status.CLOSED:
+    if table.round.status == Round.Status.CLOSED:
         return
     # Only a deal that completes its own table can complete the round: any other leaves it
     # open without waiting on the round's lock (one indexed count), so the tables of a round
     # do not enter their deals one at a time behind that lock (docs/performance.md).
-    entered = Deal.objects.filter(game_id=game.pk, deleted_at__isnull=True).count()
+    entered = Deal.objects.filter(game_id=table.game_id, deleted_at__isnull=True).count()
     if entered < table.round.tournament.deals_per_round:
         return
     # The round is locked before counting: two tables entering their last deals at once take
@@ -309,23 +242,22 @@ def round_close(*, round_: Round) -> Round:
     """Close a complete round: its tables take no more deals (organisers may reopen a game)."""
     _lock(round_)
     if round_.status == Round.Status.CLOSED:
-        raise TournamentError(_("This round is already closed."))
+        raise TournamentError.whole(Code.ALREADY_CLOSED, _("This round is already closed."))
     if not round_complete(round_):
         if round_.tournament.require_confirmation:
-            raise TournamentError(
-                _("Some tables have not entered all their deals yet, or not all are confirmed.")
+            raise TournamentError.whole(
+                Code.TABLES_UNFINISHED,
+                _("Some tables have not entered all their deals yet, or not all are confirmed."),
             )
-        raise TournamentError(_("Some tables have not entered all their deals yet."))
+        raise TournamentError.whole(
+            Code.TABLES_UNFINISHED, _("Some tables have not entered all their deals yet.")
+        )
     Game.objects.filter(tournament_table__round=round_).update(status=Game.Status.FINISHED)
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
     tournament = round_.tournament
-    if tournament.format != Tournament.Format.KNOCKOUT:
-        over = round_.number >= tournament.rounds
-    else:  # a knockout ends with its final table
-        over = round_.tables.count() == 1
-    if over:
+    if format_for(tournament).over_refusal(tournament, round_) is not None:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
     results_changed(club_id=round_.tournament.club_id)

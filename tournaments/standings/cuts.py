@@ -26,8 +26,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.actors import signed_in
-from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.results import results_changed
+from tournaments.errors import Code, CutRefused, TournamentRefusal
+from tournaments.formats import format_for
 from tournaments.models import Cut, Entry, Round, Tournament
 from tournaments.ranking import StandingRow
 from tournaments.rules import can_referee
@@ -36,13 +37,8 @@ from tournaments.standings.selectors import standings_for
 MAX_SHARE = 99
 
 
-class CutRefused(Refusal):
-    """The tournament's state refuses a cut now (the round is not closed, the next one is seated,
-    players were cut after it already...): nothing was stored. The API answers 409."""
-
-
-def _state(code: str, message: str) -> CutRefused:
-    return CutRefused({WHOLE: [Reason(code, message)]})
+def _state(code: Code, message: str) -> CutRefused:
+    return CutRefused.whole(code, message)
 
 
 def keep_for_share(field: int, share: int) -> int:
@@ -98,35 +94,37 @@ def cut_of(tournament: Tournament, after_round: int) -> Cut | None:
 
 def cut_state_refusal(tournament: Tournament, after_round: int) -> CutRefused | None:
     """Why no cut can be made after this round now, or None (three queries at most)."""
-    if tournament.format != Tournament.Format.ROUNDS:
-        return _state("not_rounds", _("Only a tournament in rounds has cuts."))
+    if not format_for(tournament).has_cuts:
+        return _state(Code.NOT_ROUNDS, _("Only a tournament in rounds has cuts."))
     numbers = dict(
         Round.objects.filter(
             tournament=tournament, number__in=[after_round, after_round + 1]
         ).values_list("number", "status")
     )
     if after_round not in numbers:
-        return _state("unknown_round", _("No round %(n)s in this tournament.") % {"n": after_round})
+        return _state(
+            Code.UNKNOWN_ROUND, _("No round %(n)s in this tournament.") % {"n": after_round}
+        )
     if after_round >= tournament.rounds:
         return _state(
-            "last_round",
+            Code.LAST_ROUND,
             _("Round %(n)s is the last: no round follows it.") % {"n": after_round},
         )
     if numbers[after_round] != Round.Status.CLOSED:
         return _state(
-            "round_open",
+            Code.ROUND_OPEN,
             _("Round %(n)s is not closed yet: cut once its results are final.")
             % {"n": after_round},
         )
     if after_round + 1 in numbers:
         return _state(
-            "next_seated",
+            Code.NEXT_SEATED,
             _("Round %(n)s is seated already: the players of the cut are playing.")
             % {"n": after_round + 1},
         )
     if cut_of(tournament, after_round) is not None:
         return _state(
-            "already_cut",
+            Code.ALREADY_CUT,
             _("Players were cut after round %(n)s already: undo that cut first.")
             % {"n": after_round},
         )
@@ -136,21 +134,21 @@ def cut_state_refusal(tournament: Tournament, after_round: int) -> CutRefused | 
 def _asked(keep: int | None, share: int | None) -> None:
     """The request itself: a count or a share, in range."""
     if keep is None and share is None:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "keep",
-            "required",
+            Code.REQUIRED,
             _("Give the number of players who go through, or a share of the field."),
         )
     if keep is not None and share is not None:
-        raise Refusal.on(
-            "share", "both", _("Give a number of players or a share of the field, not both.")
+        raise TournamentRefusal.on(
+            "share", Code.BOTH, _("Give a number of players or a share of the field, not both.")
         )
     if keep is not None and keep < 1:
-        raise Refusal.on("keep", "too_few", _("At least one player goes through."))
+        raise TournamentRefusal.on("keep", Code.TOO_FEW, _("At least one player goes through."))
     if share is not None and not 1 <= share <= MAX_SHARE:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             "share",
-            "out_of_range",
+            Code.OUT_OF_RANGE,
             _("A share is a whole percentage from 1 to %(max)s.") % {"max": MAX_SHARE},
         )
 
@@ -189,16 +187,16 @@ def cut_preview(
     asked = keep if keep is not None else keep_for_share(size, share or 0)
     name = "keep" if keep is not None else "share"
     if asked >= size:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             name,
-            "whole_field",
+            Code.WHOLE_FIELD,
             _("Only %(n)s players are still in: fewer than that go through.") % {"n": size},
         )
     kept = places_kept([row.rank for row in field], asked)
     if kept >= size:
-        raise Refusal.on(
+        raise TournamentRefusal.on(
             name,
-            "all_tied",
+            Code.ALL_TIED,
             _("The players at the line are all tied: everyone would go through."),
         )
     return CutPreview(after_round, field, asked, kept, carry, keep, share)
@@ -249,10 +247,10 @@ def cut_confirm(
 def cut_undo_refusal(tournament: Tournament, after_round: int) -> CutRefused | None:
     """Why the cut after this round cannot be undone now, or None."""
     if cut_of(tournament, after_round) is None:
-        return _state("no_cut", _("No players were cut after round %(n)s.") % {"n": after_round})
+        return _state(Code.NO_CUT, _("No players were cut after round %(n)s.") % {"n": after_round})
     if Round.objects.filter(tournament=tournament, number=after_round + 1).exists():
         return _state(
-            "next_seated",
+            Code.NEXT_SEATED,
             _("Round %(n)s is seated already: the cut can no longer be undone.")
             % {"n": after_round + 1},
         )

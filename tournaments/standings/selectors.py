@@ -25,13 +25,16 @@ from tournaments.models import (
 )
 from tournaments.people.selectors import bye_points, replaced_rounds
 from tournaments.ranking import (
+    RANKING_COLUMNS,
     CutLine,
+    RankingKey,
     StandingRow,
-    _group,
-    _ranked,
-    _stage_cells,
+    cell,
     counted_from,
-    tie_break_key,
+    ranked,
+    ranking_key,
+    stage_cells,
+    tie_breaks,
 )
 from tournaments.rules import counted
 
@@ -174,19 +177,19 @@ def standings_for(
         "entry__team__name",
         "entry__cut_after",
     )
-    rows: list[tuple[tuple[object, ...], StandingRow]] = []
+    rows: list[tuple[RankingKey, StandingRow]] = []
     for total, best, last, per_round, penalties, pid, name, nickname, team, out in stored:
         player = Player.from_db("default", _PLAYER_FIELDS, (pid, name, nickname))
         first = counted_from(cuts, out) if cuts else 1
         if first > 1:  # a cut restarted the scores: the stage's rounds only
-            total, best, last = _stage_cells(per_round, numbers, first)
-        key = (_group(out), -total, -best, -last, (nickname or name).casefold())
+            total, best, last = stage_cells(per_round, numbers, first)
+        key = ranking_key(total, best, last, nickname or name, out)
         cells = [per_round.get(n) for n in rounds]
         row = StandingRow(
             0, player, total, cells, team or "", penalties, out, first, byes.get(pid, ())
         )
         rows.append((key, row))
-    return _ranked(rows)
+    return ranked(rows)
 
 
 _PLAYER_FIELDS = ["id", "name", "nickname"]
@@ -234,7 +237,7 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
     entries = Entry.objects.filter(
         tournament=tournament, substitute_for__isnull=True
     ).select_related("player", "team")
-    rows: list[tuple[tuple[object, ...], StandingRow]] = []
+    rows: list[tuple[RankingKey, StandingRow]] = []
     for entry in entries:
         pid = entry.player_id
         if pid not in seated:
@@ -242,25 +245,25 @@ def standings_from_score_lines(*, tournament: Tournament) -> list[StandingRow]:
         mine = taken.get(pid, {})
         bye = byes.get(pid, {})
         per_round = [
-            totals[pid].get(n, 0) + bye.get(n, 0) - mine.get(n, 0) if n in seated[pid] else None
+            cell(totals[pid].get(n, 0), bye.get(n, 0), mine.get(n, 0)) if n in seated[pid] else None
             for n in rounds
         ]
         out = entry.cut_after
         first = counted_from(cuts, out)
         stage = [v if n >= first else None for n, v in zip(rounds, per_round, strict=True)]
-        total = sum(v for v in stage if v is not None)
-        key = (_group(out), *tie_break_key(total, stage, entry.player.label))
+        total, best, last = tie_breaks(stage)
+        key = ranking_key(total, best, last, entry.player.label, out)
         team = entry.team.name if entry.team else ""
         penalties = sum(mine.get(n, 0) for n in seated[pid])
         row = StandingRow(
             0, entry.player, total, per_round, team, penalties, out, first, places.get(pid, ())
         )
         rows.append((key, row))
-    return _ranked(rows)
+    return ranked(rows)
 
 
-# The ranking's numeric keys (docs/tournaments.md); the name breaks what they leave equal.
-_RANKING_ORDER = [F("total").desc(), F("best_round").desc(), F("last_round").desc()]
+# The database orders on the ranking's numeric keys (``ranking.RANKING_COLUMNS``).
+_RANKING_ORDER = [F(column).desc() for column in RANKING_COLUMNS]
 
 
 def standings_slice(
@@ -288,11 +291,11 @@ def standings_slice_and_cuts(
     if cuts:
         return standings_for(tournament=tournament, series=series)[first : first + size], cuts
     rounds = [str(n) for n in numbers]
-    ranked = _stored(tournament, series).annotate(
+    placed = _stored(tournament, series).annotate(
         place=Window(Rank(), order_by=_RANKING_ORDER),
         reach=Window(Count("pk"), order_by=_RANKING_ORDER),  # peers included: the group's last
     )
-    stored = ranked.filter(place__lte=first + size, reach__gt=first).values_list(
+    stored = placed.filter(place__lte=first + size, reach__gt=first).values_list(
         "place",
         "total",
         "best_round",
@@ -304,10 +307,10 @@ def standings_slice_and_cuts(
         "player__nickname",
         "entry__team__name",
     )
-    rows: list[tuple[tuple[object, ...], int, StandingRow]] = []
+    rows: list[tuple[RankingKey, int, StandingRow]] = []
     for place, total, best, last, per_round, penalties, pid, name, nickname, team in stored:
         player = Player.from_db("default", _PLAYER_FIELDS, (pid, name, nickname))
-        key = (-total, -best, -last, (nickname or name).casefold())
+        key = ranking_key(total, best, last, nickname or name)
         cells = [per_round.get(n) for n in rounds]
         row = StandingRow(
             place, player, total, cells, team or "", penalties, byes=byes.get(pid, ())
@@ -315,7 +318,7 @@ def standings_slice_and_cuts(
         rows.append((key, place, row))
     if not rows:
         return [], cuts
-    rows.sort(key=lambda kpr: (kpr[0], kpr[2].player.pk))  # as _ranked
+    rows.sort(key=lambda kpr: (kpr[0], kpr[2].player.pk))  # as ranking.ranked
     start = first - (rows[0][1] - 1)  # the first group read begins at its place
     return [row for _key, _place, row in rows[start : start + size]], cuts
 

@@ -5,8 +5,8 @@ A player sits at one table per round, so a round's points of a player are the co
 lines of that one table: a change recomputes just those cells (the table's players, one round)
 from the table's few deals, never the whole tournament. What changes them:
 
-- a deal entered, corrected, deleted or restored (the deal hook, ``standings_after_deal``,
-  registered after the confirmation hook so that it counts the deal as it now stands);
+- a deal entered, corrected, deleted or restored (``standings_after_deal``, the deal hook's
+  step after the confirmation's, so that it counts the deal as it now stands);
 - a deal confirmed, disputed or settled where the tournament requires confirmation (only
   confirmed deals count: ``confirmations`` calls ``standings_refresh``);
 - a round seated (its players get the round, at 0) and a swap before its first deal;
@@ -27,11 +27,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from django.db import transaction
-from django.db.models import Count, Sum
+from django.db.models import Sum
 
-from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
+from tarot_scores.games.models import ScoreLine, Seat
 from tournaments.models import Entry, Round, Standing, Substitution, Table, Tournament
 from tournaments.people.selectors import bye_points, present_in_round, replaced_rounds
+from tournaments.ranking import cell, tie_breaks
 from tournaments.rules import counted
 from tournaments.standings.selectors import round_penalties, round_totals, seated_rounds
 
@@ -42,9 +43,9 @@ def _fill(standing: Standing, cells: dict[int, int], penalties: int = 0) -> None
     ordered = sorted(cells.items())
     standing.penalties = penalties
     standing.rounds = {str(number): points for number, points in ordered}
-    standing.total = sum(points for _n, points in ordered)
-    standing.best_round = max((points for _n, points in ordered), default=0)
-    standing.last_round = ordered[-1][1] if ordered else 0
+    standing.total, standing.best_round, standing.last_round = tie_breaks(
+        points for _n, points in ordered
+    )
 
 
 def _cells(standing: Standing) -> dict[int, int]:
@@ -86,7 +87,7 @@ def _computed(tournament: Tournament, player_ids: Collection[int] | None = None)
         taken = penalties.get(pid, {})
         bye = byes.get(pid, {})
         cells = {
-            n: totals.get(pid, {}).get(n, 0) + bye.get(n, 0) - taken.get(n, 0)
+            n: cell(totals.get(pid, {}).get(n, 0), bye.get(n, 0), taken.get(n, 0))
             for n in sorted(numbers)
         }
         out[pid] = (cells, sum(taken.get(n, 0) for n in numbers))
@@ -151,8 +152,8 @@ def standings_refresh(
         cells = _cells(row)
         mine = taken.get(pid, {})
         if pid in seated:
-            cells[round_.number] = (
-                points.get(pid, 0) + byes.get(pid, 0) - mine.get(round_.number, 0)
+            cells[round_.number] = cell(
+                points.get(pid, 0), byes.get(pid, 0), mine.get(round_.number, 0)
             )
         else:
             cells.pop(round_.number, None)
@@ -178,23 +179,12 @@ def standings_refresh(
         _created(tournament, missing)
 
 
-def standings_after_deal(
-    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
-) -> None:
-    """A deal of a game changed (registered with ``games.services.on_deal_change``): if the
-    game is a tournament's table, recompute its players' points in its round."""
-    if game.max_deals is None:
-        return  # a tournament table always has a set length: no query for a club's own game
-    table = (
-        Table.objects.filter(game_id=game.pk)
-        .select_related("round__tournament")
-        .annotate(replaced=Count("substitutions"))
-        .first()
-    )
-    if table is None:
-        return
+def standings_after_deal(*, table: Table, seated: Sequence[int]) -> None:
+    """A deal of this table changed (the deal hook's second step, ``tournaments.play.deal``):
+    recompute its players' points in its round. ``table`` as the hook read it, with
+    ``replaced``, the count of its substitutions."""
     standings_refresh(round_=table.round, player_ids=seated, seated=set(seated))
-    if table.replaced:
+    if getattr(table, "replaced", 1):  # the hook counted its substitutions (unknown: look)
         # A deal from before a substitution may hold the replaced player's score lines.
 
         gone = Substitution.objects.filter(table=table).values_list(

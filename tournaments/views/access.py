@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.permissions import club_readable
+from tournaments.formats import format_for
 from tournaments.models import Round, Table, Tournament
-from tournaments.rules import is_knockout
 
 
 def readable(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -51,7 +51,7 @@ def round_of(tournament: Tournament, number: int) -> Round:
 
 def round_name(tournament: Tournament, number: int) -> str:
     """ "Round 2", or "Stage 2" in a knockout."""
-    if is_knockout(tournament):
+    if format_for(tournament).has_bracket:
         return _("Stage %(n)s") % {"n": number}
     return _("Round %(n)s") % {"n": number}
 

@@ -18,10 +18,10 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.games.words import CONTRACT_SHORT
-from tournaments import rules as tournament_rules
 from tournaments import words as tournament_words
 from tournaments.duplicate import DIRECTIONS, Movement, MovementError, board_dealer
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.models import Entry, Tournament
 from tournaments.printing import duplicate as duplicate_pdf
 from tournaments.standings import duplicate as duplicate_results
@@ -32,7 +32,7 @@ TEMPLATES = "tournaments/"
 
 def _duplicate(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
     tournament = readable(request, tournament_id)
-    if not tournament_rules.is_duplicate(tournament):
+    if not format_for(tournament).compares_boards:
         raise Http404
     return tournament
 
@@ -44,9 +44,11 @@ def _movement_or_none(tournament: Tournament) -> Movement | None:
         return None
 
 
-def _seating_refusal(tournament: Tournament) -> str | None:
+def _unseatable_reason(tournament: Tournament) -> str | None:
+    """Why the checked-in players cannot be seated in a duplicate session, or None."""
     checked_in = Entry.objects.filter(tournament=tournament, checked_in=True).count()
-    return duplicate_format.seating_refusal(tournament, checked_in)
+    refusal = duplicate_format.seating_refusal(tournament, checked_in)
+    return str(refusal) if refusal else None
 
 
 def _movement_or_404(tournament: Tournament) -> Movement:
@@ -191,7 +193,7 @@ def movement(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "drawn": bool(names),
         # Before the draw the movement follows the players checked in: say now when round 1
         # could not be seated with them (not a multiple of 4, too few, too many rounds).
-        "unseatable": None if names else _seating_refusal(tournament),
+        "unseatable": None if names else _unseatable_reason(tournament),
         "directions": _directions(),
         "repeats": len(plan.repeated_meetings()) if plan else 0,
         "rule": tournament_words.movement_rule(plan.strides) if plan else "",

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tournaments.errors import CutRefused
 from tournaments.forms import CutForm
 from tournaments.models import Round, Tournament
 from tournaments.rules import can_referee
@@ -76,7 +77,7 @@ def cut(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpRespon
     if bound and form.is_valid():
         try:
             preview = cuts.cut_preview(tournament=tournament, after_round=number, **form.asked())
-        except cuts.CutRefused:
+        except CutRefused:
             pass  # the page says why no cut can be made now, above the form
         except Refusal as refusal:
             refusal.add_to_form(form)
@@ -110,7 +111,7 @@ def _post(
             made = cuts.cut_confirm(
                 tournament=tournament, after_round=round_.number, by=request.user, **form.asked()
             )
-        except cuts.CutRefused as refusal:
+        except CutRefused as refusal:
             messages.error(request, str(refusal))
             return redirect(here)
         except Refusal as refusal:

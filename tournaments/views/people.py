@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.forms import ApartPairForm
 from tournaments.models import ApartPair
 from tournaments.people import services as people
@@ -87,7 +88,9 @@ def round_substitute(request: HtmxHttpRequest, tournament_id: int, number: int) 
         chosen = form.club_players.get(data["player"]) if data["player"] else None
         try:
             if replaced is None:  # pragma: no cover - the choices hold the seated only
-                raise Refusal.on("replaced", "required", _("Choose the player replaced."))
+                raise TournamentRefusal.on(
+                    "replaced", Code.REQUIRED, _("Choose the player replaced.")
+                )
             done = people.substitute_seat(
                 round_=round_,
                 replaced=replaced,

@@ -30,6 +30,7 @@ from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
 from tournaments import seating
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.forms import ApartPairForm, EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.people import selectors as people_selectors
@@ -37,7 +38,7 @@ from tournaments.printing.pdf import collation_key
 from tournaments.registration import services as registration_services
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
-from tournaments.rules import can_referee, is_knockout
+from tournaments.rules import can_referee
 from tournaments.views.access import countdown, managed, readable, round_name
 
 TEMPLATES = "tournaments/"
@@ -152,7 +153,7 @@ def detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "checked_in": counts["checked_in"],
         "is_organiser": is_organiser,
         "can_referee": can_referee(request, tournament),
-        "knockout": is_knockout(tournament),
+        "knockout": format_for(tournament).has_bracket,
         "next_round": tournament_rules.next_round_number(tournament),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "can_seat": is_organiser and round_services.next_round_refusal(tournament) is None,
@@ -179,10 +180,11 @@ class TablePlanWords:
 
 def _plan(tournament: Tournament) -> TablePlanWords | None:
     number = tournament_rules.next_round_number(tournament)
-    if is_knockout(tournament) and number > 1:
+    fmt = format_for(tournament)
+    if fmt.has_bracket and number > 1:
         return None  # the next stage seats the qualifiers, not the checked-in players
-    if tournament.format == Tournament.Format.ROUNDS and number > tournament.rounds:
-        return None
+    if fmt.has_cuts and number > tournament.rounds:
+        return None  # a championship played out (a duplicate session has its own plan)
     count = tournament_rules.entries_playing(tournament, number).count()
     try:
         words = seating.plan_tables(count, allow_threes=tournament.allow_threes).describe(
@@ -190,7 +192,7 @@ def _plan(tournament: Tournament) -> TablePlanWords | None:
         )
     except seating.SeatingError as error:
         byes = 0
-        if tournament.format == Tournament.Format.ROUNDS:
+        if fmt.seats_byes:
             try:
                 byes = seating.fewest_byes(count, allow_threes=tournament.allow_threes)
             except seating.SeatingError:
@@ -253,12 +255,12 @@ def _registration_context(
         "next_round": tournament_rules.next_round_number(tournament),
         "started": tournament.round_set.exists(),
         "can_seat": _can_seat(tournament),
-        "knockout": is_knockout(tournament),
+        "knockout": format_for(tournament).has_bracket,
         "apart_pairs": people_selectors.apart_pairs_listed(tournament=tournament),
         "apart_form": apart_form,
         # A duplicate tournament's field, once its movement is drawn: no check-in, withdrawal
         # or registration offered (each would be refused), the reason said instead.
-        "field_fixed": duplicate_format.seated_refusal(tournament) or "",
+        "field_fixed": str(duplicate_format.seated_refusal(tournament) or ""),
     }
 
 
@@ -330,7 +332,7 @@ def _entry_changed(request: HtmxHttpRequest, tournament: Tournament, entry: Entr
         "checked_in": sum(1 for e in entries if e.checked_in),
         "next_round": tournament_rules.next_round_number(tournament),
         "can_seat": _can_seat(tournament),
-        "knockout": is_knockout(tournament),
+        "knockout": format_for(tournament).has_bracket,
         "oob": True,
     }
     return render(request, TEMPLATES + "registration.html#entry-changed", context)
@@ -410,10 +412,10 @@ def team_new(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 entries=form.chosen_entries(),
             )
+        except tournament_errors.TournamentError as error:  # before Refusal: it is one
+            form.add_error("members", str(error))
         except Refusal as refusal:  # the name another team has (in any case)
             refusal.add_to_form(form)
-        except tournament_errors.TournamentError as error:
-            form.add_error("members", str(error))
         else:
             messages.success(request, _("Team %(name)s created.") % {"name": team.name})
             return redirect(here)

@@ -34,10 +34,10 @@ from tarot_scores.core.results import (
     tournament_page_key,
     with_etag,
 )
+from tournaments.formats import format_for
 from tournaments.models import Entry, Round, Tournament
 from tournaments.printing import exports, pdf
 from tournaments.rounds import selectors as round_selectors
-from tournaments.rules import is_duplicate, is_knockout
 from tournaments.standings import duplicate as duplicate_results
 from tournaments.standings import selectors as standings_selectors
 from tournaments.views.access import Countdown, countdown, readable, round_name
@@ -62,7 +62,7 @@ def _results(
     board's scores (read whole, then sliced: such events are a few tables); it has no team
     standings (a team's duplicate result is not a sum of its players' percentages). The
     ``wall`` (the projector) does not show the substitutes: not read."""
-    duplicate = is_duplicate(tournament)
+    duplicate = format_for(tournament).compares_boards
     rows: list[Any]
     if duplicate:
         ranked: list[Any] = list(
@@ -108,7 +108,7 @@ def _results(
         "penalties": standings_selectors.penalties_for(tournament=tournament, live_only=True)
         if has_penalties
         else [],
-        "knockout": is_knockout(tournament),
+        "knockout": format_for(tournament).has_bracket,
         "finished": tournament.status == Tournament.Status.FINISHED,
         "is_organiser": permissions.is_organiser(user, tournament.club),
         "confirming": tournament.require_confirmation,
@@ -165,7 +165,7 @@ SEARCH_LENGTH = 80
 
 def _ranked_count(tournament: Tournament, series: str = "") -> int:
     """How many players the standings rank (one query)."""
-    if is_duplicate(tournament):
+    if format_for(tournament).compares_boards:
         return duplicate_results.duplicate_count(tournament=tournament, series=series)
     return standings_selectors.standings_count(tournament=tournament, series=series)
 
@@ -275,7 +275,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "standings_html": mark_safe(html),
         "query": query,
         "series": series,
-        "knockout": is_knockout(tournament),
+        "knockout": format_for(tournament).has_bracket,
         "finished": tournament.status == Tournament.Status.FINISHED,
         "is_organiser": organiser,
     }
@@ -317,7 +317,7 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpResponseB
     filename = f"tournament-{tournament.pk}-standings{f'-{series}' if series else ''}.pdf"
     # A duplicate tournament is a few tables: always drawn here.
     if (
-        is_duplicate(tournament)
+        format_for(tournament).compares_boards
         or _ranked_count(tournament, series=series) <= STANDINGS_PDF_IN_REQUEST
     ):
         return pdf_response(_standings_pdf(tournament, series), filename)
@@ -450,7 +450,7 @@ def _projector(
 
 
 def _bracket_or_404(tournament: Tournament) -> round_selectors.Bracket:
-    if not is_knockout(tournament):
+    if not format_for(tournament).has_bracket:
         raise Http404
     return round_selectors.bracket(tournament=tournament)
 

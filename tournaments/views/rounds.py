@@ -30,6 +30,7 @@ from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
 from tournaments.duplicate import DIRECTIONS
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.forms import SubstituteForm, SwapForm
 from tournaments.models import Entry, Penalty, Round, Substitution, Table, Tournament
 from tournaments.people import selectors as people_selectors
@@ -37,7 +38,6 @@ from tournaments.printing import pdf
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
 from tournaments.rounds.selectors import TableState
-from tournaments.rules import is_knockout
 from tournaments.standings import selectors as standings_selectors
 from tournaments.views.access import (
     countdown,
@@ -117,7 +117,7 @@ def _cards(
         given[penalty.entry.player_id].append(penalty)
     directions = (
         tuple(direction_name(d) for d in DIRECTIONS)
-        if round_.tournament.format == Tournament.Format.DUPLICATE
+        if format_for(round_.tournament).compares_boards
         else ()
     )
     for state in round_selectors.round_tables(round_=round_):
@@ -213,7 +213,7 @@ def _round_context(
         "can_seat_next": organiser
         and last
         and round_services.next_round_refusal(tournament) is None,
-        "knockout": is_knockout(tournament),
+        "knockout": format_for(tournament).has_bracket,
         "previous": round_.number - 1 if round_.number > 1 else None,
         "next": None if last else round_.number + 1,
         "clashes": people_selectors.round_clashes(round_=round_),
@@ -370,7 +370,7 @@ def draw_table_sheets(*, tournament_id: int, number: int, site: str, language: s
         duplicate_format.session_movement(
             len(states), tournament.rounds, tournament.deals_per_round
         )
-        if tournament.format == Tournament.Format.DUPLICATE and states
+        if format_for(tournament).compares_boards and states
         else None
     )
     base = site.rstrip("/")

@@ -54,7 +54,9 @@ from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
 from tournaments.duplicate import DIRECTIONS
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
+from tournaments.formats import format_for
 from tournaments.models import DealConfirmation, Round, Table, Tournament
 from tournaments.play import confirmations
 from tournaments.rounds import selectors as round_selectors
@@ -235,7 +237,7 @@ def _entry_context(
         preview=entry.waiting_preview(form),
     )
     context.update(extra)
-    if duplicate_format.is_duplicate_table(table):
+    if format_for(table.round.tournament).compares_boards:
         context.update(
             _board_context(table, sheet, form, context["slots"], undone=context.get("undone"))
         )
@@ -297,7 +299,7 @@ def _board_reader(
     """Reads the posted board of a duplicate table: one of its boards not entered yet
     (``Refusal`` on "board" beside the select otherwise); None for other tables. ``read``:
     the sheet as the caller read it (the service checks again under the game's lock)."""
-    if not duplicate_format.is_duplicate_table(table):
+    if not format_for(table.round.tournament).compares_boards:
         return None
 
     def board(data: Mapping[str, Any]) -> int:
@@ -305,14 +307,14 @@ def _board_reader(
         states = {b.board: b for b in _board_states(table, sheet)}
         number = whole_number(data.get("board"), minimum=1)
         if number is None:
-            raise Refusal.on(
-                "board", "board_required", _("Choose the board this deal was played from.")
+            raise TournamentRefusal.on(
+                "board", Code.BOARD_REQUIRED, _("Choose the board this deal was played from.")
             )
         state = states.get(number)
         if state is None:
-            raise Refusal.on(
+            raise TournamentRefusal.on(
                 "board",
-                "board_not_here",
+                Code.BOARD_NOT_HERE,
                 _("Board %(board)s is not played at this table in this round.") % {"board": number},
             )
         if state.entered:

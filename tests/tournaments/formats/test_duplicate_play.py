@@ -263,7 +263,8 @@ def test_round_one_draws_movement_numbers_and_every_round_follows_the_movement()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     refusal = round_services.next_round_refusal(tournament)
-    assert refusal is not None and "3 rounds" in refusal
+    assert refusal is not None and "3 rounds" in str(refusal)
+    assert refusal.code is tournament_errors.Code.ROUNDS_PLAYED
 
 
 def _numbers(tournament: Tournament) -> dict[str, int | None]:

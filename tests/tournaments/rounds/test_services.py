@@ -364,7 +364,8 @@ def test_no_round_after_the_last_one_even_before_it_is_closed(club: Club) -> Non
     assert round_services.next_round_refusal(tournament) is not None  # still being played
     play_round(round_, random.Random(3))
     refusal = round_services.next_round_refusal(tournament)
-    assert refusal is not None and "1" in refusal
+    assert refusal is not None and "1" in str(refusal)
+    assert refusal.code is tournament_errors.Code.ROUNDS_PLAYED
     with pytest.raises(tournament_errors.TournamentError):
         round_services.round_seat_next(tournament=tournament, by=None)
     assert not tournament.round_set.filter(number=2).exists()

@@ -27,6 +27,7 @@ from tests.api.helpers import messages_of
 from tests.tournaments.printing.test_pdf import read, streamed
 from tournaments import ranking
 from tournaments import rules as tournament_rules
+from tournaments.errors import CutRefused
 from tournaments.models import Cut, Entry, Round, Standing, Tournament
 from tournaments.people import services as people
 from tournaments.registration import services as registration_services
@@ -34,7 +35,6 @@ from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
 from tournaments.standings import cuts
 from tournaments.standings import selectors as standings_selectors
-from tournaments.standings.cuts import CutRefused
 from tournaments.standings.store import standings_rebuild
 
 pytestmark = pytest.mark.django_db

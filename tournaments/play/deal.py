@@ -1,0 +1,56 @@
+"""The tournaments' one deal hook: what follows a deal written at a tournament table.
+
+``table_deal_changed`` is registered with ``games.services.on_deal_change`` (``apps.py``), so it
+runs inside the transaction of every deal entered, corrected, deleted or restored, whoever wrote
+it (a table's link, the game page, the API). It reads the table once (its round and tournament
+with it, and how many substitutions it had) and runs three steps in this order:
+
+1. confirmation (``play.confirmations.confirmation_after_deal``): where the tournament requires
+   it, the deal becomes pending, or confirmed when a referee or an organiser wrote it;
+2. standings (``standings.store.standings_after_deal``): the table's players' points in this
+   round, counting the deal as step 1 left it;
+3. the round (``rounds.services.round_after_deal``): the deal that completes the last table
+   closes the round, its standings already in step.
+
+A club's own game costs nothing: no query (``rules.maybe_table``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import Count
+
+from tarot_scores.games.models import Deal, DealRevision, Game
+from tournaments.models import Table
+from tournaments.play import confirmations
+from tournaments.rounds import services as round_services
+from tournaments.rules import maybe_table
+from tournaments.standings import store
+
+
+def table_deal_changed(
+    *,
+    game: Game,
+    deal: Deal,
+    action: DealRevision.Action,
+    seated: Sequence[int],
+    close_round: bool = True,
+) -> None:
+    """A deal of ``game`` changed: if the game is a tournament table, confirmation, standings,
+    then the round (``close_round`` False: the round is left open, for tests that close it by
+    hand)."""
+    if not maybe_table(game):
+        return
+    table = (
+        Table.objects.filter(game_id=game.pk)
+        .select_related("round__tournament")
+        .annotate(replaced=Count("substitutions"))
+        .first()
+    )
+    if table is None:
+        return
+    confirmations.confirmation_after_deal(table=table, deal=deal, action=action, seated=seated)
+    store.standings_after_deal(table=table, seated=seated)
+    if close_round:
+        round_services.round_after_deal(table=table, action=action)
