@@ -80,6 +80,7 @@ class Code(StrEnum):
     NOT_DISPUTED = "not_disputed"
     KEEP_INVALID = "keep_invalid"
     SAME_PROOF = "same_proof"
+    HOLDER_UNKNOWN = "holder_unknown"
     PIN_REQUIRED = "pin_required"
     PIN_WRONG = "pin_wrong"
     REASON_REQUIRED = "reason_required"

@@ -117,7 +117,7 @@ class TokenListView(ClubAPIView):
         "first characters and when it was issued (the key itself is never shown again). A "
         "password changed or reset revokes them all.",
         tags=["auth"],
-        responses={200: TokenSerializer(many=True), 401: UNAUTHENTICATED},
+        responses={200: TokenSerializer(many=True), 401: UNAUTHENTICATED, 404: NOT_FOUND},
     )
     def get(self, request: Request) -> Response:
         return self.page_of(list(TokenSerializer(tokens_of(user=request.user), many=True).data))

@@ -51,6 +51,7 @@ from tournaments.api.base import (
     tournament_or_404,
 )
 from tournaments.api.confirmations import ConfirmationSerializer, confirmation_json
+from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.play import confirmations
 
@@ -141,8 +142,8 @@ def _holder(table: Table, body: dict[str, Any]) -> int | None:
         return None
     seated = set(table.game.seats.values_list("player_id", flat=True))
     if not isinstance(raw, int) or isinstance(raw, bool) or raw not in seated:
-        raise Refusal.on(
-            "player", "holder_unknown", _("Choose your name among the players of this table.")
+        raise TournamentRefusal.on(
+            "player", Code.HOLDER_UNKNOWN, _("Choose your name among the players of this table.")
         )
     return raw
 

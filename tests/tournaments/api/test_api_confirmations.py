@@ -107,7 +107,7 @@ def test_the_state_of_each_deal_and_the_tables_counts() -> None:
     confirmed = e.client("anonymous").get(e.url("confirmations/?status=confirmed")).json()
     assert confirmed["results"] == []
     bad = e.client("anonymous").get(e.url("confirmations/?status=maybe"))
-    assert bad.status_code == 400 and "status" in bad.json()
+    assert bad.status_code == 400 and "status" in messages_of(bad.json())
 
 
 def test_no_confirmation_endpoints_without_the_setting() -> None:
@@ -201,7 +201,7 @@ def test_disagreeing_and_settling() -> None:
     )
     assert e.client("referee").post(settle, {"keep": "maybe"}, format="json").status_code == 400
     reasonless = e.client("referee").post(settle, {"keep": "other"}, format="json")
-    assert reasonless.status_code == 400 and "reason" in reasonless.json()
+    assert reasonless.status_code == 400 and "reason" in messages_of(reasonless.json())
     answer = e.client("referee").post(
         settle, {"keep": "other", "reason": "Recompté"}, format="json"
     )
