@@ -37,7 +37,7 @@ import secrets
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,10 +105,29 @@ def cpu_seconds(pids: list[int]) -> dict[int, float]:
     return used
 
 
-def cpu_since(before: dict[int, float], pids: list[int]) -> float:
-    """CPU used since ``before`` by the processes alive now (a new one from its start; one
-    that ended meanwhile is not counted)."""
-    return sum(now - before.get(pid, 0.0) for pid, now in cpu_seconds(pids).items())
+class CpuMeter:
+    """CPU used by a changing set of processes during a run: sampled every half second, so a
+    process that ends before the run does (a database connection closed at its age limit) is
+    counted up to its last sample instead of dropped. A process first seen during the run is
+    counted from its start."""
+
+    def __init__(self, pids: Callable[[], list[int]]) -> None:
+        self._pids = pids
+        self._before = cpu_seconds(pids())
+        self._latest = dict(self._before)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.5):
+            self._latest.update(cpu_seconds(self._pids()))
+
+    def used(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        self._latest.update(cpu_seconds(self._pids()))
+        return sum(now - self._before.get(pid, 0.0) for pid, now in self._latest.items())
 
 
 def backends_of(database: str) -> list[int]:
@@ -296,8 +315,8 @@ def run_step(server: Server, tables: int, viewers: int, args: argparse.Namespace
         threading.Thread(target=viewer_loop, args=(1000 + i,), daemon=True) for i in range(viewers)
     ]
     database = server.database_url.rsplit("/", 1)[1]
-    app_before = cpu_seconds(server.worker_pids())
-    db_before = cpu_seconds(backends_of(database))
+    app_meter = CpuMeter(server.worker_pids)
+    db_meter = CpuMeter(lambda: backends_of(database))
     began = time.perf_counter()
     stop_at = began + args.seconds
     for thread in threads:
@@ -305,8 +324,8 @@ def run_step(server: Server, tables: int, viewers: int, args: argparse.Namespace
     for thread in threads:
         thread.join(timeout=args.seconds + 120)
     elapsed = time.perf_counter() - began
-    app_cpu = cpu_since(app_before, server.worker_pids())
-    db_cpu = cpu_since(db_before, backends_of(database))
+    app_cpu = app_meter.used()
+    db_cpu = db_meter.used()
     stored = Deal.objects.filter(game__tournament_table__round=round_).count()
     memory = server.peak_memory_mb()
     step = Step(

@@ -8,7 +8,6 @@ PDF's bytes; none makes a query.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +31,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from tarot_scores.core.collation import name_key
 from tarot_scores.core.pdf import GRID, HEAD_FILL, build, fitting_width, grid_style, para, styles
 from tournaments.duplicate import DIRECTIONS, board_dealer
 from tournaments.models import Tournament
@@ -65,12 +65,6 @@ class SeatingLine:
     player: str
     table: int
     seat: int
-
-
-def collation_key(name: str) -> str:
-    """Alphabetical order as people read it: Émile between Denis and Fanny, not after Zoé."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def _standings_heading(tournament: Tournament, series_label: str, st: Any) -> list[Any]:
@@ -257,7 +251,7 @@ def render_seating_list(
     st = styles(title_left=True)
     ordered = sorted(
         [*lines, *(SeatingLine(name, 0, 0) for name in byes)],
-        key=lambda line: (collation_key(line.player), line.table, line.seat),
+        key=lambda line: (name_key(line.player), line.table, line.seat),
     )
     story: list[Any] = [
         para(tournament.name, st["title"]),

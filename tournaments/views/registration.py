@@ -21,6 +21,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import HouseRules, Player
 from tarot_scores.clubs.permissions import club_for
 from tarot_scores.core.access import login_first
+from tarot_scores.core.collation import name_key
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.i18n import engine_language
@@ -34,7 +35,6 @@ from tournaments.formats import format_for
 from tournaments.forms import ApartPairForm, EntryAddForm, TeamForm, TournamentForm
 from tournaments.models import Entry, Round, Tournament
 from tournaments.people import selectors as people_selectors
-from tournaments.printing.pdf import collation_key
 from tournaments.registration import services as registration_services
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
@@ -209,7 +209,7 @@ def _entries(tournament: Tournament) -> list[Entry]:
     entries = Entry.objects.filter(tournament=tournament).select_related(
         "player", "team", "substitute_for__player"
     )
-    return sorted(entries, key=lambda e: (collation_key(e.player.label), e.pk))
+    return sorted(entries, key=lambda e: (name_key(e.player.label), e.pk))
 
 
 def _candidates(tournament: Tournament, query: str, keep: list[str]) -> list[Player]:
@@ -220,7 +220,7 @@ def _candidates(tournament: Tournament, query: str, keep: list[str]) -> list[Pla
         players = players.filter(
             Q(name__icontains=query) | Q(nickname__icontains=query) | Q(pk__in=kept)
         )
-    return sorted(players.distinct(), key=lambda p: (collation_key(p.label), p.pk))
+    return sorted(players.distinct(), key=lambda p: (name_key(p.label), p.pk))
 
 
 def _registration_context(

@@ -14,6 +14,7 @@ from django.utils import translation
 from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
+from tarot_scores.core.collation import name_key
 from tests.factories import ClubFactory, World, build_world, make_tournament, play
 from tournaments.models import Tournament
 from tournaments.printing import pdf
@@ -111,7 +112,7 @@ def test_the_seating_list_is_alphabetical_with_table_and_seat() -> None:
     }
     for name, (table, seat) in seats.items():
         assert f"{name} {table} {seat}" in text
-    order = [text.index(name) for name in sorted(seats, key=pdf.collation_key)]
+    order = [text.index(name) for name in sorted(seats, key=name_key)]
     assert order == sorted(order)
     assert text.index("Denis") < text.index("Émile") < text.index("Fanny")
 
