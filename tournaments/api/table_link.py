@@ -39,6 +39,7 @@ from tarot_scores.api.serializers import (
     DealVersionSerializer,
     NewDealSerializer,
 )
+from tarot_scores.core.actors import AtTable
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal
@@ -265,20 +266,21 @@ class TableDealsView(TableLinkAPIView):
         body = deal_body(request)
         holder = _holder(table, body)
         own = own_fields(body, NewDealSerializer)
+        at_table = AtTable(holder, _proof(request, table))
         try:
-            with confirmations.acting_as(holder, _proof(request, table)):
-                recorded = busy_if_locked(
-                    lambda: services.deal_record(
-                        game=table.game,
-                        payload=body,
-                        by=request.user,
-                        by_label=_by_label(table, holder),
-                        number=own.get("number"),
-                        client_id=own.get("client_id"),
-                        reason=own["reason"],
-                        board=own.get("board"),
-                    )
+            recorded = busy_if_locked(
+                lambda: services.deal_record(
+                    game=table.game,
+                    payload=body,
+                    by=request.user,
+                    by_label=_by_label(table, holder),
+                    number=own.get("number"),
+                    client_id=own.get("client_id"),
+                    reason=own["reason"],
+                    board=own.get("board"),
+                    at_table=at_table,
                 )
+            )
         except DealConflict as conflict:
             return conflict_answer(conflict)
         except GameClosed as closed:
@@ -314,19 +316,20 @@ class TableDealView(TableLinkAPIView):
         body = deal_body(request)
         holder = _holder(table, body)
         own = own_fields(body, DealVersionSerializer)
+        at_table = AtTable(holder, _proof(request, table))
         try:
-            with confirmations.acting_as(holder, _proof(request, table)):
-                deal = busy_if_locked(
-                    lambda: services.deal_update(
-                        deal=deal,
-                        payload=body,
-                        version=own["version"],
-                        by=request.user,
-                        by_label=_by_label(table, holder),
-                        reason=own["reason"],
-                        merge=True,
-                    )
+            deal = busy_if_locked(
+                lambda: services.deal_update(
+                    deal=deal,
+                    payload=body,
+                    version=own["version"],
+                    by=request.user,
+                    by_label=_by_label(table, holder),
+                    reason=own["reason"],
+                    merge=True,
+                    at_table=at_table,
                 )
+            )
         except DealConflict as conflict:
             return conflict_answer(conflict)
         except GameClosed as closed:

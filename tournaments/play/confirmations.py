@@ -12,7 +12,9 @@ corrects it (through the deal services, so its history records the decision).
 Who acts at the table: a signed-in player is his account's player; on a table's link, shared
 by the phones of one table, the person names himself among the table's players (the page
 remembers it for that phone). The link is the trust, as for entering deals: the name says who
-vouched for the deal, for the referee to ask.
+vouched for the deal, for the referee to ask. The link's views hand that player, with what
+proves him, to the deal services as an argument (``core.actors.AtTable``), which hand it to the
+deal hook: a deal written any other way (a game page, the API, a script) is its account's.
 
 The state lives here, beside the deal (``DealConfirmation``), and is kept in step by
 ``confirmation_after_deal``, the first step of the tournaments' one deal hook
@@ -24,9 +26,7 @@ again, with no confirmation and no dispute.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping, Sequence
 from secrets import compare_digest
 from typing import Any
 
@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tarot_scores.clubs.models import Player
-from tarot_scores.core.actors import Actor, signed_in
+from tarot_scores.core.actors import Actor, AtTable, signed_in
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
@@ -47,26 +47,6 @@ from tournaments.standings.store import standings_after_table_change
 
 Side = DealConfirmation.Side
 Status = DealConfirmation.Status
-
-# The player a table's link says is acting (named on that phone): set by the link's views
-# around a deal write, read by the hook inside it. The deal services know only the account.
-_acting_player: ContextVar[int | None] = ContextVar("tournament_acting_player", default=None)
-# What proves who is acting: the account signed in ("user:<id>"), else the phone itself (a
-# digest of its session). A phone that names another holder ("Changer") keeps its proof.
-_acting_proof: ContextVar[str] = ContextVar("tournament_acting_proof", default="")
-
-
-@contextmanager
-def acting_as(player_id: int | None, proof: str = "") -> Iterator[None]:
-    """Deal writes inside this block are made by this player of the table (a table's link),
-    proven by ``proof``."""
-    token = _acting_player.set(player_id)
-    proof_token = _acting_proof.set(proof)
-    try:
-        yield
-    finally:
-        _acting_player.reset(token)
-        _acting_proof.reset(proof_token)
 
 
 def side_of(payload: Mapping[str, Any], player_id: int) -> str:
@@ -123,13 +103,22 @@ def _refuse(code: Code, message: str) -> TournamentRefusal:
 
 
 def confirmation_after_deal(
-    *, table: Table, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+    *,
+    table: Table,
+    deal: Deal,
+    action: DealRevision.Action,
+    seated: Sequence[int],
+    at_table: AtTable | None = None,
 ) -> None:
     """A deal of a tournament table that requires confirmation was entered, corrected or
     restored: confirmed if an organiser or referee did it, else pending (the first step of the
     deal hook, ``tournaments.play.deal``, so that the standings and the round count the deal as
     it now stands). A deletion leaves the state alone: a deleted deal counts for nothing
-    anyway."""
+    anyway.
+
+    Who entered it: ``at_table``'s player when he sits at this table (named on a table's link),
+    else the account's own seated player (or nobody); proven by ``at_table``'s proof, else the
+    account ("user:<id>")."""
     if action == DealRevision.Action.DELETED or not table.round.tournament.require_confirmation:
         return
     # Who made this change: the deal services record the account with the revision.
@@ -148,12 +137,13 @@ def confirmation_after_deal(
         confirmation.confirmed_by_user = user
         confirmation.confirmed_at = timezone.now()
     else:
-        acting = _acting_player.get()
+        acting = at_table.player_id if at_table is not None else None
         player = acting if acting in seated else _account_player(user, seated)
         confirmation.status = Status.PENDING
         confirmation.entered_by_id = player
         confirmation.entered_side = side_of(deal.payload, player) if player else ""
-        confirmation.entered_proof = _acting_proof.get() or (f"user:{user.pk}" if user else "")
+        proof = at_table.proof if at_table is not None else ""
+        confirmation.entered_proof = proof or (f"user:{user.pk}" if user else "")
         confirmation.confirmed_by = confirmation.confirmed_by_user = None
         confirmation.confirmed_at = None
         confirmation.referee_reason = ""

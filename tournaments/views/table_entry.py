@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.actors import AtTable
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
@@ -116,6 +117,12 @@ def _proof(request: HttpRequest) -> str:
         request.session.save()
     key = str(request.session.session_key)
     return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
+
+
+def _at_table(request: HttpRequest, holder: Player | None) -> AtTable:
+    """Who acts on this phone, as the deal services hand it to the deal hook: its holder (None
+    where the tournament asks no confirmation) and what proves him."""
+    return AtTable(holder.pk if holder is not None else None, _proof(request))
 
 
 def _requires_confirmation(table: Table) -> bool:
@@ -364,6 +371,7 @@ def _entry_screen(
     table: Table,
     holder: Player | None = None,
     sheet: GameSheet | None = None,
+    at_table: AtTable | None = None,
 ) -> EntryScreen:
     here = reverse("tournaments:table_entry", args=[table.token])
 
@@ -383,6 +391,7 @@ def _entry_screen(
         undo=lambda deal: reverse("tournaments:table_deal_undo", args=[table.token, deal.pk]),
         url=here,
         board=_board_reader(table, sheet),
+        at_table=at_table,
     )
 
 
@@ -390,8 +399,8 @@ def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> Http
     unknown, holder = _phone_holder(request, table, sheet)
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
-        return deal_save(request, sheet, _entry_screen(request, table, holder, sheet))
+    screen = _entry_screen(request, table, holder, sheet, _at_table(request, holder))
+    return deal_save(request, sheet, screen)
 
 
 def _phone_holder(
@@ -424,8 +433,8 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     unknown, holder = _phone_holder(request, table, _sheet(table))
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
-        return entry.deal_undo(request, deal, _entry_screen(request, table, holder))
+    screen = _entry_screen(request, table, holder, at_table=_at_table(request, holder))
+    return entry.deal_undo(request, deal, screen)
 
 
 @require_POST
@@ -485,9 +494,9 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         context=context_for,
         done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
         by_label=_by_label(table, holder),
+        at_table=_at_table(request, holder),
     )
-    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
-        return deal_correct(request, deal, view, screen)
+    return deal_correct(request, deal, view, screen)
 
 
 # --- confirming at the table ----------------------------------------------------------------
