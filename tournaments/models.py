@@ -210,6 +210,12 @@ class Entry(models.Model):
     # The player's personal PIN: printed beside his name on the table sheet and shown to the
     # organisers; a tournament asking for personal proof wants it to confirm a deal.
     pin = models.CharField(_("PIN"), max_length=8, default=new_pin)
+    # Wrong PINs typed for this entry since ``pin_missed_from`` (the first of the window), and
+    # the PIN refused until ``pin_locked_until`` once there were too many
+    # (``tournaments.play.pins``: counted by one UPDATE, never read then written).
+    pin_misses = models.PositiveSmallIntegerField(default=0)
+    pin_missed_from = models.DateTimeField(null=True, blank=True)
+    pin_locked_until = models.DateTimeField(_("PIN locked until"), null=True, blank=True)
     # A substitute: took over this entry's seat at a table (``Substitution``); ranked apart,
     # never in the main ranking, and seated in no other round.
     substitute_for = models.ForeignKey(

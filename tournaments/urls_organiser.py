@@ -57,6 +57,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<int:tournament_id>/referee/", referee_desk.referee_deals, name="referee"),
     path(
+        "<int:tournament_id>/referee/pins/<int:entry_id>/unlock/",
+        referee_desk.referee_pin_unlock,
+        name="referee_pin_unlock",
+    ),
+    path(
         "<int:tournament_id>/referee/deals/<int:deal_id>/confirm/",
         referee_desk.referee_confirm,
         name="referee_confirm",

@@ -282,6 +282,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:penalties": {"GET": A_REFEREES, "POST": A_REFEREES},
     # The referee's page of deals to confirm and disputes, and what he does there.
     "tournaments:referee": {"GET": A_REFEREES},
+    "tournaments:referee_pin_unlock": {"POST": A_REFEREES},
     "tournaments:referee_confirm@club": {"POST": NOBODY},
     "tournaments:referee_confirm@open": {"POST": A_REFEREES},
     "tournaments:referee_confirm@closed": {"POST": A_REFEREES},

@@ -27,7 +27,6 @@ again, with no confirmation and no dispute.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from secrets import compare_digest
 from typing import Any
 
 from django.db import transaction
@@ -41,6 +40,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
+from tournaments.play import pins
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
 from tournaments.standings.store import standings_after_table_change
@@ -236,29 +236,16 @@ def _table_player(
 
 def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) -> None:
     """Where the tournament asks for personal proof, the player acting proves who he is: signed
-    in to the account linked to him, or with his entry's PIN (refused otherwise)."""
+    in to the account linked to him, or with his entry's PIN (refused otherwise; wrong PINs are
+    counted and, too many, lock the PIN for a while: ``play.pins``)."""
     tournament = table.round.tournament
     if tournament.confirmation_proof != Tournament.ConfirmationProof.PERSONAL:
         return
     account = signed_in(by)
     if account is not None and Player.objects.filter(pk=acting, user=account).exists():
         return
-    typed = "".join((pin or "").split())
-    if not typed:
-        raise TournamentRefusal.on(
-            "pin",
-            Code.PIN_REQUIRED,
-            _("Type your PIN: it is printed beside your name on the table sheet."),
-        )
-    expected = (
-        Entry.objects.filter(tournament=tournament, player_id=acting)
-        .values_list("pin", flat=True)
-        .first()
-    )
-    if expected is None or not compare_digest(typed, expected):
-        raise TournamentRefusal.on(
-            "pin", Code.PIN_WRONG, _("This PIN is not yours: nothing was changed.")
-        )
+    entry = Entry.objects.filter(tournament=tournament, player_id=acting).first()
+    pins.pin_check(entry, pin)
 
 
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
@@ -269,6 +256,7 @@ def _after_change(table: Table, confirmation: DealConfirmation) -> None:
         close_if_complete(round_=table.round)
 
 
+@pins.counting_misses
 @transaction.atomic
 def deal_confirm(
     *,
@@ -320,6 +308,7 @@ def deal_confirm(
     return confirmation
 
 
+@pins.counting_misses
 @transaction.atomic
 def deal_dispute(
     *,

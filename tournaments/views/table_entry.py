@@ -24,6 +24,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -55,7 +56,7 @@ from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
 from tournaments.duplicate import DIRECTIONS
-from tournaments.errors import Code, TournamentRefusal
+from tournaments.errors import Code, PinLocked, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for
 from tournaments.models import DealConfirmation, Round, Table, Tournament
@@ -544,6 +545,12 @@ def _back(table: Table, deal: Deal | None = None) -> HttpResponse:
     return redirect(url + (f"#deal-{deal.number}" if deal is not None else "#to-confirm"))
 
 
+def _retry_later(response: HttpResponse, locked: PinLocked) -> HttpResponse:
+    """A page refused because the player's PIN is locked: 429, and when to try again."""
+    response["Retry-After"] = str(locked.retry_after(timezone.now()))
+    return response
+
+
 def _posted_version(request: HttpRequest) -> int | None:
     return whole_number(request.POST.get("version"))
 
@@ -568,6 +575,14 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             proof=_proof(request),
             pin=request.POST.get("pin"),
         )
+    except PinLocked as locked:
+        # Too many wrong PINs: the table's page itself says until when, with 429.
+        messages.error(request, str(locked))
+        sheet = _sheet(table)
+        form, extra = entry.screen_state(sheet, {}, None)
+        context = _entry_context(request, table, sheet, form, **extra)
+        page = render(request, TEMPLATES + "table_entry.html", context, status=429)
+        return _retry_later(page, locked)
     except Refusal as refusal:  # DealConflict too: a correction came first
         messages.error(request, str(refusal))
         return _back(table)
@@ -634,6 +649,8 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
     except (DealConflict, GameClosed) as refusal:
         messages.error(request, str(refusal))
         return _back(table)
+    except PinLocked as locked:
+        return _retry_later(page(429, status_note=str(locked)), locked)
     except Refusal as refusal:
         return page(409, status_note=str(refusal))
     messages.success(
