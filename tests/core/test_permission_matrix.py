@@ -274,6 +274,11 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:entry_check_in": {"POST": A_ORGANISERS},
     "tournaments:entry_withdraw": {"POST": A_ORGANISERS},
     "tournaments:entry_series": {"POST": A_ORGANISERS},
+    # The players' cards (PINs and personal links): organisers only; a card's personal link
+    # with a forged token is refused to all (test_player_cards opens real ones).
+    "tournaments:player_cards": {"GET": A_ORGANISERS},
+    "tournaments:entry_card_new": {"POST": A_ORGANISERS},
+    "tournaments:player_card": {"GET": NOBODY},
     "tournaments:team_new": {"POST": A_ORGANISERS},
     "tournaments:apart_pair_new": {"POST": A_ORGANISERS},
     "tournaments:apart_pair_remove": {"POST": A_ORGANISERS},

@@ -40,7 +40,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
-from tournaments.play import pins
+from tournaments.play import cards, pins
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
 from tournaments.standings.store import standings_after_table_change
@@ -234,9 +234,12 @@ def _table_player(
     return acting
 
 
-def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) -> None:
+def _check_personal(
+    table: Table, acting: int, *, by: Actor, pin: str | None, proof: str = ""
+) -> None:
     """Where the tournament asks for personal proof, the player acting proves who he is: signed
-    in to the account linked to him, or with his entry's PIN (refused otherwise; wrong PINs are
+    in to the account linked to him, on a phone his player card proved (``proof`` is his
+    entry's: ``play.cards``), or with his entry's PIN (refused otherwise; wrong PINs are
     counted and, too many, lock the PIN for a while: ``play.pins``)."""
     tournament = table.round.tournament
     if tournament.confirmation_proof != Tournament.ConfirmationProof.PERSONAL:
@@ -245,6 +248,8 @@ def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) ->
     if account is not None and Player.objects.filter(pk=acting, user=account).exists():
         return
     entry = Entry.objects.filter(tournament=tournament, player_id=acting).first()
+    if entry is not None and proof and proof == cards.proof_of(entry):
+        return
     pins.pin_check(entry, pin)
 
 
@@ -298,7 +303,7 @@ def deal_confirm(
             )
         if confirmation.status == Status.DISPUTED:
             raise _refuse(Code.DISPUTED, _("This deal is disputed: a referee decides."))
-        _check_personal(table, acting, by=by, pin=pin)
+        _check_personal(table, acting, by=by, pin=pin, proof=proof)
         confirmation.confirmed_by_id = acting
     confirmation.status = Status.CONFIRMED
     confirmation.confirmed_by_user = account
@@ -318,6 +323,7 @@ def deal_dispute(
     player: int | None = None,
     version: int | None = None,
     pin: str | None = None,
+    proof: str = "",
 ) -> DealConfirmation:
     """The other side disagrees with a pending deal and gives its own version (the scoring
     contract, players by id): the deal goes to the referee with both. The version is scored
@@ -332,7 +338,7 @@ def deal_dispute(
             else _("This deal is already disputed: a referee decides."),
         )
     acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
-    _check_personal(table, acting, by=by, pin=pin)
+    _check_personal(table, acting, by=by, pin=pin, proof=proof)
     entered = game_services.as_entered(current.game, payload)
     result, view = game_services.deal_score(
         game=current.game, payload=entered, number=current.number

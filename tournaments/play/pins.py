@@ -2,7 +2,8 @@
 
 Where a tournament asks for personal proof (``Tournament.confirmation_proof``), a player who
 confirms or disputes a deal on a table's link proves who he is with his entry's PIN
-(``Entry.pin``, four digits), unless his own account or his player card proves it. Four digits
+(``Entry.pin``, four digits, on his player card), unless his own account or his card's
+personal link proves it. Four digits
 are guessed by trying, so wrong PINs are counted per entry, in the database (the site keeps
 working with Redis down, and a cache is no safe counter): after ``PIN_ATTEMPTS`` wrong PINs
 within ``PIN_ATTEMPTS_MINUTES``, the entry's PIN is refused for ``PIN_LOCK_MINUTES``, whatever
@@ -73,7 +74,7 @@ def pin_check(entry: Entry | None, typed: str | None) -> None:
         raise TournamentRefusal.on(
             "pin",
             Code.PIN_REQUIRED,
-            _("Type your PIN: it is printed beside your name on the table sheet."),
+            _("Type your PIN: it is on your player card."),
         )
     if entry is None:
         raise TournamentRefusal.on("pin", Code.PIN_WRONG, _wrong())

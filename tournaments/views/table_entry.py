@@ -60,7 +60,7 @@ from tournaments.errors import Code, PinLocked, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for
 from tournaments.models import DealConfirmation, Round, Table, Tournament
-from tournaments.play import confirmations
+from tournaments.play import cards, confirmations
 from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import round_name
 from tournaments.words import direction_name
@@ -95,11 +95,17 @@ def _seated_players(table: Table) -> list[Player]:
 def _holder(
     request: HttpRequest, table: Table, players: list[Player]
 ) -> tuple[Player | None, bool]:
-    """Who acts on this phone, and whether the account says so (then it cannot be changed):
-    a signed-in player of the table, else the player this phone named."""
+    """Who acts on this phone, and whether it is proven (then it cannot be changed): a
+    signed-in player of the table, a player of the table whose card proved this phone, else
+    the player this phone named."""
     user = request.user
     if user.is_authenticated:
         own = next((p for p in players if p.user_id == user.pk), None)
+        if own is not None:
+            return own, True
+    carded = cards.proven_entry(request.session, table.round.tournament)
+    if carded is not None:
+        own = next((p for p in players if p.pk == carded.player_id), None)
         if own is not None:
             return own, True
     chosen = request.session.get(_session_key(table))
@@ -108,22 +114,25 @@ def _holder(
     return named, False
 
 
-def _proof(request: HttpRequest) -> str:
-    """What proves who acts on this phone: the account signed in, else the phone itself (a
-    digest of its session, kept whoever it names). A deal is never confirmed by the proof that
-    entered it."""
+def _proof(request: HttpRequest, table: Table) -> str:
+    """What proves who acts on this phone: the account signed in, else the player's card that
+    proved this phone in this tournament ("entry:<id>"), else the phone itself (a digest of its
+    session, kept whoever it names). A deal is never confirmed by the proof that entered it."""
     if request.user.is_authenticated:
         return f"user:{request.user.pk}"
+    carded = cards.proven_entry(request.session, table.round.tournament)
+    if carded is not None:
+        return cards.proof_of(carded)
     if request.session.session_key is None:
         request.session.save()
     key = str(request.session.session_key)
     return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
 
 
-def _at_table(request: HttpRequest, holder: Player | None) -> AtTable:
+def _at_table(request: HttpRequest, table: Table, holder: Player | None) -> AtTable:
     """Who acts on this phone, as the deal services hand it to the deal hook: its holder (None
     where the tournament asks no confirmation) and what proves him."""
-    return AtTable(holder.pk if holder is not None else None, _proof(request))
+    return AtTable(holder.pk if holder is not None else None, _proof(request, table))
 
 
 def _requires_confirmation(table: Table) -> bool:
@@ -400,7 +409,7 @@ def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> Http
     unknown, holder = _phone_holder(request, table, sheet)
     if unknown:
         return _say_who(request, table)
-    screen = _entry_screen(request, table, holder, sheet, _at_table(request, holder))
+    screen = _entry_screen(request, table, holder, sheet, _at_table(request, table, holder))
     return deal_save(request, sheet, screen)
 
 
@@ -434,7 +443,7 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     unknown, holder = _phone_holder(request, table, _sheet(table))
     if unknown:
         return _say_who(request, table)
-    screen = _entry_screen(request, table, holder, at_table=_at_table(request, holder))
+    screen = _entry_screen(request, table, holder, at_table=_at_table(request, table, holder))
     return entry.deal_undo(request, deal, screen)
 
 
@@ -495,7 +504,7 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         context=context_for,
         done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
         by_label=_by_label(table, holder),
-        at_table=_at_table(request, holder),
+        at_table=_at_table(request, table, holder),
     )
     return deal_correct(request, deal, view, screen)
 
@@ -572,7 +581,7 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             by=request.user,
             player=holder.pk,
             version=_posted_version(request),
-            proof=_proof(request),
+            proof=_proof(request, table),
             pin=request.POST.get("pin"),
         )
     except PinLocked as locked:
@@ -642,6 +651,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             player=holder.pk,
             version=form.cleaned_data.get("version"),
             pin=request.POST.get("pin"),
+            proof=_proof(request, table),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
