@@ -16,11 +16,14 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from tarot_scores.core.errors import Refusal
 from tests import factories
 from tests.tournaments.play.test_pages_confirmation import Event, enter_at, event, link, phone
 from tests.tournaments.views.test_pages_world import deal_post, text_of
+from tournaments.errors import PinLocked
 from tournaments.models import DealConfirmation, Entry, Tournament
 from tournaments.play import pins
+from tournaments.play.confirmations import deal_confirm
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
@@ -269,3 +272,23 @@ def test_misses_at_the_same_instant_each_count() -> None:
         thread.join()
     assert errors == []
     assert Entry.objects.get(pk=entry.pk).pin_misses == phones
+
+
+def test_the_service_the_page_and_the_api_refuse_a_locked_pin_alike() -> None:
+    """One home: the service's refusal (code and words) is what the page shows and what the
+    API's problem says."""
+    e = personal_event()
+    state = e.tables[0]
+    deal = enter_at(state, phone(state, 0))
+    entry = entry_of(e, 2)
+    for _ in range(5):
+        confirm(phone(state, 2), e, deal.pk, wrong_pin(entry))
+    with translation.override("en"), pytest.raises(Refusal) as refused:
+        deal_confirm(deal=deal, by=None, player=state.players[2].pk, pin=entry.pin)
+    assert isinstance(refused.value, PinLocked)
+    assert refused.value.codes() == {"pin": ["pin_locked"]}
+    (words,) = refused.value.messages()["pin"]
+    page = confirm(phone(state, 2), e, deal.pk, entry.pin)
+    assert page.status_code == 429 and words in text_of(page.content)
+    answer = api_confirm(e, deal.pk, 2, entry.pin)
+    assert answer.status_code == 429 and answer.json()["detail"] == words
