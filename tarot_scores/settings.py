@@ -294,6 +294,13 @@ RATING_MIN_DEALS = int(os.environ.get("RATING_MIN_DEALS", "20"))
 # expires: its link says so, and the organisers send a new one.
 INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
 
+# A tournament's personal PINs (four digits) are guessable by trying: after this many wrong PINs
+# for one entry within PIN_ATTEMPTS_MINUTES, that entry's PIN is refused for PIN_LOCK_MINUTES,
+# on every phone (counted in the database: the cache is no safe counter).
+PIN_ATTEMPTS = int(os.environ.get("PIN_ATTEMPTS", "5"))
+PIN_ATTEMPTS_MINUTES = int(os.environ.get("PIN_ATTEMPTS_MINUTES", "15"))
+PIN_LOCK_MINUTES = int(os.environ.get("PIN_LOCK_MINUTES", "15"))
+
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
 # The top level of the repository is fixed, so the project catalogue lives in the package.

@@ -9,6 +9,8 @@ field and the API answers its messages. Two thin kinds say how pages and the API
   (beside the field it was about, or the API's 409 ``non_field_errors``): a round still being
   played, a player already registered, a duplicate movement already drawn...
 - ``CutRefused``: the tournament's state refuses a cut now (the API answers 409).
+- ``PinLocked``: too many wrong PINs for one entry: refused until a time (the page and the API
+  answer 429 with Retry-After).
 
 Codes are the members of ``Code`` (a ``StrEnum``: each is the string programs and tests read),
 never string literals written where the rule is.
@@ -16,6 +18,8 @@ never string literals written where the rule is.
 
 from __future__ import annotations
 
+import datetime
+import math
 from enum import StrEnum
 from typing import Self
 
@@ -83,6 +87,7 @@ class Code(StrEnum):
     HOLDER_UNKNOWN = "holder_unknown"
     PIN_REQUIRED = "pin_required"
     PIN_WRONG = "pin_wrong"
+    PIN_LOCKED = "pin_locked"
     REASON_REQUIRED = "reason_required"
     REASON_TOO_LONG = "reason_too_long"
     BOARD_REQUIRED = "board_required"
@@ -127,3 +132,16 @@ class TournamentError(TournamentRefusal):
 class CutRefused(TournamentRefusal):
     """The tournament's state refuses a cut now (the round is not closed, the next one is seated,
     players were cut after it already...): nothing was stored. The API answers 409."""
+
+
+class PinLocked(TournamentRefusal):
+    """Too many wrong PINs were typed for one entry: its PIN is refused until ``until``, on any
+    phone (``tournaments.play.pins``). The page and the API answer 429, with Retry-After."""
+
+    def __init__(self, message: str, *, until: datetime.datetime) -> None:
+        super().__init__({"pin": [Reason(Code.PIN_LOCKED, message)]})
+        self.until = until
+
+    def retry_after(self, now: datetime.datetime) -> int:
+        """Whole seconds until the PIN may be typed again (at least 1)."""
+        return max(1, math.ceil((self.until - now).total_seconds()))

@@ -120,8 +120,8 @@ class TournamentForm(forms.Form):
         required=False,  # not sent: any phone at the table, as before the choice existed
         widget=forms.RadioSelect,
         help_text=gettext_lazy(
-            "Personal proof: the confirming player types his PIN, printed beside his name on "
-            "the table sheet, or is signed in to his own account."
+            "Personal proof: the confirming player opens his player card's link on his own "
+            "phone, or types the PIN printed on his card, or is signed in to his own account."
         ),
     )
     seed = forms.IntegerField(

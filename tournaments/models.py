@@ -207,9 +207,18 @@ class Entry(models.Model):
     # A championship's cut (``Cut``) left the player out after this round: he is seated no more
     # and ranked below the players still in (``tournaments.standings.cuts``).
     cut_after = models.PositiveSmallIntegerField(_("eliminated after round"), null=True, blank=True)
-    # The player's personal PIN: printed beside his name on the table sheet and shown to the
-    # organisers; a tournament asking for personal proof wants it to confirm a deal.
+    # The player's personal PIN: printed on his player card (``tournaments.play.cards``) and
+    # shown to the organisers; a tournament asking for personal proof wants it to confirm a deal.
     pin = models.CharField(_("PIN"), max_length=8, default=new_pin)
+    # The number of the player's current card: its personal link is signed over it, so a new
+    # card (the organisers issue one for a lost card) voids the old card's link.
+    card_number = models.PositiveIntegerField(default=1)
+    # Wrong PINs typed for this entry since ``pin_missed_from`` (the first of the window), and
+    # the PIN refused until ``pin_locked_until`` once there were too many
+    # (``tournaments.play.pins``: counted by one UPDATE, never read then written).
+    pin_misses = models.PositiveSmallIntegerField(default=0)
+    pin_missed_from = models.DateTimeField(null=True, blank=True)
+    pin_locked_until = models.DateTimeField(_("PIN locked until"), null=True, blank=True)
     # A substitute: took over this entry's seat at a table (``Substitution``); ranked apart,
     # never in the main ranking, and seated in no other round.
     substitute_for = models.ForeignKey(

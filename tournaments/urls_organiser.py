@@ -5,7 +5,16 @@ desk for the deals waiting or disputed."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import cuts, penalties, people, referee_desk, referees, registration, rounds
+from tournaments.views import (
+    cards,
+    cuts,
+    penalties,
+    people,
+    referee_desk,
+    referees,
+    registration,
+    rounds,
+)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("club/<slug:slug>/new/", registration.tournament_new, name="new"),
@@ -24,6 +33,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "<int:tournament_id>/entries/<int:entry_id>/series/",
         registration.entry_series,
         name="entry_series",
+    ),
+    path("<int:tournament_id>/cards.pdf", cards.player_cards_pdf, name="player_cards"),
+    path(
+        "<int:tournament_id>/entries/<int:entry_id>/card/",
+        cards.entry_card_new,
+        name="entry_card_new",
     ),
     path("<int:tournament_id>/teams/", registration.team_new, name="team_new"),
     path("<int:tournament_id>/apart/", people.apart_pair_new, name="apart_pair_new"),
@@ -56,6 +71,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="table_sheets_pdf",
     ),
     path("<int:tournament_id>/referee/", referee_desk.referee_deals, name="referee"),
+    path(
+        "<int:tournament_id>/referee/pins/<int:entry_id>/unlock/",
+        referee_desk.referee_pin_unlock,
+        name="referee_pin_unlock",
+    ),
     path(
         "<int:tournament_id>/referee/deals/<int:deal_id>/confirm/",
         referee_desk.referee_confirm,

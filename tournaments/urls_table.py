@@ -1,9 +1,10 @@
 """A table's private link: no account needed, that table's deals only (entry, preview,
-correction, undo, who holds the phone, confirmation and disagreement)."""
+correction, undo, who holds the phone, confirmation and disagreement), and a player's card's
+personal link."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import table_entry
+from tournaments.views import cards, table_entry
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # A table's private link: no account needed, that table's deals only.
@@ -30,4 +31,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         table_entry.table_deal_dispute,
         name="table_deal_dispute",
     ),
+    # A player's card: its personal link proves his own phone as him (tournaments.play.cards).
+    path("card/<str:token>/", cards.player_card, name="player_card"),
 ]

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from tarot_scores.core.actors import AtTable
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
@@ -105,6 +106,9 @@ class EntryScreen:
     # A table that plays boards (duplicate): reads the posted board, ``Refusal`` on "board"
     # when it is not one the table may enter now. None elsewhere: the deal has no board.
     board: Callable[[Mapping[str, Any]], int] | None = None
+    # Who at the table saves and undoes here (a tournament table's link: the phone's holder),
+    # handed to the deal services; None on a club game's page: the account alone.
+    at_table: AtTable | None = None
 
 
 def refused_beside(form: DealForm, refusal: Refusal, *, boards: bool = False) -> None:
@@ -141,6 +145,7 @@ def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -
             client_id=form.cleaned_data.get("client_id"),
             reason=request.POST.get("reason", ""),
             board=board,
+            at_table=screen.at_table,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -250,6 +255,7 @@ def deal_undo(request: HtmxHttpRequest, deal: Deal, screen: EntryScreen) -> Http
             by=screen.by,
             by_label=screen.by_label,
             reason=request.POST.get("reason", ""),
+            at_table=screen.at_table,
         )
     except DealConflict as conflict:
         problem["conflict"] = str(conflict)
@@ -350,6 +356,7 @@ class EditScreen:
     done: str  # where a saved correction goes
     by: Any = None
     by_label: str = ""
+    at_table: AtTable | None = None  # who at the table corrects (as ``EntryScreen``'s)
 
 
 def deal_correct(
@@ -380,6 +387,7 @@ def deal_correct(
             by=screen.by,
             by_label=screen.by_label,
             reason=request.POST.get("reason", ""),
+            at_table=screen.at_table,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())

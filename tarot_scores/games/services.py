@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
-from tarot_scores.core.actors import Actor, signed_in
+from tarot_scores.core.actors import Actor, AtTable, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.hooks import Hook
 from tarot_scores.core.kinds import HOUSE, TAROT, game_kind, variant_label
@@ -250,10 +250,18 @@ class AfterDealChange(Protocol):
     """What another app does when a deal of a game is entered, corrected, deleted or restored:
     called inside that deal's transaction, with the game locked, so what it writes commits or
     rolls back with the deal (an error it raises undoes the deal too). ``seated`` is the
-    table's players in seat order (ids), as the deal was scored: a hook need not read them."""
+    table's players in seat order (ids), as the deal was scored: a hook need not read them.
+    ``at_table`` is who at the table made the change, as the caller of the deal service said
+    (None: the account recorded with the revision made it, and nobody else)."""
 
     def __call__(
-        self, *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+        self,
+        *,
+        game: Game,
+        deal: Deal,
+        action: DealRevision.Action,
+        seated: Sequence[int],
+        at_table: AtTable | None,
     ) -> None: ...
 
 
@@ -333,10 +341,14 @@ def _check_board(game: Game, board: int | None) -> None:
 
 
 def _deal_changed(
-    game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+    game: Game,
+    deal: Deal,
+    action: DealRevision.Action,
+    seated: Sequence[int],
+    at_table: AtTable | None,
 ) -> None:
     for after in deal_changed:
-        after(game=game, deal=deal, action=action, seated=seated)
+        after(game=game, deal=deal, action=action, seated=seated, at_table=at_table)
 
 
 @dataclass(frozen=True)
@@ -377,6 +389,7 @@ def deal_record(
     client_id: uuid.UUID | None = None,
     reason: str = "",
     board: int | None = None,
+    at_table: AtTable | None = None,
 ) -> RecordedDeal:
     """Enter the next deal of a game; returns it with the scores its score lines hold.
 
@@ -396,6 +409,9 @@ def deal_record(
     says who dealt: the seat at the board's direction (board 1 North, 2 East...: seats are in
     North, East, South, West order, so it is the seat ``(board - 1) % 4``). There the board,
     not the number, names the deal: two phones entering two boards at once both get in.
+
+    ``at_table``: who at the table entered it, where the caller knows (a tournament table's
+    link names the phone's holder), handed to the deal hooks; None: the account ``by`` alone.
     """
     expected = number if board is None else None
     try:
@@ -451,7 +467,9 @@ def deal_record(
             )
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label, reason)
             _count(locked, deal, scores, 1, len(table.players))
-            _deal_changed(locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players])
+            _deal_changed(
+                locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players], at_table
+            )
             return RecordedDeal(deal, scores)
     except IntegrityError:
         # The same client id sent to another game at the same instant (each game locked its
@@ -514,9 +532,11 @@ def deal_update(
     by_label: str = "",
     reason: str = "",
     merge: bool = False,
+    at_table: AtTable | None = None,
 ) -> Deal:
     """Correct a deal read at ``version``; a stale version raises ``DealConflict``. ``reason``
-    is kept in the history (required where ``_checked_reason`` says so).
+    is kept in the history (required where ``_checked_reason`` says so); ``at_table`` as for
+    ``deal_record``.
 
     ``payload`` is the whole deal as it should be; with ``merge``, only the fields to change,
     laid over the deal as entered (a list such as ``handfuls`` is replaced whole). The merge
@@ -544,13 +564,21 @@ def deal_update(
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label, reason)
     _count(game, current, scores, 1, len(table.players))
-    _deal_changed(game, current, DealRevision.Action.EDITED, [p.pk for p in table.players])
+    _deal_changed(
+        game, current, DealRevision.Action.EDITED, [p.pk for p in table.players], at_table
+    )
     return current
 
 
 @transaction.atomic
 def deal_delete(
-    *, deal: Deal, version: int | None, by: Actor, by_label: str = "", reason: str = ""
+    *,
+    deal: Deal,
+    version: int | None,
+    by: Actor,
+    by_label: str = "",
+    reason: str = "",
+    at_table: AtTable | None = None,
 ) -> Deal:
     current, game = _locked_deal(deal, version)
     if current.is_deleted:
@@ -564,12 +592,14 @@ def deal_delete(
     current.version += 1
     current.save()
     _revise(current, DealRevision.Action.DELETED, {}, by, by_label, reason)
-    _deal_changed(game, current, DealRevision.Action.DELETED, seated)
+    _deal_changed(game, current, DealRevision.Action.DELETED, seated, at_table)
     return current
 
 
 @transaction.atomic
-def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
+def deal_restore(
+    *, deal: Deal, by: Actor, reason: str = "", at_table: AtTable | None = None
+) -> Deal:
     current, game = _locked_deal(deal, None)
     if not current.is_deleted:
         return current
@@ -609,5 +639,7 @@ def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "", reason)
     _count(game, current, scores, 1, len(table.players))
-    _deal_changed(game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players])
+    _deal_changed(
+        game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players], at_table
+    )
     return current

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 
 from tarot_scores.clubs.models import Club
+from tarot_scores.core.actors import AtTable
 from tarot_scores.core.jobs import enqueue, job
 from tarot_scores.core.kinds import TAROT
 from tarot_scores.core.results import results_changed
@@ -546,9 +547,15 @@ def _hold_the_scope(club_id: int | None) -> None:
 
 
 def ratings_after_deal(
-    *, game: Game, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+    *,
+    game: Game,
+    deal: Deal,
+    action: DealRevision.Action,
+    seated: Sequence[int],
+    at_table: AtTable | None = None,
 ) -> None:
-    """The deal services' hook: a tarot deal was entered, corrected, deleted or restored. The
+    """The deal services' hook: a tarot deal was entered, corrected, deleted or restored (by
+    whomever: ``at_table`` changes nothing of a rating). The
     save only notes it (``RatingsBehind``, in the club and in the federation: two rows added,
     nothing shared locked) and asks for the ratings' job, which commits with the deal. The job
     (``ratings_catch_up``) rates it, out of the request."""

@@ -274,6 +274,11 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:entry_check_in": {"POST": A_ORGANISERS},
     "tournaments:entry_withdraw": {"POST": A_ORGANISERS},
     "tournaments:entry_series": {"POST": A_ORGANISERS},
+    # The players' cards (PINs and personal links): organisers only; a card's personal link
+    # with a forged token is refused to all (test_player_cards opens real ones).
+    "tournaments:player_cards": {"GET": A_ORGANISERS},
+    "tournaments:entry_card_new": {"POST": A_ORGANISERS},
+    "tournaments:player_card": {"GET": NOBODY},
     "tournaments:team_new": {"POST": A_ORGANISERS},
     "tournaments:apart_pair_new": {"POST": A_ORGANISERS},
     "tournaments:apart_pair_remove": {"POST": A_ORGANISERS},
@@ -282,6 +287,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:penalties": {"GET": A_REFEREES, "POST": A_REFEREES},
     # The referee's page of deals to confirm and disputes, and what he does there.
     "tournaments:referee": {"GET": A_REFEREES},
+    "tournaments:referee_pin_unlock": {"POST": A_REFEREES},
     "tournaments:referee_confirm@club": {"POST": NOBODY},
     "tournaments:referee_confirm@open": {"POST": A_REFEREES},
     "tournaments:referee_confirm@closed": {"POST": A_REFEREES},

@@ -208,7 +208,8 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         choices=Tournament.ConfirmationProof.choices,
         default=Tournament.ConfirmationProof.PHONE,
         help_text="What proves who confirms a deal on a table's link: `phone` (any phone at the "
-        "table, the default) or `personal` (the player's PIN, or his own account signed in).",
+        "table, the default) or `personal` (the player's card: its PIN or its personal link, or "
+        "his own account signed in).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -39,6 +40,7 @@ from tarot_scores.api.serializers import (
     DealVersionSerializer,
     NewDealSerializer,
 )
+from tarot_scores.core.actors import AtTable
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal
@@ -51,7 +53,7 @@ from tournaments.api.base import (
     tournament_or_404,
 )
 from tournaments.api.confirmations import ConfirmationSerializer, confirmation_json
-from tournaments.errors import Code, TournamentRefusal
+from tournaments.errors import Code, PinLocked, TournamentRefusal
 from tournaments.models import DealConfirmation, Round, Table
 from tournaments.play import confirmations
 
@@ -65,6 +67,11 @@ HOLDER = {
     "description": "Who holds the phone, one of the table's players (by id): required where "
     "the tournament requires confirmation, ignored elsewhere.",
 }
+PIN = {
+    "type": "string",
+    "maxLength": 8,
+    "description": "The acting player's PIN, where the tournament asks for personal proof.",
+}
 ERRORS: dict[int, Any] = {
     400: refusal("A message per field, as on the table's page."),
     403: refusal("The table's round is closed: the link takes no more changes."),
@@ -72,6 +79,14 @@ ERRORS: dict[int, Any] = {
     409: refusal("The deal number is taken, the version stale, or the table full."),
     413: refusal("The body is over 64 KB."),
     415: refusal("The body is not sent as application/json."),
+}
+# Confirming and disputing check the acting player's PIN where the tournament asks for it.
+ANSWER_ERRORS: dict[int, Any] = {
+    **ERRORS,
+    429: refusal(
+        "Too many wrong PINs for this player: his PIN is locked until the time said "
+        "(Retry-After), or until a referee lifts the lock."
+    ),
 }
 
 
@@ -265,20 +280,21 @@ class TableDealsView(TableLinkAPIView):
         body = deal_body(request)
         holder = _holder(table, body)
         own = own_fields(body, NewDealSerializer)
+        at_table = AtTable(holder, _proof(request, table))
         try:
-            with confirmations.acting_as(holder, _proof(request, table)):
-                recorded = busy_if_locked(
-                    lambda: services.deal_record(
-                        game=table.game,
-                        payload=body,
-                        by=request.user,
-                        by_label=_by_label(table, holder),
-                        number=own.get("number"),
-                        client_id=own.get("client_id"),
-                        reason=own["reason"],
-                        board=own.get("board"),
-                    )
+            recorded = busy_if_locked(
+                lambda: services.deal_record(
+                    game=table.game,
+                    payload=body,
+                    by=request.user,
+                    by_label=_by_label(table, holder),
+                    number=own.get("number"),
+                    client_id=own.get("client_id"),
+                    reason=own["reason"],
+                    board=own.get("board"),
+                    at_table=at_table,
                 )
+            )
         except DealConflict as conflict:
             return conflict_answer(conflict)
         except GameClosed as closed:
@@ -314,19 +330,20 @@ class TableDealView(TableLinkAPIView):
         body = deal_body(request)
         holder = _holder(table, body)
         own = own_fields(body, DealVersionSerializer)
+        at_table = AtTable(holder, _proof(request, table))
         try:
-            with confirmations.acting_as(holder, _proof(request, table)):
-                deal = busy_if_locked(
-                    lambda: services.deal_update(
-                        deal=deal,
-                        payload=body,
-                        version=own["version"],
-                        by=request.user,
-                        by_label=_by_label(table, holder),
-                        reason=own["reason"],
-                        merge=True,
-                    )
+            deal = busy_if_locked(
+                lambda: services.deal_update(
+                    deal=deal,
+                    payload=body,
+                    version=own["version"],
+                    by=request.user,
+                    by_label=_by_label(table, holder),
+                    reason=own["reason"],
+                    merge=True,
+                    at_table=at_table,
                 )
+            )
         except DealConflict as conflict:
             return conflict_answer(conflict)
         except GameClosed as closed:
@@ -342,9 +359,20 @@ class HolderSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, help_text="The deal's version read."
     )
+    pin = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=8,
+        help_text="The acting player's PIN, where the tournament asks for personal proof. Too "
+        "many wrong PINs for one player lock his PIN for a while (429, with Retry-After).",
+    )
 
 
 def _answer_refusal(error: Refusal) -> Response:
+    if isinstance(error, PinLocked):
+        locked = refusal_problem(error, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        locked["Retry-After"] = str(error.retry_after(timezone.now()))
+        return locked
     if isinstance(error, DealConflict | GameClosed):
         return refusal_problem(error, status=status.HTTP_409_CONFLICT)
     codes = {code for items in error.codes().values() for code in items}
@@ -374,7 +402,7 @@ class TableConfirmView(TableLinkAPIView):
         auth=[],
         parameters=[TOKEN, DEAL_ID],
         request=HolderSerializer,
-        responses={200: ConfirmationSerializer, **ERRORS},
+        responses={200: ConfirmationSerializer, **ANSWER_ERRORS},
     )
     def post(self, request: Request, token: str, deal_id: int) -> Response:
         table = _table(token)
@@ -384,7 +412,7 @@ class TableConfirmView(TableLinkAPIView):
         deal = _deal(table, deal_id)
         body = dict(request.data) if isinstance(request.data, dict) else {}
         holder = _holder(table, body)
-        sent = {"player": holder, **{k: body[k] for k in ["version"] if k in body}}
+        sent = {"player": holder, **{k: body[k] for k in ["version", "pin"] if k in body}}
         version = HolderSerializer(data=sent)
         version.is_valid(raise_exception=True)
         try:
@@ -394,6 +422,7 @@ class TableConfirmView(TableLinkAPIView):
                 player=holder,
                 version=version.validated_data.get("version"),
                 proof=_proof(request, table),
+                pin=version.validated_data.get("pin"),
             )
         except Refusal as error:
             return _answer_refusal(error)
@@ -407,18 +436,19 @@ class TableDisputeView(TableLinkAPIView):
         operation_id="table_link_deals_dispute",
         summary="Disagree with a deal of the other side",
         description="Where the tournament requires confirmation: `player`, of the other side, "
-        "sends its own version of the deal (the body of a deal entry, with `version`); the "
-        "deal goes to the referee with both.",
+        "sends its own version of the deal (the body of a deal entry, with `version`, and "
+        "`pin` where the tournament asks for personal proof); the deal goes to the referee "
+        "with both.",
         tags=TAGS,
         auth=[],
         parameters=[TOKEN, DEAL_ID],
         request={
             "application/json": {
                 **EDIT_DEAL_SCHEMA,
-                "properties": {"player": HOLDER, **EDIT_DEAL_SCHEMA["properties"]},
+                "properties": {"player": HOLDER, "pin": PIN, **EDIT_DEAL_SCHEMA["properties"]},
             }
         },
-        responses={200: ConfirmationSerializer, **ERRORS},
+        responses={200: ConfirmationSerializer, **ANSWER_ERRORS},
     )
     def post(self, request: Request, token: str, deal_id: int) -> Response:
         table = _table(token)
@@ -429,7 +459,7 @@ class TableDisputeView(TableLinkAPIView):
         body = deal_body(request)
         holder = _holder(table, body)
         body.pop("reason", None)
-        sent = {"player": holder, **{k: body.pop(k) for k in ["version"] if k in body}}
+        sent = {"player": holder, **{k: body.pop(k) for k in ["version", "pin"] if k in body}}
         own = HolderSerializer(data=sent)
         own.is_valid(raise_exception=True)
         try:
@@ -439,6 +469,7 @@ class TableDisputeView(TableLinkAPIView):
                 by=request.user,
                 player=holder,
                 version=own.validated_data.get("version"),
+                pin=own.validated_data.get("pin"),
             )
         except Refusal as error:
             return _answer_refusal(error)

@@ -12,7 +12,9 @@ corrects it (through the deal services, so its history records the decision).
 Who acts at the table: a signed-in player is his account's player; on a table's link, shared
 by the phones of one table, the person names himself among the table's players (the page
 remembers it for that phone). The link is the trust, as for entering deals: the name says who
-vouched for the deal, for the referee to ask.
+vouched for the deal, for the referee to ask. The link's views hand that player, with what
+proves him, to the deal services as an argument (``core.actors.AtTable``), which hand it to the
+deal hook: a deal written any other way (a game page, the API, a script) is its account's.
 
 The state lives here, beside the deal (``DealConfirmation``), and is kept in step by
 ``confirmation_after_deal``, the first step of the tournaments' one deal hook
@@ -24,10 +26,7 @@ again, with no confirmation and no dispute.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from secrets import compare_digest
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -35,38 +34,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tarot_scores.clubs.models import Player
-from tarot_scores.core.actors import Actor, signed_in
+from tarot_scores.core.actors import Actor, AtTable, signed_in
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
+from tournaments.play import cards, pins
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
 from tournaments.standings.store import standings_after_table_change
 
 Side = DealConfirmation.Side
 Status = DealConfirmation.Status
-
-# The player a table's link says is acting (named on that phone): set by the link's views
-# around a deal write, read by the hook inside it. The deal services know only the account.
-_acting_player: ContextVar[int | None] = ContextVar("tournament_acting_player", default=None)
-# What proves who is acting: the account signed in ("user:<id>"), else the phone itself (a
-# digest of its session). A phone that names another holder ("Changer") keeps its proof.
-_acting_proof: ContextVar[str] = ContextVar("tournament_acting_proof", default="")
-
-
-@contextmanager
-def acting_as(player_id: int | None, proof: str = "") -> Iterator[None]:
-    """Deal writes inside this block are made by this player of the table (a table's link),
-    proven by ``proof``."""
-    token = _acting_player.set(player_id)
-    proof_token = _acting_proof.set(proof)
-    try:
-        yield
-    finally:
-        _acting_player.reset(token)
-        _acting_proof.reset(proof_token)
 
 
 def side_of(payload: Mapping[str, Any], player_id: int) -> str:
@@ -123,13 +103,22 @@ def _refuse(code: Code, message: str) -> TournamentRefusal:
 
 
 def confirmation_after_deal(
-    *, table: Table, deal: Deal, action: DealRevision.Action, seated: Sequence[int]
+    *,
+    table: Table,
+    deal: Deal,
+    action: DealRevision.Action,
+    seated: Sequence[int],
+    at_table: AtTable | None = None,
 ) -> None:
     """A deal of a tournament table that requires confirmation was entered, corrected or
     restored: confirmed if an organiser or referee did it, else pending (the first step of the
     deal hook, ``tournaments.play.deal``, so that the standings and the round count the deal as
     it now stands). A deletion leaves the state alone: a deleted deal counts for nothing
-    anyway."""
+    anyway.
+
+    Who entered it: ``at_table``'s player when he sits at this table (named on a table's link),
+    else the account's own seated player (or nobody); proven by ``at_table``'s proof, else the
+    account ("user:<id>")."""
     if action == DealRevision.Action.DELETED or not table.round.tournament.require_confirmation:
         return
     # Who made this change: the deal services record the account with the revision.
@@ -148,12 +137,13 @@ def confirmation_after_deal(
         confirmation.confirmed_by_user = user
         confirmation.confirmed_at = timezone.now()
     else:
-        acting = _acting_player.get()
+        acting = at_table.player_id if at_table is not None else None
         player = acting if acting in seated else _account_player(user, seated)
         confirmation.status = Status.PENDING
         confirmation.entered_by_id = player
         confirmation.entered_side = side_of(deal.payload, player) if player else ""
-        confirmation.entered_proof = _acting_proof.get() or (f"user:{user.pk}" if user else "")
+        proof = at_table.proof if at_table is not None else ""
+        confirmation.entered_proof = proof or (f"user:{user.pk}" if user else "")
         confirmation.confirmed_by = confirmation.confirmed_by_user = None
         confirmation.confirmed_at = None
         confirmation.referee_reason = ""
@@ -244,31 +234,23 @@ def _table_player(
     return acting
 
 
-def _check_personal(table: Table, acting: int, *, by: Actor, pin: str | None) -> None:
+def _check_personal(
+    table: Table, acting: int, *, by: Actor, pin: str | None, proof: str = ""
+) -> None:
     """Where the tournament asks for personal proof, the player acting proves who he is: signed
-    in to the account linked to him, or with his entry's PIN (refused otherwise)."""
+    in to the account linked to him, on a phone his player card proved (``proof`` is his
+    entry's: ``play.cards``), or with his entry's PIN (refused otherwise; wrong PINs are
+    counted and, too many, lock the PIN for a while: ``play.pins``)."""
     tournament = table.round.tournament
     if tournament.confirmation_proof != Tournament.ConfirmationProof.PERSONAL:
         return
     account = signed_in(by)
     if account is not None and Player.objects.filter(pk=acting, user=account).exists():
         return
-    typed = "".join((pin or "").split())
-    if not typed:
-        raise TournamentRefusal.on(
-            "pin",
-            Code.PIN_REQUIRED,
-            _("Type your PIN: it is printed beside your name on the table sheet."),
-        )
-    expected = (
-        Entry.objects.filter(tournament=tournament, player_id=acting)
-        .values_list("pin", flat=True)
-        .first()
-    )
-    if expected is None or not compare_digest(typed, expected):
-        raise TournamentRefusal.on(
-            "pin", Code.PIN_WRONG, _("This PIN is not yours: nothing was changed.")
-        )
+    entry = Entry.objects.filter(tournament=tournament, player_id=acting).first()
+    if entry is not None and proof and proof == cards.proof_of(entry):
+        return
+    pins.pin_check(entry, pin)
 
 
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
@@ -279,6 +261,7 @@ def _after_change(table: Table, confirmation: DealConfirmation) -> None:
         close_if_complete(round_=table.round)
 
 
+@pins.counting_misses
 @transaction.atomic
 def deal_confirm(
     *,
@@ -320,7 +303,7 @@ def deal_confirm(
             )
         if confirmation.status == Status.DISPUTED:
             raise _refuse(Code.DISPUTED, _("This deal is disputed: a referee decides."))
-        _check_personal(table, acting, by=by, pin=pin)
+        _check_personal(table, acting, by=by, pin=pin, proof=proof)
         confirmation.confirmed_by_id = acting
     confirmation.status = Status.CONFIRMED
     confirmation.confirmed_by_user = account
@@ -330,6 +313,7 @@ def deal_confirm(
     return confirmation
 
 
+@pins.counting_misses
 @transaction.atomic
 def deal_dispute(
     *,
@@ -339,6 +323,7 @@ def deal_dispute(
     player: int | None = None,
     version: int | None = None,
     pin: str | None = None,
+    proof: str = "",
 ) -> DealConfirmation:
     """The other side disagrees with a pending deal and gives its own version (the scoring
     contract, players by id): the deal goes to the referee with both. The version is scored
@@ -353,7 +338,7 @@ def deal_dispute(
             else _("This deal is already disputed: a referee decides."),
         )
     acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
-    _check_personal(table, acting, by=by, pin=pin)
+    _check_personal(table, acting, by=by, pin=pin, proof=proof)
     entered = game_services.as_entered(current.game, payload)
     result, view = game_services.deal_score(
         game=current.game, payload=entered, number=current.number

@@ -6,7 +6,9 @@ it (a table's link, the game page, the API). It reads the table once (its round 
 with it, and how many substitutions it had) and runs three steps in this order:
 
 1. confirmation (``play.confirmations.confirmation_after_deal``): where the tournament requires
-   it, the deal becomes pending, or confirmed when a referee or an organiser wrote it;
+   it, the deal becomes pending, or confirmed when a referee or an organiser wrote it; who at
+   the table wrote it is the ``at_table`` the deal service was given (a table's link names the
+   phone's holder), else the account's own player;
 2. standings (``standings.store.standings_after_deal``): the table's players' points in this
    round, counting the deal as step 1 left it;
 3. the round (``rounds.services.round_after_deal``): the deal that completes the last table
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 
 from django.db.models import Count
 
+from tarot_scores.core.actors import AtTable
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tournaments.models import Table
 from tournaments.play import confirmations
@@ -35,6 +38,7 @@ def table_deal_changed(
     deal: Deal,
     action: DealRevision.Action,
     seated: Sequence[int],
+    at_table: AtTable | None = None,
     close_round: bool = True,
 ) -> None:
     """A deal of ``game`` changed: if the game is a tournament table, confirmation, standings,
@@ -50,7 +54,9 @@ def table_deal_changed(
     )
     if table is None:
         return
-    confirmations.confirmation_after_deal(table=table, deal=deal, action=action, seated=seated)
+    confirmations.confirmation_after_deal(
+        table=table, deal=deal, action=action, seated=seated, at_table=at_table
+    )
     store.standings_after_deal(table=table, seated=seated)
     if close_round:
         round_services.round_after_deal(table=table, action=action)

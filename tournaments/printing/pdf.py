@@ -55,9 +55,6 @@ class SheetTable:
     # A duplicate table's boards this round: a row each, dealt by the direction the board
     # names (North, East, South, West: the seats in order), not by turns.
     boards: tuple[int, ...] = ()
-    # A tournament asking for personal proof: each player's PIN, in seat order, printed beside
-    # his name (he types it to confirm a deal).
-    pins: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,14 +117,9 @@ def render_table_sheets(
     for index, table in enumerate(tables):
         if index:
             story.append(PageBreak())
-        names = (
-            [
-                _("%(name)s, PIN %(pin)s") % {"name": name, "pin": pin}
-                for name, pin in zip(table.players, table.pins, strict=True)
-            ]
-            if table.pins
-            else table.players
-        )
+        # No PIN here: the sheet lies in the middle of the table. A player's PIN is on his own
+        # card (``render_player_cards``).
+        names = table.players
         if table.boards:
             seats = [
                 _("%(seat)s. %(name)s") % {"seat": direction_name(direction), "name": name}
@@ -526,3 +518,90 @@ def render_bracket(
     elif not bracket.stages:
         story.append(para(_("No stage has been seated yet."), st["meta"]))
     return build(story, title=f"{tournament.name} · {_('Bracket')}", author=tournament.club.name)
+
+
+# --- player cards ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    """One player's card: handed to him at check-in, kept to himself."""
+
+    player: str
+    pin: str
+    link: str  # his personal link, printed as a QR code: it proves his phone as him
+
+
+CARDS_ACROSS, CARDS_DOWN = 2, 4  # eight cards on an A4 page, cut along the dashed lines
+
+
+def render_player_cards(*, tournament: Tournament, cards: Sequence[PlayerCard]) -> bytes:
+    """Eight cards a page, one per player: the tournament, his name, his PIN and the QR code of
+    his personal link, with what each is for. Nothing on a card is printed anywhere else a
+    player of his table could read it."""
+    st = styles(title_left=True)
+    width, height = A4
+    # The page's frame keeps 6 points of padding on each side: the grid fits inside it.
+    cell_w = (width - 2 * _MARGIN - 12) / CARDS_ACROSS
+    cell_h = (height - 2 * _MARGIN - 13) / CARDS_DOWN
+    qr_size = 3.4 * cm
+    name_style = ParagraphStyle("card-name", parent=st["big"], fontSize=15, leading=18)
+    pin_style = ParagraphStyle("card-pin", parent=st["big"], fontSize=13, leading=16)
+    heading = _heading(tournament)
+
+    def card(item: PlayerCard) -> Table:
+        left = [
+            para(tournament.name, st["head"]),
+            para(heading, st["small"]),
+            Spacer(1, 0.25 * cm),
+            para(item.player, name_style),
+            para(_("PIN %(pin)s") % {"pin": item.pin}, pin_style),
+            Spacer(1, 0.2 * cm),
+            para(
+                _(
+                    "Scan the code with your own phone: at your table it then confirms deals "
+                    "as you, with no PIN to type. Or type your PIN when you confirm."
+                ),
+                st["small"],
+            ),
+            para(_("Keep this card to yourself."), st["small"]),
+        ]
+        right = [_qr(item.link, qr_size)]
+        inner = Table(
+            [[left, right]],
+            colWidths=[cell_w - qr_size - 0.9 * cm, qr_size + 0.3 * cm],
+        )
+        inner.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ]
+            )
+        )
+        return inner
+
+    story: list[Any] = []
+    per_page = CARDS_ACROSS * CARDS_DOWN
+    for start in range(0, len(cards), per_page):
+        if start:
+            story.append(PageBreak())
+        page = [card(item) for item in cards[start : start + per_page]]
+        page += [""] * (per_page - len(page))
+        rows = [page[i : i + CARDS_ACROSS] for i in range(0, per_page, CARDS_ACROSS)]
+        grid = Table(rows, colWidths=[cell_w] * CARDS_ACROSS, rowHeights=[cell_h] * CARDS_DOWN)
+        grid.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("GRID", (0, 0), (-1, -1), 0.4, GRID, None, (2, 2)),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0.3 * cm),
+                ]
+            )
+        )
+        story.append(grid)
+    if not cards:
+        story.append(para(_("No player is registered."), st["meta"]))
+    title = f"{tournament.name} · " + _("Player cards")
+    return build(story, title=title, author=tournament.club.name)

@@ -284,6 +284,9 @@ def registration(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
             candidates=_candidates(tournament, query, keep),
         )
         context = _registration_context(request, tournament, add_form=form, query=query)
+        # After a new card was issued: the page offers that card alone to print.
+        card = whole_number(request.GET.get("card"), minimum=1)
+        context["new_card"] = next((e for e in context["entries"] if e.pk == card), None)
         if request.htmx and request.htmx.target == "player-picker":
             return render(request, TEMPLATES + "registration.html#player-picker", context)
         return render(request, TEMPLATES + "registration.html", context)

@@ -374,16 +374,12 @@ def draw_table_sheets(*, tournament_id: int, number: int, site: str, language: s
         else None
     )
     base = site.rstrip("/")
-    pins: dict[int, str] = {}
-    if tournament.confirmation_proof == Tournament.ConfirmationProof.PERSONAL:
-        pins = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "pin"))
     tables = [
         pdf.SheetTable(
             number=state.table.number,
             players=[p.label for p in state.players],
             entry_url=base + reverse("tournaments:table_entry", args=[state.table.token]),
             boards=plan.station(number, state.table.number).boards if plan else (),
-            pins=tuple(pins.get(p.pk, "") for p in state.players) if pins else (),
         )
         for state in states
     ]

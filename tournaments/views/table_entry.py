@@ -24,12 +24,14 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.actors import AtTable
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
@@ -54,11 +56,11 @@ from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict, GameClosed, board_taken
 from tarot_scores.scoring import ScoringError
 from tournaments.duplicate import DIRECTIONS
-from tournaments.errors import Code, TournamentRefusal
+from tournaments.errors import Code, PinLocked, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for
 from tournaments.models import DealConfirmation, Round, Table, Tournament
-from tournaments.play import confirmations
+from tournaments.play import cards, confirmations
 from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import round_name
 from tournaments.words import direction_name
@@ -93,11 +95,17 @@ def _seated_players(table: Table) -> list[Player]:
 def _holder(
     request: HttpRequest, table: Table, players: list[Player]
 ) -> tuple[Player | None, bool]:
-    """Who acts on this phone, and whether the account says so (then it cannot be changed):
-    a signed-in player of the table, else the player this phone named."""
+    """Who acts on this phone, and whether it is proven (then it cannot be changed): a
+    signed-in player of the table, a player of the table whose card proved this phone, else
+    the player this phone named."""
     user = request.user
     if user.is_authenticated:
         own = next((p for p in players if p.user_id == user.pk), None)
+        if own is not None:
+            return own, True
+    carded = cards.proven_entry(request.session, table.round.tournament)
+    if carded is not None:
+        own = next((p for p in players if p.pk == carded.player_id), None)
         if own is not None:
             return own, True
     chosen = request.session.get(_session_key(table))
@@ -106,16 +114,25 @@ def _holder(
     return named, False
 
 
-def _proof(request: HttpRequest) -> str:
-    """What proves who acts on this phone: the account signed in, else the phone itself (a
-    digest of its session, kept whoever it names). A deal is never confirmed by the proof that
-    entered it."""
+def _proof(request: HttpRequest, table: Table) -> str:
+    """What proves who acts on this phone: the account signed in, else the player's card that
+    proved this phone in this tournament ("entry:<id>"), else the phone itself (a digest of its
+    session, kept whoever it names). A deal is never confirmed by the proof that entered it."""
     if request.user.is_authenticated:
         return f"user:{request.user.pk}"
+    carded = cards.proven_entry(request.session, table.round.tournament)
+    if carded is not None:
+        return cards.proof_of(carded)
     if request.session.session_key is None:
         request.session.save()
     key = str(request.session.session_key)
     return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
+
+
+def _at_table(request: HttpRequest, table: Table, holder: Player | None) -> AtTable:
+    """Who acts on this phone, as the deal services hand it to the deal hook: its holder (None
+    where the tournament asks no confirmation) and what proves him."""
+    return AtTable(holder.pk if holder is not None else None, _proof(request, table))
 
 
 def _requires_confirmation(table: Table) -> bool:
@@ -364,6 +381,7 @@ def _entry_screen(
     table: Table,
     holder: Player | None = None,
     sheet: GameSheet | None = None,
+    at_table: AtTable | None = None,
 ) -> EntryScreen:
     here = reverse("tournaments:table_entry", args=[table.token])
 
@@ -383,6 +401,7 @@ def _entry_screen(
         undo=lambda deal: reverse("tournaments:table_deal_undo", args=[table.token, deal.pk]),
         url=here,
         board=_board_reader(table, sheet),
+        at_table=at_table,
     )
 
 
@@ -390,8 +409,8 @@ def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> Http
     unknown, holder = _phone_holder(request, table, sheet)
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
-        return deal_save(request, sheet, _entry_screen(request, table, holder, sheet))
+    screen = _entry_screen(request, table, holder, sheet, _at_table(request, table, holder))
+    return deal_save(request, sheet, screen)
 
 
 def _phone_holder(
@@ -424,8 +443,8 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     unknown, holder = _phone_holder(request, table, _sheet(table))
     if unknown:
         return _say_who(request, table)
-    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
-        return entry.deal_undo(request, deal, _entry_screen(request, table, holder))
+    screen = _entry_screen(request, table, holder, at_table=_at_table(request, table, holder))
+    return entry.deal_undo(request, deal, screen)
 
 
 @require_POST
@@ -485,9 +504,9 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         context=context_for,
         done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
         by_label=_by_label(table, holder),
+        at_table=_at_table(request, table, holder),
     )
-    with confirmations.acting_as(holder.pk if holder else None, _proof(request)):
-        return deal_correct(request, deal, view, screen)
+    return deal_correct(request, deal, view, screen)
 
 
 # --- confirming at the table ----------------------------------------------------------------
@@ -535,6 +554,12 @@ def _back(table: Table, deal: Deal | None = None) -> HttpResponse:
     return redirect(url + (f"#deal-{deal.number}" if deal is not None else "#to-confirm"))
 
 
+def _retry_later(response: HttpResponse, locked: PinLocked) -> HttpResponse:
+    """A page refused because the player's PIN is locked: 429, and when to try again."""
+    response["Retry-After"] = str(locked.retry_after(timezone.now()))
+    return response
+
+
 def _posted_version(request: HttpRequest) -> int | None:
     return whole_number(request.POST.get("version"))
 
@@ -556,9 +581,17 @@ def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             by=request.user,
             player=holder.pk,
             version=_posted_version(request),
-            proof=_proof(request),
+            proof=_proof(request, table),
             pin=request.POST.get("pin"),
         )
+    except PinLocked as locked:
+        # Too many wrong PINs: the table's page itself says until when, with 429.
+        messages.error(request, str(locked))
+        sheet = _sheet(table)
+        form, extra = entry.screen_state(sheet, {}, None)
+        context = _entry_context(request, table, sheet, form, **extra)
+        page = render(request, TEMPLATES + "table_entry.html", context, status=429)
+        return _retry_later(page, locked)
     except Refusal as refusal:  # DealConflict too: a correction came first
         messages.error(request, str(refusal))
         return _back(table)
@@ -618,6 +651,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             player=holder.pk,
             version=form.cleaned_data.get("version"),
             pin=request.POST.get("pin"),
+            proof=_proof(request, table),
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -625,6 +659,8 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
     except (DealConflict, GameClosed) as refusal:
         messages.error(request, str(refusal))
         return _back(table)
+    except PinLocked as locked:
+        return _retry_later(page(429, status_note=str(locked)), locked)
     except Refusal as refusal:
         return page(409, status_note=str(refusal))
     messages.success(

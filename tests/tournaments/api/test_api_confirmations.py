@@ -12,12 +12,12 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from tarot_scores.clubs.models import Membership, Player
+from tarot_scores.core.actors import AtTable
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal
 from tests import factories
 from tests.api.helpers import messages_of
 from tournaments.models import DealConfirmation, Tournament
-from tournaments.play.confirmations import acting_as
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
 from tournaments.rounds.selectors import TableState
@@ -66,10 +66,12 @@ def event(*, require: bool = True, public: bool = True) -> Event:
 def enter(e: Event, *, points: float = 49) -> Deal:
     """A garde at table 1 taken by seat 1's player, entered on the link by him."""
     state = e.tables[0]
-    with acting_as(state.players[0].pk):
-        return game_services.deal_record(
-            game=state.table.game, payload=factories.garde(state.players[0].pk, points), by=None
-        ).deal
+    return game_services.deal_record(
+        game=state.table.game,
+        payload=factories.garde(state.players[0].pk, points),
+        by=None,
+        at_table=AtTable(state.players[0].pk),
+    ).deal
 
 
 def test_the_setting_is_in_the_tournament_and_off_by_default() -> None:
@@ -227,3 +229,43 @@ def test_the_schema_documents_the_confirmation_endpoints(tmp_path: Any) -> None:
         operation = paths[f"/api/v1/tournaments/{{id}}/deals/{{deal_id}}/{action}/"]["post"]
         for code in ("200", "400", "401", "403", "404", "409"):
             assert code in operation["responses"], (action, code)
+
+
+def test_a_deal_through_the_game_api_after_the_link_records_the_account_not_the_link() -> None:
+    """A phone on the table's link names its holder for its own write only: the next deal,
+    written through the club's game API by a seated member, is his account's, and one written
+    by the organiser is confirmed at once with nobody of the table named."""
+    e = event()
+    state = e.tables[0]
+    game = state.table.game
+    link = factories.token_client(None).post(
+        f"/api/v1/tables/{state.table.token}/deals/",
+        {**factories.garde(state.players[0].pk), "player": state.players[0].pk},
+        format="json",
+    )
+    assert link.status_code == 201, link.content
+    by_link = DealConfirmation.objects.get(deal_id=link.json()["id"])
+    assert by_link.entered_by_id == state.players[0].pk
+    assert by_link.entered_proof == f"table-api:{state.table.pk}"
+
+    defender = e.users["defender"]  # linked to seat 2's player
+    Membership.objects.create(club=e.tournament.club, user=defender)
+    own = e.client("defender").post(
+        f"/api/v1/games/{game.pk}/deals/", factories.garde(state.players[1].pk), format="json"
+    )
+    assert own.status_code == 201, own.content
+    by_account = DealConfirmation.objects.get(deal_id=own.json()["id"])
+    assert by_account.status == Status.PENDING
+    assert by_account.entered_by_id == state.players[1].pk
+    assert by_account.entered_proof == f"user:{defender.pk}"
+
+    other = e.tables[1]  # this table has its two deals
+    organiser = e.client("organiser").post(
+        f"/api/v1/games/{other.table.game_id}/deals/",
+        factories.garde(other.players[2].pk),
+        format="json",
+    )
+    assert organiser.status_code == 201, organiser.content
+    by_organiser = DealConfirmation.objects.get(deal_id=organiser.json()["id"])
+    assert by_organiser.status == Status.CONFIRMED and by_organiser.entered_by_id is None
+    assert by_organiser.confirmed_by_user_id == e.users["organiser"].pk

@@ -16,6 +16,7 @@ import pytest
 from django.utils import translation
 
 from tarot_scores.clubs.models import Membership, Player
+from tarot_scores.core.actors import AtTable
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision
@@ -26,7 +27,6 @@ from tournaments.models import DealConfirmation, Round, Tournament
 from tournaments.play.confirmations import (
     KEEP_ENTERED,
     KEEP_OTHER,
-    acting_as,
     deal_confirm,
     deal_dispute,
     dispute_settle,
@@ -79,8 +79,10 @@ def event(*, require: bool = True, deals: int = 2) -> Event:
 def enter(state: TableState, *, taker: int, by: Any = None, acting: int | None = None) -> Deal:
     """The next deal at the table: a garde won by the player at seat ``taker``."""
     payload = factories.garde(state.players[taker].pk)
-    with acting_as(acting):
-        return game_services.deal_record(game=state.table.game, payload=payload, by=by).deal
+    at_table = AtTable(acting) if acting is not None else None
+    return game_services.deal_record(
+        game=state.table.game, payload=payload, by=by, at_table=at_table
+    ).deal
 
 
 def status(deal: Deal) -> str:
@@ -343,10 +345,9 @@ def test_a_correction_makes_a_confirmed_deal_pending_again() -> None:
     deal = enter(table, taker=0, acting=table.players[0].pk)
     deal_confirm(deal=deal, by=None, player=table.players[1].pk)
     corrector = table.players[2]
-    with acting_as(corrector.pk):
-        deal = game_services.deal_update(
-            deal=deal, payload=other_version(table), version=1, by=None
-        )
+    deal = game_services.deal_update(
+        deal=deal, payload=other_version(table), version=1, by=None, at_table=AtTable(corrector.pk)
+    )
     confirmation = DealConfirmation.objects.get(deal=deal)
     assert confirmation.status == Status.PENDING and confirmation.version == 2
     assert confirmation.entered_by == corrector and confirmation.entered_side == "defence"
@@ -364,8 +365,11 @@ def test_a_correction_of_a_disputed_deal_at_the_table_reopens_it() -> None:
     e = event()
     table = e.tables[0]
     deal = disputed(e, table)
-    with acting_as(table.players[0].pk):  # the attack agrees with the defence's version
-        game_services.deal_update(deal=deal, payload=other_version(table), version=1, by=None)
+    # The attack agrees with the defence's version.
+    attack = AtTable(table.players[0].pk)
+    game_services.deal_update(
+        deal=deal, payload=other_version(table), version=1, by=None, at_table=attack
+    )
     confirmation = DealConfirmation.objects.get(deal=deal)
     assert confirmation.status == Status.PENDING and confirmation.dispute_payload is None
     deal_confirm(deal=deal, by=None, player=table.players[1].pk)
@@ -423,3 +427,38 @@ def test_a_referee_overriding_the_other_side_gives_a_reason_kept_with_the_deal()
     dispute_settle(deal=disputed_deal, keep=KEEP_OTHER, by=e.referee, reason="Recompté")
     assert DealConfirmation.objects.get(deal=disputed_deal).referee_reason == "Recompté"
     assert DealRevision.objects.get(deal=disputed_deal, version=2).reason == "Recompté"
+
+
+def test_a_deal_written_with_no_one_at_the_table_is_the_accounts_alone() -> None:
+    """Who acts at the table is an argument of the deal services: a write that gives none (a
+    script, the game pages, the API) records the account's own seated player, or nobody, and
+    never the player an earlier write named."""
+    e = event(deals=4)
+    table = e.tables[0]
+    named = enter(table, taker=0, acting=table.players[0].pk)
+    first = DealConfirmation.objects.get(deal=named)
+    assert first.entered_by == table.players[0] and first.entered_side == "attack"
+
+    anonymous = enter(table, taker=1)
+    confirmation = DealConfirmation.objects.get(deal=anonymous)
+    assert confirmation.status == Status.PENDING
+    assert confirmation.entered_by is None and confirmation.entered_side == ""
+    assert confirmation.entered_proof == ""
+
+    owner = factories.UserFactory.create()
+    Player.objects.filter(pk=table.players[2].pk).update(user=owner)
+    own = enter(table, taker=2, by=owner)
+    confirmation = DealConfirmation.objects.get(deal=own)
+    assert confirmation.entered_by == table.players[2] and confirmation.entered_side == "attack"
+    assert confirmation.entered_proof == f"user:{owner.pk}"
+
+    # Someone named who does not sit at this table is nobody here: the account speaks.
+    elsewhere = e.tables[1].players[0].pk
+    deal = game_services.deal_record(
+        game=table.table.game,
+        payload=factories.garde(table.players[3].pk),
+        by=None,
+        at_table=AtTable(elsewhere, "phone:elsewhere"),
+    ).deal
+    confirmation = DealConfirmation.objects.get(deal=deal)
+    assert confirmation.entered_by is None and confirmation.entered_proof == "phone:elsewhere"
