@@ -72,6 +72,13 @@ PIN = {
     "maxLength": 8,
     "description": "The acting player's PIN, where the tournament asks for personal proof.",
 }
+
+
+def _held(schema: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A deal's request schema with who holds the phone (and ``extra`` fields) added."""
+    return {**schema, "properties": {"player": HOLDER, **extra, **schema["properties"]}}
+
+
 ERRORS: dict[int, Any] = {
     400: refusal("A message per field, as on the table's page."),
     403: refusal("The table's round is closed: the link takes no more changes."),
@@ -266,12 +273,7 @@ class TableDealsView(TableLinkAPIView):
         tags=TAGS,
         auth=[],
         parameters=[TOKEN],
-        request={
-            "application/json": {
-                **NEW_DEAL_SCHEMA,
-                "properties": {"player": HOLDER, **NEW_DEAL_SCHEMA["properties"]},
-            }
-        },
+        request={"application/json": _held(NEW_DEAL_SCHEMA)},
         responses={200: DealSerializer, 201: DealSerializer, **ERRORS},
     )
     def post(self, request: Request, token: str) -> Response:
@@ -315,12 +317,7 @@ class TableDealView(TableLinkAPIView):
         tags=TAGS,
         auth=[],
         parameters=[TOKEN, DEAL_ID],
-        request={
-            "application/json": {
-                **EDIT_DEAL_SCHEMA,
-                "properties": {"player": HOLDER, **EDIT_DEAL_SCHEMA["properties"]},
-            }
-        },
+        request={"application/json": _held(EDIT_DEAL_SCHEMA)},
         responses={200: DealSerializer, **ERRORS},
     )
     def patch(self, request: Request, token: str, deal_id: int) -> Response:
@@ -442,12 +439,7 @@ class TableDisputeView(TableLinkAPIView):
         tags=TAGS,
         auth=[],
         parameters=[TOKEN, DEAL_ID],
-        request={
-            "application/json": {
-                **EDIT_DEAL_SCHEMA,
-                "properties": {"player": HOLDER, "pin": PIN, **EDIT_DEAL_SCHEMA["properties"]},
-            }
-        },
+        request={"application/json": _held(EDIT_DEAL_SCHEMA, pin=PIN)},
         responses={200: ConfirmationSerializer, **ANSWER_ERRORS},
     )
     def post(self, request: Request, token: str, deal_id: int) -> Response:
