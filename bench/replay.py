@@ -27,7 +27,10 @@ A second club (12 players) enters deals through ``games.services.deal_record`` i
 each save timed alone: first with no replay running, then while a real worker process
 (``manage.py worker``, database backend) runs the ratings' job of a correction in the middle of
 the big club (until that correction's notes are gone in both scopes), then again with none.
-Printed: p50 and p95 of each, and the ratio during / without (target: unchanged within noise).
+Printed: p50 and p95 of each, and the ratio during / without (target: unchanged within noise),
+with the median of each save's own CPU time in this process.
+``--worker-nice N`` runs the workers with ``TASKS_WORKER_NICE=N`` (default: the site's, 10):
+on a machine the worker shares with the site, its CPU is what a save may wait for.
 """
 
 from __future__ import annotations
@@ -125,8 +128,13 @@ def measure(deals: int, repeat: int, profile: bool) -> dict[str, float]:
     }
 
 
-def entry_during_replay(deals: int, url: str, saves: int) -> None:
-    """Another club's deal entry without a replay, during one (a real worker), and after."""
+def entry_during_replay(deals: int, url: str, saves: int, nice: int | None) -> None:
+    """Another club's deal entry without a replay, during one (a real worker), and after.
+
+    Beside each save's time: this process's CPU time for it (the save's own Python work, which
+    a replay elsewhere does not change: the rest of a save's time is PostgreSQL's, and waiting
+    for a core)."""
+
     from django.contrib.auth import get_user_model
 
     from tarot_scores.clubs import services as club_services
@@ -145,12 +153,13 @@ def entry_during_replay(deals: int, url: str, saves: int) -> None:
     rng = random.Random(7)
     table: dict[str, Any] = {}
 
-    def one_save() -> float:
+    def one_save() -> tuple[float, float]:
         if not table or table["number"] > 24:
             players = rng.sample(roster, 4)
             game = services.game_create(club=other, players=players, variant="fft", by=None)
             table.update(game=game, seats=table_seats(game), ids=[p.pk for p in players], number=1)
         payload = random_tarot_payload(rng, table["ids"], table["number"])
+        cpu = time.process_time()
         start = time.perf_counter()
         services.deal_record(
             game=table["game"],
@@ -159,16 +168,23 @@ def entry_during_replay(deals: int, url: str, saves: int) -> None:
             number=table["number"],
             table=table["seats"],
         )
+        wall = time.perf_counter() - start
         table["number"] += 1
-        return time.perf_counter() - start
+        return wall, time.process_time() - cpu
 
     env = {**os.environ, "DATABASE_URL": url, "TASKS_BACKEND": "database"}
+    if nice is not None:
+        env["TASKS_WORKER_NICE"] = str(nice)
 
     def worker(batch: bool) -> subprocess.Popen[bytes]:
         args = [PYTHON, "manage.py", "worker", "--interval", "0.2"] + (["--batch"] if batch else [])
         # Its log (a line per job) is not this bench's output.
         return subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            args,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
 
     def drain() -> None:  # the jobs of the saves so far, so that each phase starts alike
@@ -180,7 +196,7 @@ def entry_during_replay(deals: int, url: str, saves: int) -> None:
     before = [one_save() for _ in range(saves)]
     drain()
     correct(middle, 1)
-    during: list[float] = []
+    during: list[tuple[float, float]] = []
     loads = [os.getloadavg()[0]]
     running = worker(batch=False)
     started = time.perf_counter()
@@ -196,23 +212,31 @@ def entry_during_replay(deals: int, url: str, saves: int) -> None:
     after = [one_save() for _ in range(saves)]
     without = before + after
 
-    def row(name: str, times: list[float]) -> str:
+    def row(name: str, saved: list[tuple[float, float]]) -> str:
+        times = [wall for wall, _cpu in saved]
+        cpu = [cpu for _wall, cpu in saved]
         return (
             f"{name:<22} {len(times):>6} {percentile(times, 50) * 1000:>8.1f} "
-            f"{percentile(times, 95) * 1000:>8.1f}"
+            f"{percentile(times, 95) * 1000:>8.1f} {percentile(cpu, 50) * 1000:>11.1f}"
         )
 
     print(f"\nAnother club's deal entry (deal_record), the big club of {deals:,} deals replayed")
-    print(f"{'':<22} {'saves':>6} {'p50 ms':>8} {'p95 ms':>8}")
+    print(f"{'':<22} {'saves':>6} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50 ms':>11}")
     print(row("no replay (before)", before))
     print(row("during the replay", during))
     print(row("no replay (after)", after))
     print(row("no replay (both)", without))
     if during:
-        p50 = percentile(during, 50) / percentile(without, 50)
-        p95 = percentile(during, 95) / percentile(without, 95)
+        walls = [wall for wall, _cpu in during]
+        alone = [wall for wall, _cpu in without]
+        p50 = percentile(walls, 50) / percentile(alone, 50)
+        p95 = percentile(walls, 95) / percentile(alone, 95)
         print(f"during / without: p50 {p50:.2f}, p95 {p95:.2f}")
-    print(f"replay (worker, from the correction's save): {replay_s:.1f} s; load average {loads}")
+    print(
+        f"replay (worker at TASKS_WORKER_NICE={'default' if nice is None else nice}, "
+        f"from the correction's save): "
+        f"{replay_s:.1f} s; load average {loads}"
+    )
 
 
 def main() -> None:
@@ -223,6 +247,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--during-replay", action="store_true")
     parser.add_argument("--saves", type=int, default=200, help="saves before and after")
+    parser.add_argument(
+        "--worker-nice", type=int, default=None, help="the workers' TASKS_WORKER_NICE"
+    )
     args = parser.parse_args()
     rows = []
     print(f"load average at the start: {os.getloadavg()}")
@@ -230,7 +257,7 @@ def main() -> None:
         url = bench_database("postgres", f"{args.database}_{size}")
         django_setup(url)
         if args.during_replay:
-            entry_during_replay(size, url, args.saves)
+            entry_during_replay(size, url, args.saves, args.worker_nice)
         else:
             rows.append(measure(size, args.repeat, args.profile))
         from django.db import connection

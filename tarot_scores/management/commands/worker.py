@@ -10,6 +10,7 @@ and the same heartbeat on Redis: the jobs of RQ workers that died go back to the
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -67,6 +68,10 @@ class Command(BaseCommand):
         if settings.TASKS_BACKEND == "immediate":
             self.stdout.write("TASKS_BACKEND=immediate: every job runs in its request, no worker.")
             return
+        if settings.TASKS_WORKER_NICE > 0:
+            # The jobs are background work: deal entry on the same machine goes first. RQ's
+            # work horses, forked from here, inherit it.
+            os.nice(min(settings.TASKS_WORKER_NICE, 19))
         worker_id = options["worker_id"] or get_random_string(32)
         every = max(1.0, settings.TASKS_WORKER_LOST_SECONDS / 4)
         if settings.TASKS_BACKEND == "rq":
