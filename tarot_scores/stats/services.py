@@ -477,11 +477,22 @@ def _steps_write(steps: list[Step]) -> None:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for step in steps:
-                    copy.write_row(step)
+                copy.write("".join([_copy_line(step) for step in steps]))
             return
         marks = ", ".join(["%s"] * len(_STEP_COLUMNS))
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", steps)
+
+
+def _copy_line(step: Step) -> str:
+    """A log row in COPY's text format: written here, as psycopg's ``write_row`` adapting each
+    value cost a replay more than this (bench/replay.py --profile). Floats as Python's shortest
+    repr, which PostgreSQL reads back to the same double."""
+    club_id, game_id, deal_id, player_id, season, played_on, number, mu, sigma, deals = step
+    club = r"\N" if club_id is None else str(club_id)
+    return (
+        f"{club}\t{game_id}\t{deal_id}\t{player_id}\t{season}\t{played_on.isoformat()}\t"
+        f"{number}\t{mu!r}\t{sigma!r}\t{deals}\n"
+    )
 
 
 def _rate(
