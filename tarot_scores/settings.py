@@ -176,6 +176,10 @@ TASKS_REDIS_URL = os.environ.get("TASKS_REDIS_URL") or os.environ.get("REDIS_URL
 # A running job whose worker has not been heard of for this long is given to another worker
 # (a worker killed mid-job, its machine lost): every job is written to run again safely.
 TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"))
+# How much `manage.py worker` lowers its own CPU priority (nice, 0 to 19): on a machine it shares
+# with the site, a long replay must not take the cores deal entry needs (bench/replay.py
+# --during-replay on 2 cores: entry's time doubled beside a replay at nice 0; docs/performance.md).
+TASKS_WORKER_NICE = int(os.environ.get("TASKS_WORKER_NICE", "10"))
 
 
 def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:

@@ -46,6 +46,8 @@ DEFAULT_SIGMA = DEFAULT_MU / 3
 BETA = DEFAULT_MU / 6
 TAU = DEFAULT_MU / 300
 CONSERVATIVE_Z = 3.0
+# OpenSkill's kappa: the floor of the factor that shrinks sigma.
+KAPPA = 0.0001
 # A stand-in's uncertainty: small enough that it takes (practically) no share of the update.
 STAND_IN_SIGMA = 1e-3
 
@@ -224,23 +226,72 @@ def _rate_camp_means(deal: RatedDeal[P], before: Mapping[P, Rating], tau: float)
     V`` and his variance becomes ``v_j - g_j^2 (V / n^2 - W)``. With equal sigmas every player
     of a camp moves as his camp does: a defender of three moves a third as much as a lone taker.
     """
-    model = _model(0.0)  # tau is added to each player below, before the camps are formed
+    # tau is added to each player here, before the camps are formed (OpenSkill adds none).
     drifted = {p: Rating(r.mu, math.sqrt(r.sigma**2 + tau**2)) for p, r in before.items()}
     camps = []
     for players in (deal.attack, deal.defence):
         total = sum(drifted[p].sigma ** 2 for p in players)
         mean = sum(drifted[p].mu for p in players) / len(players)
-        camps.append((players, total, model.rating(mean, math.sqrt(total) / len(players))))
-    new_attack, new_defence = model.rate(
-        [[camps[0][2]], [camps[1][2]]], ranks=[0, 1] if deal.won else [1, 0]
-    )
+        camps.append((players, total, Rating(mean, math.sqrt(total) / len(players))))
+    attack, defence = camps[0][2], camps[1][2]
+    if deal.won:
+        new_attack, new_defence = one_against_one(attack, defence)
+    else:
+        new_defence, new_attack = one_against_one(defence, attack)
     after: dict[P, Rating] = {}
-    for (players, total, camp), (new,) in zip(camps, (new_attack, new_defence), strict=True):
+    for (players, total, camp), new in zip(camps, (new_attack, new_defence), strict=True):
         for p in players:
             share = len(players) * drifted[p].sigma ** 2 / total
             variance = drifted[p].sigma ** 2 - share**2 * (camp.sigma**2 - new.sigma**2)
             after[p] = Rating(drifted[p].mu + share * (new.mu - camp.mu), math.sqrt(variance))
     return after
+
+
+def one_against_one(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
+    """OpenSkill's Plackett-Luce update of two opponents, one player each, after ``winner``
+    beat ``loser``: ``PlackettLuce(mu=25, sigma=25/3, beta=25/6, tau=0).rate([[winner],
+    [loser]], ranks=[0, 1])``, written out for this one case with the same operations in the
+    same order, so the very same floats (tests/stats/test_rating.py compares them on random
+    ratings). OpenSkill's general code checks its arguments, copies the teams and builds
+    objects for each deal: most of a replay's time (profiled with bench/replay.py)."""
+    beta_squared = BETA**2
+    # OpenSkill adds its tau (0 here) to each player first.
+    w_sigma = math.sqrt(winner.sigma * winner.sigma + 0.0)
+    l_sigma = math.sqrt(loser.sigma * loser.sigma + 0.0)
+    w_mu, l_mu = 0.0 + winner.mu * 1.0, 0.0 + loser.mu * 1.0  # the team's sum of one
+    w_var, l_var = 0.0 + (w_sigma * 1.0) ** 2, 0.0 + (l_sigma * 1.0) ** 2
+    c = math.sqrt(0.0 + (w_var + beta_squared) + (l_var + beta_squared))
+    w_exp, l_exp = math.exp(w_mu / c), math.exp(l_mu / c)
+    sum_first = w_exp
+    sum_first += l_exp
+    # The winner: compared with the first rank only (its own).
+    p = w_exp / sum_first
+    w_delta = 0.0 + p * (1 - p) / 1
+    w_omega = 0.0 + (1 - p) / 1
+    # The loser: compared with the first rank and with its own.
+    p = l_exp / sum_first
+    l_delta = 0.0 + p * (1 - p) / 1
+    l_omega = 0.0 - p / 1
+    p = l_exp / l_exp
+    l_delta += p * (1 - p) / 1
+    l_omega += (1 - p) / 1
+    out = []
+    for mu, sigma, var, omega, delta in (
+        (w_mu, w_sigma, w_var, w_omega, w_delta),
+        (l_mu, l_sigma, l_var, l_omega, l_delta),
+    ):
+        omega *= var / c
+        delta *= var / c**2
+        delta *= math.sqrt(var) / c  # OpenSkill's default gamma
+        ratio = sigma**2 / var
+        if omega >= 0:
+            mu += ratio * omega * 1.0
+            sigma *= math.sqrt(max(1 - ratio * delta * 1.0, KAPPA))
+        else:
+            mu += ratio * omega / 1.0
+            sigma *= math.sqrt(max(1 - ratio * delta / 1.0, KAPPA))
+        out.append(Rating(mu, sigma))
+    return out[0], out[1]
 
 
 def rate_deals(

@@ -273,22 +273,41 @@ def rated_deal(deal: Deal, seated: Iterable[int]) -> RatedDeal[int] | None:
 
     The attack is the taker and the called partner (unless the taker called himself); the
     defence every other seated player but the one sitting out."""
-    if deal.taker_id is None or deal.won is None or deal.contract not in CONTRACTS:
-        return None
     payload = deal.payload
-    sitting = payload.get("sitting_out")
-    partner = payload.get("partner")
-    attack = [deal.taker_id]
-    if partner is not None and int(partner) != deal.taker_id:
+    return _rated(
+        deal.taker_id,
+        deal.won,
+        deal.margin,
+        deal.contract,
+        payload.get("partner"),
+        payload.get("sitting_out"),
+        seated,
+    )
+
+
+def _rated(
+    taker_id: int | None,
+    won: bool | None,
+    margin: int | None,
+    contract: str,
+    partner: Any,
+    sitting: Any,
+    seated: Iterable[int],
+) -> RatedDeal[int] | None:
+    """``rated_deal`` from the deal's columns and the two payload fields it reads."""
+    if taker_id is None or won is None or contract not in CONTRACTS:
+        return None
+    attack = [taker_id]
+    if partner is not None and int(partner) != taker_id:
         attack.append(int(partner))
     out = {int(sitting)} if sitting is not None else set()
     defence = tuple(p for p in seated if p not in attack and p not in out)
     return RatedDeal(
         attack=tuple(attack),
         defence=defence,
-        won=bool(deal.won),
-        margin=deal.margin or 0,
-        contract=deal.contract,
+        won=bool(won),
+        margin=margin or 0,
+        contract=contract,
     )
 
 
@@ -320,7 +339,67 @@ def _deals_from(club_id: int | None, place: Place | None) -> QuerySet[Deal]:
             | Q(game__date=day, game_id__gt=game_id)
             | Q(game__date=day, game_id=game_id, number__gte=number)
         )
-    return deals.select_related("game__club").order_by("game__date", "game_id", "number")
+    return deals.order_by("game__date", "game_id", "number")
+
+
+@dataclass(frozen=True)
+class _Played:
+    """Where a deal sits, as the rating log stores it: its game, number, day and season."""
+
+    deal_id: int
+    game_id: int
+    number: int
+    played_on: datetime.date
+    season: int
+
+    @property
+    def place(self) -> Place:
+        return (self.played_on, self.game_id, self.number)
+
+
+def _played(deal: Deal, game: Game) -> _Played:
+    return _Played(deal.pk, game.pk, deal.number, game.date, game.club.season_of(game.date))
+
+
+def _rated_from(club_id: int | None, place: Place | None) -> list[tuple[_Played, RatedDeal[int]]]:
+    """The live rated deals of a scope from ``place`` on, in play order, read as plain rows
+    (a replay reads tens of thousands: building Deal, Game and Club objects for each, with
+    their dates and whole payloads, cost more than rating them; profiled with
+    bench/replay.py --profile)."""
+    rows = list(
+        _deals_from(club_id, place).values_list(
+            "pk",
+            "game_id",
+            "number",
+            "game__date",
+            "game__club_id",
+            "taker_id",
+            "won",
+            "margin",
+            "contract",
+            "payload__partner",
+            "payload__sitting_out",
+        )
+    )
+    seats: dict[int, list[int]] = {}
+    for game_id, player_id in (
+        Seat.objects.filter(game_id__in={row[1] for row in rows})
+        .order_by("game_id", "position")
+        .values_list("game_id", "player_id")
+    ):
+        seats.setdefault(game_id, []).append(player_id)
+    clubs = Club.objects.in_bulk({row[4] for row in rows})
+    seasons: dict[tuple[int, datetime.date], int] = {}
+    rated = []
+    for deal_id, game_id, number, day, club, taker, won, margin, contract, partner, out in rows:
+        match = _rated(taker, won, margin, contract, partner, out, seats.get(game_id, []))
+        if match is None:
+            continue
+        season = seasons.get((club, day))
+        if season is None:
+            season = seasons[(club, day)] = clubs[club].season_of(day)
+        rated.append((_Played(deal_id, game_id, number, day, season), match))
+    return rated
 
 
 @dataclass(frozen=True)
@@ -371,15 +450,15 @@ _STEP_COLUMNS = (
 )
 
 
-def _step(club_id: int | None, deal: Deal, game: Game, player_id: int, now: _Standing) -> Step:
+def _step(club_id: int | None, played: _Played, player_id: int, now: _Standing) -> Step:
     return (
         club_id,
-        game.pk,
-        deal.pk,
+        played.game_id,
+        played.deal_id,
         player_id,
-        game.club.season_of(game.date),
-        game.date,
-        deal.number,
+        played.season,
+        played.played_on,
+        played.number,
         now.rating.mu,
         now.rating.sigma,
         now.deals,
@@ -399,24 +478,35 @@ def _steps_write(steps: list[Step]) -> None:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for step in steps:
-                    copy.write_row(step)
+                copy.write("".join([_copy_line(step) for step in steps]))
             return
         marks = ", ".join(["%s"] * len(_STEP_COLUMNS))
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", steps)
 
 
+def _copy_line(step: Step) -> str:
+    """A log row in COPY's text format: written here, as psycopg's ``write_row`` adapting each
+    value cost a replay more than this (bench/replay.py --profile). Floats as Python's shortest
+    repr, which PostgreSQL reads back to the same double."""
+    club_id, game_id, deal_id, player_id, season, played_on, number, mu, sigma, deals = step
+    club = r"\N" if club_id is None else str(club_id)
+    return (
+        f"{club}\t{game_id}\t{deal_id}\t{player_id}\t{season}\t{played_on.isoformat()}\t"
+        f"{number}\t{mu!r}\t{sigma!r}\t{deals}\n"
+    )
+
+
 def _rate(
-    club_id: int | None, deal: Deal, game: Game, match: RatedDeal[int], state: dict[int, _Standing]
+    club_id: int | None, played: _Played, match: RatedDeal[int], state: dict[int, _Standing]
 ) -> list[Step]:
     """Rate one deal on top of ``state`` (changed in place); the log rows it adds."""
     before = {p: state[p].rating for p in match.players if p in state}
-    place = (game.date, game.pk, deal.number)
+    place = played.place
     steps = []
     for player_id, rating in rate_deal(match, before).items():
         old = state.get(player_id)
         state[player_id] = now = _Standing(rating, (old.deals if old else 0) + 1, place)
-        steps.append(_step(club_id, deal, game, player_id, now))
+        steps.append(_step(club_id, played, player_id, now))
     return steps
 
 
@@ -441,29 +531,17 @@ def ratings_from(*, club_id: int | None, place: Place | None) -> int:
     from the log, and the live tarot deals from there are rated again in play order. Returns
     the number of deals rated."""
     later = _steps_from(club_id, place)
-    dropped = set(later.values_list("player_id", flat=True))
+    dropped = set(later.order_by().values_list("player_id", flat=True).distinct())
     if dropped:
         later.delete()
-    deals = list(_deals_from(club_id, place))
-    seats: dict[int, list[int]] = {}
-    for game_id, player_id in (
-        Seat.objects.filter(game_id__in={d.game_id for d in deals})
-        .order_by("game_id", "position")
-        .values_list("game_id", "player_id")
-    ):
-        seats.setdefault(game_id, []).append(player_id)
-    rated = [
-        (deal, match)
-        for deal in deals
-        if (match := rated_deal(deal, seats.get(deal.game_id, []))) is not None
-    ]
-    players = dropped | {p for _deal, match in rated for p in match.players}
+    rated = _rated_from(club_id, place)
+    players = dropped | {p for _played, match in rated for p in match.players}
     if not players:
         return 0
     state = _latest(club_id, players, place) if place is not None else {}
     steps = []
-    for deal, match in rated:
-        steps += _rate(club_id, deal, deal.game, match, state)
+    for played, match in rated:
+        steps += _rate(club_id, played, match, state)
     _steps_write(steps)
     PlayerRating.objects.filter(_in_scope(club_id), player_id__in=players).delete()
     PlayerRating.objects.bulk_create(
@@ -486,7 +564,7 @@ def _rated_at_the_end(club_id: int | None, deal: Deal, game: Game, seated: Seque
         return False
     current = {r.player_id: r for r in rows}
     state = {p: _Standing(Rating(r.mu, r.sigma), r.deals, place) for p, r in current.items()}
-    steps = _rate(club_id, deal, game, match, state)
+    steps = _rate(club_id, _played(deal, game), match, state)
     changed: list[PlayerRating] = []
     added: list[PlayerRating] = []
     for player_id in match.players:

@@ -30,3 +30,11 @@ def note_run(folder: str, n: int) -> int:
     with Path(folder, "runs").open("a") as runs:
         runs.write(f"{n} {os.getpid()}\n")
     return n
+
+
+@job(attempts=1)
+def note_niceness(folder: str) -> int:
+    """Writes the worker's CPU priority (its nice value) to ``folder/nice``."""
+    niceness = os.nice(0)
+    Path(folder, "nice").write_text(str(niceness))
+    return niceness

@@ -213,3 +213,28 @@ def test_a_job_whose_worker_is_killed_runs_again_on_another(
             if process is not None and process.poll() is None:
                 process.terminate()
                 process.wait(timeout=30)
+
+
+def test_the_worker_gives_way_to_the_site_on_the_cpu(
+    site_database: dict[str, str], tmp_path: Path
+) -> None:
+    """TASKS_WORKER_NICE: the worker lowers its own priority, so a long replay does not take
+    the cores deal entry needs on a machine both share (bench/replay.py --during-replay)."""
+    env = {**site_database, "TASKS_WORKER_NICE": "7"}
+    subprocess.run(
+        [
+            PYTHON,
+            MANAGE,
+            "shell",
+            "-v0",
+            "-c",
+            "from tarot_scores.core.jobs import enqueue; "
+            "from tests.core.jobs_for_tests import note_niceness as job; "
+            f"enqueue(job, folder={str(tmp_path)!r})",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    subprocess.run([PYTHON, MANAGE, "worker", "--batch"], cwd=ROOT, env=env, check=True)
+    assert int((tmp_path / "nice").read_text()) == min(os.nice(0) + 7, 19)

@@ -16,8 +16,10 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openskill.models import PlackettLuce
 
 from tarot_scores.stats.rating import (
+    BETA,
     CONTRACTS,
     DEFAULT_MU,
     DEFAULT_RULES,
@@ -31,6 +33,7 @@ from tarot_scores.stats.rating import (
     Weighting,
     conservative,
     deal_weight,
+    one_against_one,
     rate_deal,
     rate_deals,
 )
@@ -242,3 +245,31 @@ def test_properties_of_any_deal(deal: RatedDeal[int], known: dict[int, Rating]) 
         assert side * (new.mu - old.mu) > 0
         assert 0 < new.sigma <= math.sqrt(old.sigma**2 + TAU**2) + 1e-12
     assert rate_deal(deal, known) == after
+
+
+# -- OpenSkill's update, written out for two camps ---------------------------------------------
+
+camp_ratings = st.builds(
+    Rating,
+    mu=st.floats(-100, 150, allow_nan=False, allow_infinity=False),
+    sigma=st.floats(1e-3, 20, allow_nan=False, allow_infinity=False),
+)
+
+
+@given(winner=camp_ratings, loser=camp_ratings)
+def test_one_against_one_is_openskills_own_update_to_the_last_bit(
+    winner: Rating, loser: Rating
+) -> None:
+    """The replay rates each deal with ``one_against_one``, OpenSkill's Plackett-Luce update
+    written out for one opponent against one: it must give OpenSkill's very floats, so that
+    ratings stay what they were."""
+    model = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, beta=BETA, tau=0.0)
+    (new_winner,), (new_loser,) = model.rate(
+        [[model.rating(winner.mu, winner.sigma)], [model.rating(loser.mu, loser.sigma)]],
+        ranks=[0, 1],
+    )
+    ours = one_against_one(winner, loser)
+    assert ours == (
+        Rating(new_winner.mu, new_winner.sigma),
+        Rating(new_loser.mu, new_loser.sigma),
+    )

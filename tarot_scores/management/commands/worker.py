@@ -3,12 +3,16 @@
 With the database backend (the default) this is django-tasks-db's ``db_worker`` plus what it
 leaves to the site: the worker says it is alive every few seconds, and gives back to the queue
 the jobs of workers that went quiet (killed in the middle of a job). With ``TASKS_BACKEND=rq``
-it is django-rq's ``rqworker`` on the site's queue, with RQ's scheduler (the retries' delays).
+it is django-rq's ``rqworker`` on the site's queue, with RQ's scheduler (the retries' delays),
+and the same heartbeat on Redis: the jobs of RQ workers that died go back to the queue
+(``core.rq_workers``).
 """
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +22,7 @@ from django.db import connection
 from django.utils.crypto import get_random_string
 from django_tasks_db.management.commands import db_worker
 
+from tarot_scores.core import rq_workers
 from tarot_scores.core.jobs import lost_jobs_requeue, worker_alive
 from tarot_scores.core.models import WorkerBeat
 
@@ -25,22 +30,18 @@ from tarot_scores.core.models import WorkerBeat
 class _Heart(threading.Thread):
     """Says the worker is alive, and looks for lost jobs, every ``every`` seconds."""
 
-    def __init__(self, worker_id: str, every: float) -> None:
+    def __init__(self, beat: Callable[[], None], every: float) -> None:
         super().__init__(name="worker-heartbeat", daemon=True)
-        self.worker_id = worker_id
+        self.beat = beat
         self.every = every
         self.stopped = threading.Event()
-
-    def beat(self) -> None:
-        worker_alive(self.worker_id)
-        lost_jobs_requeue()
 
     def run(self) -> None:
         try:
             while not self.stopped.wait(self.every):
                 try:
                     self.beat()
-                except Exception:  # the database away for a moment: try at the next beat
+                except Exception:  # the database or Redis away for a moment: the next beat
                     db_worker.logger.exception("Worker heartbeat failed")
         finally:
             connection.close()
@@ -67,20 +68,23 @@ class Command(BaseCommand):
         if settings.TASKS_BACKEND == "immediate":
             self.stdout.write("TASKS_BACKEND=immediate: every job runs in its request, no worker.")
             return
-        if settings.TASKS_BACKEND == "rq":
-            call_command(
-                "rqworker",
-                "default",
-                job_class="django_tasks_rq.backend.Job",  # runs the Task, not a plain function
-                with_scheduler=True,
-                burst=options["batch"],
-            )
-            return
+        if settings.TASKS_WORKER_NICE > 0:
+            # The jobs are background work: deal entry on the same machine goes first. RQ's
+            # work horses, forked from here, inherit it.
+            os.nice(min(settings.TASKS_WORKER_NICE, 19))
         worker_id = options["worker_id"] or get_random_string(32)
+        every = max(1.0, settings.TASKS_WORKER_LOST_SECONDS / 4)
+        if settings.TASKS_BACKEND == "rq":
+            self.rq_work(worker_id, every=every, batch=options["batch"])
+            return
+
+        def beat() -> None:
+            worker_alive(worker_id)
+            lost_jobs_requeue()
+
         # Alive before the first job: requeue what a previous run of this machine left running.
-        worker_alive(worker_id)
-        lost_jobs_requeue()
-        heart = _Heart(worker_id, every=max(1.0, settings.TASKS_WORKER_LOST_SECONDS / 4))
+        beat()
+        heart = _Heart(beat, every)
         heart.start()
         try:
             call_command(
@@ -98,3 +102,28 @@ class Command(BaseCommand):
             heart.join()
             # Stopped cleanly, between two jobs: nothing of this worker's is left running.
             WorkerBeat.objects.filter(worker_id=worker_id).delete()
+
+    def rq_work(self, worker_id: str, *, every: float, batch: bool) -> None:
+        """RQ's worker under this name, beside a heart that says so on Redis and gives back
+        the jobs of RQ workers that died (RQ would leave them failed: core.rq_workers)."""
+
+        def beat() -> None:
+            rq_workers.rq_worker_alive(worker_id)
+            rq_workers.rq_lost_jobs_requeue()
+
+        beat()
+        heart = _Heart(beat, every)
+        heart.start()
+        try:
+            call_command(
+                "rqworker",
+                "default",
+                name=worker_id,
+                job_class="django_tasks_rq.backend.Job",  # runs the Task, not a plain function
+                with_scheduler=True,
+                burst=batch,
+            )
+        finally:
+            heart.stopped.set()
+            heart.join()
+            rq_workers.rq_worker_stopped(worker_id)
