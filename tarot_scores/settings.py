@@ -176,6 +176,10 @@ TASKS_REDIS_URL = os.environ.get("TASKS_REDIS_URL") or os.environ.get("REDIS_URL
 # A running job whose worker has not been heard of for this long is given to another worker
 # (a worker killed mid-job, its machine lost): every job is written to run again safely.
 TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"))
+# Webhooks go to public https addresses only (tarot_scores/webhooks/addresses.py). Hosts listed
+# here may take plain http on a loopback address: the tests' local receiver. Never read from
+# the environment: a deployment cannot open it by mistake.
+WEBHOOKS_TEST_HOSTS: list[str] = []
 
 
 def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:

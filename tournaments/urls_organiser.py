@@ -5,7 +5,16 @@ desk for the deals waiting or disputed."""
 
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments.views import cuts, penalties, people, referee_desk, referees, registration, rounds
+from tournaments.views import (
+    cuts,
+    penalties,
+    people,
+    referee_desk,
+    referees,
+    registration,
+    rounds,
+    webhooks,
+)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("club/<slug:slug>/new/", registration.tournament_new, name="new"),
@@ -39,6 +48,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<int:tournament_id>/referees/", referees.referees, name="referees"),
     path("<int:tournament_id>/penalties/", penalties.penalties_page, name="penalties"),
+    path("<int:tournament_id>/webhooks/", webhooks.webhooks, name="webhooks"),
     path("<int:tournament_id>/rounds/seat/", rounds.round_seat, name="round_seat"),
     path("<int:tournament_id>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
     path(
