@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
                         max_length=12,
                     ),
                 ),
-                ("url", models.URLField(max_length=500)),
+                ("url", models.CharField(max_length=500)),
                 ("secret", models.CharField(max_length=100)),
                 ("events", models.JSONField(blank=True, default=list)),
                 ("active", models.BooleanField(default=True)),
