@@ -400,6 +400,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FivePlayersEnum": ["called_king", "sitting_out"],
         "FivePlayersReadEnum": ["called_king", "sitting_out", "either"],
+        # A game's status keeps the name it had before deliveries had a status too.
+        "StatusEnum": "tarot_scores.games.models.Game.Status",
+        "DeliveryStatusEnum": "tarot_scores.webhooks.models.Delivery.Status",
     },
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "minimum": 1, "maximum": 999_999_999_999_999_999}
