@@ -154,6 +154,7 @@ def event_body(event: str, event_id: uuid.UUID, data: dict[str, Any]) -> dict[st
     }
 
 
+@transaction.atomic
 def event_announce(
     *, hooks: Iterable[Webhook], event: Event, data: dict[str, Any], subject: str = ""
 ) -> list[Delivery]:
