@@ -12,7 +12,8 @@ two runs never send one delivery at once; a run lost with its worker leaves the 
 and the job given back to the queue takes it again a minute later (``STALE_CLAIM``) and sends
 the same event id. A receiver's refusal (not 2xx, no answer, an address now refused) is written
 in the row and tried again later: ``BACKOFF`` seconds, then twice that..., ``ATTEMPTS`` tries in
-all, then the row is ``failed`` for the organiser to send again.
+all, then the row is ``failed`` for the organiser to send again. A delivered or failed row is
+kept ``KEPT`` (30 days), then pruned at the webhook's next send.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ ATTEMPTS = 6
 BACKOFF = 30
 # A delivery "sending" for this long was lost with its worker: another run may take it.
 STALE_CLAIM = datetime.timedelta(seconds=60)
+# How long a delivered or failed delivery stays in the log (pruned at the webhook's next send).
+KEPT = datetime.timedelta(days=30)
 # How many webhooks a club may have (its tournaments' included).
 MAX_WEBHOOKS = 20
 
@@ -314,4 +317,9 @@ def delivery_send(delivery_id: int) -> str:
             changes |= {"status": Delivery.Status.PENDING, "next_try_at": later}
             _send_later(delivery_id, later)
         Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.SENDING).update(**changes)
+        Delivery.objects.filter(
+            webhook_id=webhook.pk,
+            created_at__lt=now - KEPT,
+            status__in=[Delivery.Status.DELIVERED, Delivery.Status.FAILED],
+        ).delete()
     return str(changes["status"])

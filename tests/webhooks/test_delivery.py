@@ -331,3 +331,19 @@ def test_a_retry_run_before_its_time_waits_for_it_again(
     waiting = DBTaskResult.objects.get(status=TaskResultStatus.READY)
     assert waiting.run_after == delivery.next_try_at
     assert _sends(due_now=True) == ["delivered"]
+
+
+def test_the_log_keeps_a_month_of_finished_deliveries(
+    database_queue: None, receiver: Receiver, club: Club, organiser: User
+) -> None:
+    hook = _hook(club, organiser, receiver.url)
+    old = timezone.now() - services.KEPT - datetime.timedelta(days=1)
+    for status in (Delivery.Status.DELIVERED, Delivery.Status.FAILED, Delivery.Status.PENDING):
+        Delivery.objects.create(
+            webhook=hook, event=Event.PING, payload={}, status=status, created_at=old
+        )
+    services.webhook_ping(webhook=hook)
+    assert "delivered" in _sends()
+    # The old finished ones are gone; a waiting one is never pruned.
+    left = sorted(hook.deliveries.values_list("created_at", flat=True))
+    assert len(left) == 2 and left[0] == old
