@@ -26,7 +26,7 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.webhooks import selectors, services
 from tarot_scores.webhooks.forms import WebhookForm
-from tarot_scores.webhooks.models import Webhook
+from tarot_scores.webhooks.models import Event, Webhook
 
 
 def organised_club(request: HtmxHttpRequest, slug: str) -> Club:
@@ -62,6 +62,19 @@ def webhooks(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def webhook_page_context(
+    club: Club, webhook: Webhook, *, secret: str | None = None
+) -> dict[str, Any]:
+    """What the webhook's page shows (``secret``: just made, shown this once)."""
+    return {
+        "club": club,
+        "webhook": webhook,
+        "events": [Event(event).label for event in webhook.events if event in Event.values],
+        "secret": secret,
+        "log": selectors.delivery_log(webhook),
+    }
+
+
 def _detail(
     request: HtmxHttpRequest,
     club: Club,
@@ -70,12 +83,7 @@ def _detail(
     secret: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    context: dict[str, Any] = {
-        "club": club,
-        "webhook": webhook,
-        "secret": secret,
-        "log": selectors.delivery_log(webhook),
-    }
+    context = webhook_page_context(club, webhook, secret=secret)
     if request.htmx and not secret:
         return render(request, "tarot_scores/webhooks/detail.html#log", context)
     return render(request, "tarot_scores/webhooks/detail.html", context, status=status)

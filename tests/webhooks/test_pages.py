@@ -45,6 +45,8 @@ def test_the_list_and_a_new_webhook_with_its_secret_shown_once(
     again = client.get(reverse("clubs:webhook", args=[club.slug, hook.pk]))
     assert again.status_code == 200
     assert hook.secret not in again.content.decode()
+    # The events chosen, in words (French by default).
+    assert "Donne enregistrée, Tour clos" in text_of(again.content.decode())
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,8 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
-from tarot_scores.webhooks import selectors as webhook_selectors
 from tarot_scores.webhooks.forms import WebhookForm
+from tarot_scores.webhooks.views import webhook_page_context
 from tournaments.views.access import readable
 from tournaments.webhooks import tournament_webhook_create, tournament_webhooks
 
@@ -41,12 +41,7 @@ def webhooks(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         except Refusal as refusal:
             refusal.add_to_form(form)
         else:
-            context = {
-                "club": club,
-                "webhook": webhook,
-                "secret": webhook.secret,
-                "log": webhook_selectors.delivery_log(webhook),
-            }
+            context = webhook_page_context(club, webhook, secret=webhook.secret)
             return render(request, "tarot_scores/webhooks/detail.html", context, status=201)
     return render(
         request,
