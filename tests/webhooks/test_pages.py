@@ -179,3 +179,26 @@ def test_a_tournaments_own_webhooks(
     assert reverse("clubs:webhook", args=[club.slug, link.webhook.pk]) in listed
     # The tournament's pages lead to it.
     assert url in client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+
+
+def test_staff_see_the_failed_deliveries_in_the_admin(
+    database_queue: None, client: Client, club: Club, organiser: User, superuser: User
+) -> None:
+    hook = services.webhook_create(club=club, url=PUBLIC, by=organiser)
+    ok = services.webhook_ping(webhook=hook)
+    failed = services.webhook_ping(webhook=hook)
+    Delivery.objects.filter(pk=ok.pk).update(status=Delivery.Status.DELIVERED)
+    Delivery.objects.filter(pk=failed.pk).update(
+        status=Delivery.Status.FAILED, last_error="Le serveur a répondu 502."
+    )
+    _signed_in(client, superuser)
+    page = client.get(reverse("admin:tarot_scores_delivery_changelist") + "?status__exact=failed")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Le serveur a répondu 502." in text
+    assert f"/admin/tarot_scores/delivery/{failed.pk}/" in text
+    assert f"/admin/tarot_scores/delivery/{ok.pk}/" not in text
+    # The secret is not on the webhook's admin page.
+    webhook_page = client.get(reverse("admin:tarot_scores_webhook_change", args=[hook.pk]))
+    assert webhook_page.status_code == 200
+    assert hook.secret not in webhook_page.content.decode()
