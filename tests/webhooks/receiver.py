@@ -2,8 +2,9 @@
 webhook address only through ``WEBHOOKS_TEST_HOSTS`` (the site refuses loopback otherwise).
 It keeps every request and answers the statuses it is told, in order (200 after them)."""
 
+import ssl
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -28,6 +29,12 @@ class Receiver:
 @pytest.fixture
 def receiver(settings: Settings) -> Iterator[Receiver]:
     settings.WEBHOOKS_TEST_HOSTS = ["127.0.0.1"]
+    yield from serve()
+
+
+def serve(tls: ssl.SSLContext | None = None) -> Generator[Receiver, None, None]:
+    """A receiver on 127.0.0.1 (over TLS with ``tls``, the server's context) until the
+    generator is closed."""
     got = Receiver()
 
     class Handler(BaseHTTPRequestHandler):
@@ -45,9 +52,12 @@ def receiver(settings: Settings) -> Iterator[Receiver]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    got.url = f"http://127.0.0.1:{server.server_port}/hook"
+    scheme = "https" if tls is not None else "http"
+    got.url = f"{scheme}://127.0.0.1:{server.server_port}/hook"
     try:
         yield got
     finally:
