@@ -102,6 +102,10 @@ def post_signed(
             connection.request("POST", target.path, body=body, headers=headers)
             answer = connection.getresponse()
             answer.read(65536)
+        except ssl.SSLCertVerificationError as failure:
+            reason = (failure.verify_message or str(failure))[:200]
+            error = _("The server's certificate was refused (%(reason)s).") % {"reason": reason}
+            continue
         except (OSError, http.client.HTTPException) as failure:
             reason = (str(failure) or type(failure).__name__)[:200]
             error = _("No answer from the server (%(reason)s).") % {"reason": reason}
