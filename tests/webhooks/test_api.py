@@ -38,6 +38,10 @@ def test_register_list_change_and_delete(database_queue: None, club: Club, organ
     assert "secret" not in listed["results"][0]
     assert "secret" not in api.get(f"/api/v1/webhooks/{hook.pk}/").json()
 
+    moved = api.patch(f"/api/v1/webhooks/{hook.pk}/", {"url": "https://10.1.1.1/"}, format="json")
+    assert codes_of(assert_problem(moved, 400)) == {"url": ["url_not_public"]}
+    hook.refresh_from_db()
+    assert hook.url == PUBLIC
     paused = api.patch(f"/api/v1/webhooks/{hook.pk}/", {"active": False}, format="json")
     assert paused.status_code == 200 and paused.json()["active"] is False
 
