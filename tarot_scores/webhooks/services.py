@@ -157,7 +157,6 @@ def event_body(event: str, event_id: uuid.UUID, data: dict[str, Any]) -> dict[st
     }
 
 
-@transaction.atomic
 def event_announce(
     *, hooks: Iterable[Webhook], event: Event, data: dict[str, Any], subject: str = ""
 ) -> list[Delivery]:
@@ -167,33 +166,36 @@ def event_announce(
     ``subject`` (``"tournament:12"``): a delivery of this event and subject still waiting for
     its first try stands for this one too, and nothing more is written (the standings changed
     ten times in one deal's transaction: one event). The waiting row is locked until the
-    caller commits, so a job cannot send it before the change it announces is visible."""
+    caller commits, so a job cannot send it before the change it announces is visible. A club
+    without webhooks costs one query (no savepoint)."""
+    listening = [hook for hook in hooks if hook.active and hook.wants(event)]
+    if not listening:
+        return []
     event_id = uuid.uuid4()
     body = event_body(event, event_id, data)
     written: list[Delivery] = []
-    for hook in hooks:
-        if not hook.active or not hook.wants(event):
-            continue
-        if subject:
-            waiting = (
-                Delivery.objects.select_for_update(skip_locked=True)
-                .filter(
-                    webhook=hook,
-                    subject=subject,
-                    event=event,
-                    status=Delivery.Status.PENDING,
-                    attempts=0,
+    with transaction.atomic():
+        for hook in listening:
+            if subject:
+                waiting = (
+                    Delivery.objects.select_for_update(skip_locked=True)
+                    .filter(
+                        webhook=hook,
+                        subject=subject,
+                        event=event,
+                        status=Delivery.Status.PENDING,
+                        attempts=0,
+                    )
+                    .values_list("pk", flat=True)
+                    .first()
                 )
-                .values_list("pk", flat=True)
-                .first()
+                if waiting is not None:
+                    continue
+            delivery = Delivery.objects.create(
+                webhook=hook, event_id=event_id, event=event, subject=subject, payload=body
             )
-            if waiting is not None:
-                continue
-        delivery = Delivery.objects.create(
-            webhook=hook, event_id=event_id, event=event, subject=subject, payload=body
-        )
-        enqueue(delivery_send, delivery.pk)
-        written.append(delivery)
+            enqueue(delivery_send, delivery.pk)
+            written.append(delivery)
     return written
 
 

@@ -4,6 +4,7 @@ finished (closing the round); the standings changed (at most one waiting event p
 and webhook, however many refreshes a deal's transaction makes)."""
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,13 +12,15 @@ from django_tasks_db.models import DBTaskResult
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services as game_services
+from tarot_scores.games.models import DealRevision
 from tarot_scores.webhooks import services
+from tarot_scores.webhooks.events import deal_announce
 from tarot_scores.webhooks.models import Delivery, Event, Webhook
 from tests.factories import UserFactory, garde, make_club, make_tournament, play
 from tests.queue import database_queue
 from tournaments.models import TournamentWebhook
 from tournaments.rounds import services as round_services
-from tournaments.webhooks import tournament_webhook_create
+from tournaments.webhooks import standings_changed_announce, tournament_webhook_create
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +135,15 @@ def test_a_paused_webhook_and_a_deleted_one_are_told_nothing(
     assert not Delivery.objects.exists()
     # Nothing was asked of the queue for them either.
     assert not DBTaskResult.objects.filter(task_path__contains="webhooks").exists()
+
+
+def test_a_club_without_webhooks_pays_one_query_a_deal(
+    club: Club, players: list[Player], django_assert_num_queries: Any
+) -> None:
+    game = game_services.game_create(club=club, players=players[:4], variant="fft", by=None)
+    deal = game_services.deal_record(game=game, payload=garde(players[0].pk), by=None).deal
+    with django_assert_num_queries(1):
+        deal_announce(game=game, deal=deal, action=DealRevision.Action.EDITED, seated=[])
+    tournament = make_tournament(club, 8)
+    with django_assert_num_queries(1):
+        standings_changed_announce(tournament)
