@@ -8,12 +8,14 @@ commit, and nothing is lost if the process dies after it.
 
 The job (``delivery_send``) sends a delivery once per run. It takes the row first (status
 ``sending``, one UPDATE that only one run can win), so a delivered row is never sent again and
-two runs never send one delivery at once; a run lost with its worker leaves the row "sending",
-and the job given back to the queue takes it again a minute later (``STALE_CLAIM``) and sends
-the same event id. A receiver's refusal (not 2xx, no answer, an address now refused) is written
-in the row and tried again later: ``BACKOFF`` seconds, then twice that..., ``ATTEMPTS`` tries in
-all, then the row is ``failed`` for the organiser to send again. A delivered or failed row is
-kept ``KEPT`` (30 days), then pruned at the webhook's next send.
+two runs never send one delivery at once; a run lost with its worker (or stopped by an error
+after taking the row) leaves the row "sending", and the next run (the job given back to the
+queue, its retry, or a run that found it busy) takes it again once the claim is a minute old
+(``STALE_CLAIM``) and sends the same event id. A receiver's refusal (not 2xx, no answer, an
+address now refused) is written in the row and tried again later: ``BACKOFF`` seconds, then
+twice that..., ``ATTEMPTS`` tries in all, then the row is ``failed`` for the organiser to send
+again. A delivered or failed row is kept ``KEPT`` (30 days), then pruned at the webhook's next
+send.
 """
 
 from __future__ import annotations
@@ -244,24 +246,29 @@ def delivery_resend(*, delivery: Delivery) -> Delivery:
 # -- The job -----------------------------------------------------------------------------------
 
 
-def _claim(delivery_id: int, now: datetime.datetime) -> str:
-    """Take the delivery to send it (one run wins): ``taken``; ``early``, a run before the
-    delivery's next try (a clock ahead of another); ``skipped``, nothing to send now."""
-    takeable = Q(status=Delivery.Status.PENDING) | Q(
-        status=Delivery.Status.SENDING, claimed_at__lt=now - STALE_CLAIM
-    )
-    ping_or_active = Q(event=Event.PING) | Q(webhook__active=True)
+def _claim(delivery_id: int, now: datetime.datetime) -> tuple[str, datetime.datetime | None]:
+    """Take the delivery to send it (one run wins): ``taken``. Or not now, and when to look
+    again: ``early``, a run before the delivery's next try (a clock ahead of another);
+    ``busy``, another run took it less than ``STALE_CLAIM`` ago (if that run dies, this one
+    sends it then). ``skipped``: nothing to send (delivered, failed, gone, paused)."""
     row = (
         Delivery.objects.filter(pk=delivery_id)
-        .filter(takeable, ping_or_active)
-        .values("next_try_at")
+        .filter(Q(event=Event.PING) | Q(webhook__active=True))
+        .filter(status__in=[Delivery.Status.PENDING, Delivery.Status.SENDING])
+        .values("status", "next_try_at", "claimed_at")
         .first()
     )
     if row is None:
-        return "skipped"
+        return "skipped", None
+    claimed = row["claimed_at"]
+    if row["status"] == Delivery.Status.SENDING and claimed and claimed >= now - STALE_CLAIM:
+        return "busy", claimed + STALE_CLAIM
     if row["next_try_at"] is not None and row["next_try_at"] > now:
-        return "early"
+        return "early", row["next_try_at"]
     due = Q(next_try_at__isnull=True) | Q(next_try_at__lte=now)
+    takeable = Q(status=Delivery.Status.PENDING) | Q(
+        status=Delivery.Status.SENDING, claimed_at__lt=now - STALE_CLAIM
+    )
     # The UPDATE names the row by id (a join in an UPDATE is not portable); the conditions
     # are checked again in it, so that of two runs only one takes the row.
     taken = (
@@ -269,7 +276,7 @@ def _claim(delivery_id: int, now: datetime.datetime) -> str:
         .filter(due, takeable)
         .update(status=Delivery.Status.SENDING, claimed_at=now)
     )
-    return "taken" if taken == 1 else "skipped"
+    return ("taken", None) if taken == 1 else ("skipped", None)
 
 
 def _send_later(delivery_id: int, when: datetime.datetime) -> None:
@@ -284,13 +291,11 @@ def _send_later(delivery_id: int, when: datetime.datetime) -> None:
 def delivery_send(delivery_id: int) -> str:
     """Send one delivery once (see the module's docstring); returns its status after."""
     now = timezone.now()
-    claim = _claim(delivery_id, now)
-    if claim == "early":
-        next_try = Delivery.objects.filter(pk=delivery_id).values_list("next_try_at", flat=True)
-        _send_later(delivery_id, next_try[0] or now)
-        return "early"
+    claim, again_at = _claim(delivery_id, now)
+    if again_at is not None:
+        _send_later(delivery_id, again_at)
     if claim != "taken":
-        return "skipped"
+        return claim
     delivery = Delivery.objects.select_related("webhook").get(pk=delivery_id)
     webhook = delivery.webhook
     outcome = post_signed(

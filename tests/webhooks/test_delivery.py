@@ -217,13 +217,18 @@ def test_a_delivery_lost_with_its_worker_is_sent_again_with_the_same_id(
     Delivery.objects.filter(pk=delivery.pk).update(
         status=Delivery.Status.SENDING, claimed_at=timezone.now()
     )
-    # Another run at once (a second job) does not send it while the first may still be busy.
-    assert _sends() == ["skipped"]
-    # The job given back to the queue a minute later takes it again.
+    # Another run at once (a second job) does not send it while the first may still be busy:
+    # it looks again once the claim is a minute old.
+    assert _sends() == ["busy"]
+    again = DBTaskResult.objects.get(status=TaskResultStatus.READY)
+    claimed_at = Delivery.objects.get(pk=delivery.pk).claimed_at
+    assert claimed_at is not None
+    assert again.run_after == claimed_at + services.STALE_CLAIM
+    # A minute later the first run has not come back: that run takes it and sends it.
     Delivery.objects.filter(pk=delivery.pk).update(
         claimed_at=timezone.now() - services.STALE_CLAIM - datetime.timedelta(seconds=1)
     )
-    enqueue(services.delivery_send, delivery.pk)
+    DBTaskResult.objects.filter(pk=again.pk).update(run_after=timezone.now())
     assert _sends() == ["delivered"]
     [got] = receiver.requests
     assert got.headers["X-Tarot-Delivery"] == str(delivery.event_id)
