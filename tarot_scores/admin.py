@@ -23,6 +23,7 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.core.jobs import ATTEMPT
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
+from tarot_scores.webhooks.models import Delivery, Webhook
 
 
 class ReadOnly:
@@ -234,3 +235,31 @@ class JobAdmin(DBTaskResultAdmin):
     def last_error(self, obj: DBTaskResult) -> str:
         lines = [line for line in obj.traceback.splitlines() if line.strip()]
         return lines[-1] if lines else ""
+
+
+# -- Webhooks: staff see every delivery, the failed ones first among the filters ------------------
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    list_display = ("url", "club", "scope", "active", "created_at")
+    list_filter = ("active", "scope")
+    search_fields = ("url", "club__name")
+    exclude = ("secret",)
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = (
+        "event",
+        "webhook",
+        "status",
+        "attempts",
+        "last_status_code",
+        "last_error",
+        "next_try_at",
+        "created_at",
+    )
+    list_filter = ("status", "event")
+    search_fields = ("webhook__url", "event_id")
+    list_select_related = ("webhook",)

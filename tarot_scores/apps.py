@@ -20,11 +20,14 @@ class TarotScoresConfig(AppConfig):
         from tarot_scores.games.home import home_open_games
         from tarot_scores.games.services import on_deal_change, on_scores_counted
         from tarot_scores.stats.services import ratings_after_deal, stats_apply
+        from tarot_scores.webhooks.events import deal_announce
 
         # The season statistics and the ratings follow every way a deal is written (game page,
         # table link, API), in its transaction; the games do not import the stats.
         on_scores_counted(stats_apply)
         on_deal_change(ratings_after_deal)
+        # The webhooks hear of every deal change in its transaction (sent after the commit).
+        on_deal_change(deal_announce)
         # A signed-in reader's home page: their clubs, then their open games (tournaments adds
         # today's events after them).
         on_home_page(home_clubs)

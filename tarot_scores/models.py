@@ -16,12 +16,14 @@ from tarot_scores.stats.models import (
     RatingsBehind,
     RatingStep,
 )
+from tarot_scores.webhooks.models import Delivery, Webhook
 
 __all__ = [
     "ApiToken",
     "Club",
     "Deal",
     "DealRevision",
+    "Delivery",
     "Game",
     "HouseRules",
     "Invitation",
@@ -38,5 +40,6 @@ __all__ = [
     "RatingsBehind",
     "ScoreLine",
     "Seat",
+    "Webhook",
     "WorkerBeat",
 ]

@@ -181,6 +181,11 @@ TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"
 # --during-replay on 2 cores: entry's time doubled beside a replay at nice 0; docs/performance.md).
 TASKS_WORKER_NICE = int(os.environ.get("TASKS_WORKER_NICE", "10"))
 
+# Webhooks go to public https addresses only (tarot_scores/webhooks/addresses.py). Hosts listed
+# here may take plain http on a loopback address: the tests' local receiver. Never read from
+# the environment: a deployment cannot open it by mistake.
+WEBHOOKS_TEST_HOSTS: list[str] = []
+
 
 def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:
     if kind == "database":
@@ -407,6 +412,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FivePlayersEnum": ["called_king", "sitting_out"],
         "FivePlayersReadEnum": ["called_king", "sitting_out", "either"],
+        # A game's status keeps the name it had before deliveries had a status too.
+        "StatusEnum": "tarot_scores.games.models.Game.Status",
+        "DeliveryStatusEnum": "tarot_scores.webhooks.models.Delivery.Status",
     },
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "minimum": 1, "maximum": 999_999_999_999_999_999}

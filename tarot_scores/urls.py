@@ -17,6 +17,7 @@ from tarot_scores.core.signin import PasswordResetView
 from tarot_scores.games import urls as game_urls
 from tarot_scores.stats import urls as stats_urls
 from tarot_scores.stats import views as stats_views
+from tarot_scores.webhooks import urls as webhook_urls
 
 # Under /api/ an unknown path answers JSON, as an unknown id does.
 handler404 = "tarot_scores.api.errors.not_found"
@@ -72,6 +73,7 @@ urlpatterns = [
                     *club_urls.urlpatterns,
                     *game_urls.club_urlpatterns,
                     *stats_urls.club_urlpatterns,
+                    *webhook_urls.club_urlpatterns,
                 ],
                 club_urls.app_name,
             )

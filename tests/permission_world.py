@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 
 from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
+from tarot_scores.webhooks import services as webhook_services
 from tests.factories import UserFactory, garde, make_tournament, play
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.people import services as people
@@ -160,6 +161,13 @@ def build_permission_world() -> PermissionWorld:
         reason="Sisters",
         by=organiser,
     )
+    # A webhook of the club with a delivery in its log. Its address is this machine's, allowed
+    # only while it is registered: every send the routes cause is refused before connecting.
+    with override_settings(WEBHOOKS_TEST_HOSTS=["127.0.0.1"]):
+        webhook = webhook_services.webhook_create(
+            club=club, url="http://127.0.0.1:9/nowhere", by=organiser
+        )
+    delivery = webhook_services.webhook_ping(webhook=webhook)
     return PermissionWorld(
         club=club,
         other=other,
@@ -174,5 +182,11 @@ def build_permission_world() -> PermissionWorld:
         deals=deals,  # type: ignore[arg-type]
         tables={"open": open_table, "other": other_table, "closed": closed_table},
         invitation=invitation,
-        extra={"penalty": penalty, "duplicate": duplicate, "apart_pair": apart_pair},
+        extra={
+            "penalty": penalty,
+            "duplicate": duplicate,
+            "apart_pair": apart_pair,
+            "webhook": webhook,
+            "delivery": delivery,
+        },
     )

@@ -17,6 +17,7 @@ class TournamentsConfig(AppConfig):
         from tarot_scores.games.seats import on_deal_seats
         from tarot_scores.games.selectors import on_grouped_elsewhere
         from tarot_scores.games.services import on_deal_boards, on_deal_change
+        from tarot_scores.webhooks.events import on_deal_audience
         from tournaments.formats.duplicate import deal_boards
         from tournaments.people.selectors import seats_when_played
         from tournaments.play.deal import table_deal_changed
@@ -26,6 +27,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.views.results import STANDINGS_PDF, draw_standings_pdf
         from tournaments.views.rounds import TABLE_SHEETS, draw_table_sheets
         from tournaments.views.sections import club_tournaments, home_tournaments_today
+        from tournaments.webhooks import deal_audience
 
         # Every way a deal is written (table link, game page, API): one hook reads the table
         # once, then confirmation, standings and the round's closing, in the order it writes.
@@ -47,5 +49,7 @@ class TournamentsConfig(AppConfig):
         on_penalties(table_penalties)
         # A tournament's tables are listed under it on the club's page, not among its games.
         on_grouped_elsewhere(Q(tournament_table__isnull=False))
+        # A table's deals are told to its tournament's webhooks too.
+        on_deal_audience(deal_audience)
         on_club_page(club_tournaments)
         on_home_page(home_tournaments_today)

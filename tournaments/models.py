@@ -18,6 +18,7 @@ from django.utils.translation import pgettext_lazy
 
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.games.models import Deal, Game
+from tarot_scores.webhooks.models import Webhook
 
 
 def new_token() -> str:
@@ -556,3 +557,19 @@ class Substitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.substitute_id} for {self.replaced_id} @ {self.table_id}"
+
+
+class TournamentWebhook(models.Model):
+    """The tournament a webhook of ``scope`` tournament listens to (the club side's
+    ``Webhook`` cannot name a tournament). Deleting the tournament deletes the link; the
+    webhook then hears nothing more."""
+
+    webhook = models.OneToOneField(
+        Webhook, on_delete=models.CASCADE, related_name="tournament_link"
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="webhook_links"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.webhook}"

@@ -14,6 +14,7 @@ from tournaments.views import (
     referees,
     registration,
     rounds,
+    webhooks,
 )
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -54,6 +55,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<int:tournament_id>/referees/", referees.referees, name="referees"),
     path("<int:tournament_id>/penalties/", penalties.penalties_page, name="penalties"),
+    path("<int:tournament_id>/webhooks/", webhooks.webhooks, name="webhooks"),
     path("<int:tournament_id>/rounds/seat/", rounds.round_seat, name="round_seat"),
     path("<int:tournament_id>/rounds/<int:number>/swap/", rounds.round_swap, name="round_swap"),
     path(

@@ -19,6 +19,14 @@ from tarot_scores.api.games import (
 from tarot_scores.api.leaderboard import ClubLeaderboardView, PlayerHistoryView
 from tarot_scores.api.players import PlayerStatsView
 from tarot_scores.api.ratings import ClubRatingsView
+from tarot_scores.api.webhooks import (
+    ClubWebhookListView,
+    DeliveryListView,
+    DeliveryResendView,
+    WebhookDetailView,
+    WebhookPingView,
+    WebhookSecretView,
+)
 
 app_name = "api"
 
@@ -46,4 +54,15 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("deals/<id:pk>/", DealDetailView.as_view(), name="deal"),
     path("deals/<id:pk>/restore/", DealRestoreView.as_view(), name="deal-restore"),
     path("deals/<id:pk>/history/", DealHistoryView.as_view(), name="deal-history"),
+    # Webhooks, for a club's organisers.
+    path("clubs/<id:pk>/webhooks/", ClubWebhookListView.as_view(), name="club-webhooks"),
+    path("webhooks/<id:pk>/", WebhookDetailView.as_view(), name="webhook"),
+    path("webhooks/<id:pk>/ping/", WebhookPingView.as_view(), name="webhook-ping"),
+    path("webhooks/<id:pk>/secret/", WebhookSecretView.as_view(), name="webhook-secret"),
+    path("webhooks/<id:pk>/deliveries/", DeliveryListView.as_view(), name="webhook-deliveries"),
+    path(
+        "webhooks/<id:pk>/deliveries/<id:delivery_id>/resend/",
+        DeliveryResendView.as_view(),
+        name="webhook-delivery-resend",
+    ),
 ]

@@ -167,6 +167,9 @@ LISTS = [
     "/api/v1/clubs/{id}/leaderboard/",
     "/api/v1/players/{id}/history/",
     "/api/v1/tournaments/{id}/rounds/{number}/links/",
+    "/api/v1/clubs/{id}/webhooks/",
+    "/api/v1/tournaments/{id}/webhooks/",
+    "/api/v1/webhooks/{id}/deliveries/",
 ]
 
 

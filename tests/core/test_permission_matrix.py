@@ -137,6 +137,14 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "api:deal-restore@club": {"POST": CLUB_WRITERS},
     "api:deal-restore@open": {"POST": OPEN_TABLE},
     "api:deal-restore@closed": {"POST": A_REFEREES},
+    # Webhooks: the club's organisers only (another reader gets 404 for one webhook).
+    "api:club-webhooks": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "api:webhook": {"GET": A_ORGANISERS, "PATCH": A_ORGANISERS, "DELETE": A_ORGANISERS},
+    "api:webhook-ping": {"POST": A_ORGANISERS},
+    "api:webhook-secret": {"POST": A_ORGANISERS},
+    "api:webhook-deliveries": {"GET": A_ORGANISERS},
+    "api:webhook-delivery-resend": {"POST": A_ORGANISERS},
+    "tournaments_api:webhooks": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     "api:deal-history@club": {"GET": EVERYONE},
     "api:deal-history@open": {"GET": EVERYONE},
     "api:deal-history@closed": {"GET": EVERYONE},
@@ -226,6 +234,10 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "clubs:player_report": {"GET": EVERYONE},
     "clubs:members": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     "clubs:settings": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "clubs:webhooks": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
+    "clubs:webhook": {"GET": A_ORGANISERS},
+    "clubs:webhook_action": {"POST": A_ORGANISERS},
+    "clubs:delivery_resend": {"POST": A_ORGANISERS},
     "clubs:rules": {"GET": EVERYONE, "POST": A_ORGANISERS},
     "clubs:rules@one": {"GET": EVERYONE, "POST": A_ORGANISERS},
     "clubs:game_new": {"GET": A_MEMBERS, "POST": A_MEMBERS},
@@ -285,6 +297,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:round_substitute": {"POST": A_ORGANISERS},
     "tournaments:referees": {"GET": A_REFEREES, "POST": A_ORGANISERS},
     "tournaments:penalties": {"GET": A_REFEREES, "POST": A_REFEREES},
+    "tournaments:webhooks": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     # The referee's page of deals to confirm and disputes, and what he does there.
     "tournaments:referee": {"GET": A_REFEREES},
     "tournaments:referee_pin_unlock": {"POST": A_REFEREES},
@@ -418,6 +431,9 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         "app_label": "tarot_scores",
         "url": "nothing",
         "table_number": 1,
+        "webhook_id": w.extra["webhook"].pk,
+        "delivery_id": w.extra["delivery"].pk,
+        "action": "pause",
     }
     if variant in GAME_VARIANTS:
         values["game_id"] = w.games[variant].pk
@@ -435,12 +451,14 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
     if "pk" in params:
         if name in ("prepared_pdf", "prepared_pdf_file"):
             values["pk"] = _prepared_pdf(w).pk
-        elif name in ("api:club", "api:club-ratings", "api:club-leaderboard"):
+        elif name in ("api:club", "api:club-ratings", "api:club-leaderboard", "api:club-webhooks"):
             values["pk"] = w.club.pk
         elif name in ("api:player-stats", "api:player-history"):
             values["pk"] = w.player.pk
         elif name == "api:token-detail":
             values["pk"] = 999_999
+        elif name.startswith("api:webhook"):
+            values["pk"] = w.extra["webhook"].pk
         elif name.startswith("tournaments_api:"):
             values["pk"] = w.tournament.pk
         elif "deal" in name and "deals" not in name:

@@ -30,6 +30,7 @@ from tournaments.api.table_link import (
     TableLinkView,
 )
 from tournaments.api.tournaments import TournamentDetailView, TournamentListView
+from tournaments.api.webhooks import TournamentWebhookListView
 
 app_name = "tournaments_api"
 
@@ -39,6 +40,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<id:pk>/entries/", EntryListView.as_view(), name="entries"),
     path("tournaments/<id:pk>/entries/<id:entry_id>/", EntryDetailView.as_view(), name="entry"),
     path("tournaments/<id:pk>/referees/", RefereeListView.as_view(), name="referees"),
+    path("tournaments/<id:pk>/webhooks/", TournamentWebhookListView.as_view(), name="webhooks"),
     path(
         "tournaments/<id:pk>/referees/<id:user_id>/",
         RefereeDetailView.as_view(),

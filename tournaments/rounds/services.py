@@ -31,6 +31,7 @@ from tournaments.people import services as people
 from tournaments.rounds.tables import table_label
 from tournaments.rules import next_round_number
 from tournaments.standings.store import standings_refresh
+from tournaments.webhooks import round_closed_announce, tournament_finished_announce
 
 
 def round_progress(round_: Round) -> list[tuple[Table, int]]:
@@ -257,9 +258,11 @@ def round_close(*, round_: Round) -> Round:
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
     tournament = round_.tournament
+    round_closed_announce(round_)
     if format_for(tournament).over_refusal(tournament, round_) is not None:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+        tournament_finished_announce(tournament)
     results_changed(club_id=round_.tournament.club_id)
     return round_
 

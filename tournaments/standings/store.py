@@ -35,6 +35,7 @@ from tournaments.people.selectors import bye_points, present_in_round, replaced_
 from tournaments.ranking import cell, tie_breaks
 from tournaments.rules import counted
 from tournaments.standings.selectors import round_penalties, round_totals, seated_rounds
+from tournaments.webhooks import standings_changed_announce
 
 
 def _fill(standing: Standing, cells: dict[int, int], penalties: int = 0) -> None:
@@ -177,6 +178,8 @@ def standings_refresh(
     missing = [pid for pid in ids if pid in seated and pid not in rows]
     if missing:
         _created(tournament, missing)
+    # Its webhooks hear of it once, however many refreshes this transaction makes.
+    standings_changed_announce(tournament)
 
 
 def standings_after_deal(*, table: Table, seated: Sequence[int]) -> None:
@@ -207,4 +210,6 @@ def standings_rebuild(*, tournament: Tournament) -> int:
     """Recompute the tournament's standings from its seats and score lines; returns the rows."""
     Standing.objects.filter(tournament=tournament).delete()
     cells = _computed(tournament)
-    return len(_created(tournament, cells, cells))
+    rows = len(_created(tournament, cells, cells))
+    standings_changed_announce(tournament)
+    return rows

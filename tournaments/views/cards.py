@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from tarot_scores.core.access import login_first
+from tarot_scores.core.collation import name_key
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.prepared import pdf_later
@@ -82,7 +83,7 @@ def draw_player_cards(
             )
             for entry in entries
         ),
-        key=lambda card: pdf.collation_key(card.player),
+        key=lambda card: name_key(card.player),
     )
     with translation.override(language):
         return pdf.render_player_cards(tournament=tournament, cards=items)
