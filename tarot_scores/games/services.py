@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.core import feed
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.hooks import Hook
@@ -111,6 +112,7 @@ def game_create(
     Seat.objects.bulk_create(
         Seat(game=game, player=player, position=i) for i, player in enumerate(setup.players)
     )
+    games_changed(games=[game])
     return game
 
 
@@ -118,7 +120,29 @@ def game_create(
 def game_set_status(*, game: Game, status: str) -> Game:
     game.status = status
     game.save(update_fields=["status"])
+    games_changed(games=[game])
     return game
+
+
+def games_changed(*, games: Collection[Game] = (), game_ids: Collection[int] = ()) -> None:
+    """What a game's answer shows changed (started, finished, reopened, a seat taken by another
+    player): stamp it for the change feed (``core.feed``), in the caller's transaction. The one
+    place games are stamped; tournaments call it for the tables they finish or reseat. A deal is
+    stamped on its own (``_stamped``): a game's answer holds none."""
+    ids = sorted({*game_ids, *(game.pk for game in games)})
+    if not ids:
+        return
+    position = feed.next_stamp()
+    Game.objects.filter(pk__in=ids).update(**position.fields())
+    for game in games:  # so that a later save of these objects keeps the stamp
+        for name, value in position.fields().items():
+            setattr(game, name, value)
+
+
+def _stamped(deal: Deal) -> None:
+    """The deal's change (entered, corrected, deleted, restored) takes its place in the change
+    feed (``core.feed``): the one place deals are stamped, just before each write saves it."""
+    feed.stamp(deal)
 
 
 _SITE_FIELDS = frozenset({"variant", "players"})
@@ -445,6 +469,7 @@ def deal_record(
                 board=board,
             )
             _stat_columns(deal, locked, payload, result)
+            _stamped(deal)
             deal.save()
             ScoreLine.objects.bulk_create(
                 ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
@@ -540,6 +565,7 @@ def deal_update(
     _stat_columns(current, game, payload, result)
     current.version += 1
     current.updated_at = timezone.now()
+    _stamped(current)
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label, reason)
@@ -562,6 +588,7 @@ def deal_delete(
     ScoreLine.objects.filter(deal=current).delete()
     current.deleted_at = timezone.now()
     current.version += 1
+    _stamped(current)
     current.save()
     _revise(current, DealRevision.Action.DELETED, {}, by, by_label, reason)
     _deal_changed(game, current, DealRevision.Action.DELETED, seated)
@@ -605,6 +632,7 @@ def deal_restore(*, deal: Deal, by: Actor, reason: str = "") -> Deal:
     scores = table.scores_by_id(result)
     current.deleted_at = None
     current.version += 1
+    _stamped(current)
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "", reason)

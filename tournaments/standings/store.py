@@ -20,6 +20,9 @@ substitute replaced keeps his cell of that round (the deals before), though no l
 Closing a round, reopening a table's game, a check-in or a withdrawal change nothing that
 counts. ``standings_rebuild`` (``manage.py rebuild_standings``) recomputes every row from the
 score lines, as ``selectors.standings_from_score_lines`` does at each read.
+
+Each of these writes, and a round closed or a cut made or undone, notes a ``StandingsChange``
+(``standings_changed``): the tournament's standings take their place in the change feed.
 """
 
 from __future__ import annotations
@@ -29,8 +32,17 @@ from collections.abc import Collection, Iterable, Sequence
 from django.db import transaction
 from django.db.models import Sum
 
+from tarot_scores.core import feed
 from tarot_scores.games.models import ScoreLine, Seat
-from tournaments.models import Entry, Round, Standing, Substitution, Table, Tournament
+from tournaments.models import (
+    Entry,
+    Round,
+    Standing,
+    StandingsChange,
+    Substitution,
+    Table,
+    Tournament,
+)
 from tournaments.people.selectors import bye_points, present_in_round, replaced_rounds
 from tournaments.ranking import cell, tie_breaks
 from tournaments.rules import counted
@@ -116,6 +128,14 @@ def _created(
     return Standing.objects.bulk_create(rows)
 
 
+def standings_changed(*, tournament_id: int) -> None:
+    """The tournament's standings changed in this transaction: note it for the change feed
+    (``core.feed``). A row added, never one updated: the tables of a festival writing at once
+    take no lock in common for it. The one place standings are stamped."""
+    position = feed.next_stamp()
+    StandingsChange.objects.create(tournament_id=tournament_id, **position.fields())
+
+
 def standings_refresh(
     *, round_: Round, player_ids: Sequence[int], seated: Collection[int] | None = None
 ) -> None:
@@ -177,6 +197,7 @@ def standings_refresh(
     missing = [pid for pid in ids if pid in seated and pid not in rows]
     if missing:
         _created(tournament, missing)
+    standings_changed(tournament_id=tournament.pk)
 
 
 def standings_after_deal(*, table: Table, seated: Sequence[int]) -> None:
@@ -207,4 +228,6 @@ def standings_rebuild(*, tournament: Tournament) -> int:
     """Recompute the tournament's standings from its seats and score lines; returns the rows."""
     Standing.objects.filter(tournament=tournament).delete()
     cells = _computed(tournament)
-    return len(_created(tournament, cells, cells))
+    rows = len(_created(tournament, cells, cells))
+    standings_changed(tournament_id=tournament.pk)
+    return rows
