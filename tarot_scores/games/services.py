@@ -108,35 +108,31 @@ def game_create(
         label=label,
         max_deals=max_deals,
         created_by=signed_in(by),
+        **feed.next_stamp().fields(),  # a game started: its place in the change feed
     )
     Seat.objects.bulk_create(
         Seat(game=game, player=player, position=i) for i, player in enumerate(setup.players)
     )
-    games_changed(games=[game])
     return game
 
 
 @transaction.atomic
 def game_set_status(*, game: Game, status: str) -> Game:
     game.status = status
-    game.save(update_fields=["status"])
-    games_changed(games=[game])
+    feed.stamp(game)  # finished or reopened: its place in the change feed
+    game.save(update_fields=["status", "feed_xact", "feed_seq"])
     return game
 
 
-def games_changed(*, games: Collection[Game] = (), game_ids: Collection[int] = ()) -> None:
-    """What a game's answer shows changed (started, finished, reopened, a seat taken by another
-    player): stamp it for the change feed (``core.feed``), in the caller's transaction. The one
-    place games are stamped; tournaments call it for the tables they finish or reseat. A deal is
-    stamped on its own (``_stamped``): a game's answer holds none."""
-    ids = sorted({*game_ids, *(game.pk for game in games)})
-    if not ids:
-        return
-    position = feed.next_stamp()
-    Game.objects.filter(pk__in=ids).update(**position.fields())
-    for game in games:  # so that a later save of these objects keeps the stamp
-        for name, value in position.fields().items():
-            setattr(game, name, value)
+def games_changed(*, game_ids: Collection[int]) -> None:
+    """What the answers of these games show changed without the games' own services (a round
+    closed finishes its tables; a swap or a substitute reseats them): stamp them for the change
+    feed (``core.feed``), in the caller's transaction. The games' services stamp a game started,
+    finished or reopened in the same write; a deal is stamped on its own (``_stamped``): a
+    game's answer holds none."""
+    ids = sorted(set(game_ids))
+    if ids:
+        Game.objects.filter(pk__in=ids).update(**feed.next_stamp().fields())
 
 
 def _stamped(deal: Deal) -> None:

@@ -512,7 +512,7 @@ class StandingsChangeSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField(help_text="The tournament's id.")
     club = serializers.IntegerField(help_text="Its club's id.")
     name = serializers.CharField()
-    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    status = TournamentStatusField(help_text="The tournament's: registration, running, finished.")
     standings = serializers.URLField(
         help_text="Its standings now (`GET`, with an `ETag`): read them again."
     )
