@@ -101,6 +101,8 @@ def stamp(instance: Model, prefix: str = "feed") -> Position:
 # What the bound is made of, read in one statement: the snapshot's ``xmax`` (every transaction
 # below it that is not in progress has ended), the reader's own transaction id if it has one,
 # and the 32-bit ids of the other transactions of this database still in progress.
+# pg_stat_activity's ``datid`` and ``backend_xid`` are among the columns PostgreSQL shows every
+# role, whoever's the session (the query's text is not): the site's role needs no privilege.
 _IN_PROGRESS = """
 SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint,
        pg_current_xact_id_if_assigned()::text::bigint,
