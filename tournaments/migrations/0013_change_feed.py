@@ -5,6 +5,17 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def standings_already_kept(apps, schema_editor):
+    """A tournament that has standings already is in the feed of standings from the beginning
+    (position 0, 0: before every change stamped from now on)."""
+    Standing = apps.get_model("tournaments", "Standing")
+    StandingsChange = apps.get_model("tournaments", "StandingsChange")
+    tournaments = Standing.objects.values_list("tournament_id", flat=True).distinct()
+    StandingsChange.objects.bulk_create(
+        StandingsChange(tournament_id=pk, feed_xact=0, feed_seq=0) for pk in tournaments
+    )
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("tarot_scores", "0019_change_feed"),
@@ -55,4 +66,5 @@ class Migration(migrations.Migration):
                 fields=["tournament", "feed_xact", "feed_seq"], name="standings_change_feed"
             ),
         ),
+        migrations.RunPython(standings_already_kept, migrations.RunPython.noop),
     ]

@@ -27,6 +27,7 @@ from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_named
 from tournaments.models import Entry, Team, Tournament
 from tournaments.rules import next_round_number
+from tournaments.standings.store import standings_changed
 
 
 def _named(name: str) -> str:
@@ -299,6 +300,7 @@ def entry_series_set(*, entry: Entry, series: str) -> Entry:
     """The series the player is ranked in ("" for none); the standings by series follow."""
     entry.series = series
     entry.save(update_fields=["series"])
+    standings_changed(tournament_id=entry.tournament_id)  # its standings by series
     results_changed(club_id=entry.tournament.club_id)
     return entry
 

@@ -17,6 +17,7 @@ from tarot_scores.games import services as game_services
 from tests.api.helpers import assert_problem, codes_of
 from tests.factories import World, build_world, make_tournament, play, token_client
 from tournaments.play.penalties import penalty_give
+from tournaments.registration import services as registration_services
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
 
@@ -158,3 +159,14 @@ def test_a_page_of_the_feed_of_standings_takes_a_fixed_number_of_queries(
         body = read(STANDINGS, club=world.club.pk, page_size=5)
 
     assert len(body["results"]) == 5 and body["count"] == 8
+
+
+def test_a_series_set_changes_the_standings(world: World) -> None:
+    cursor = read(STANDINGS, club=world.club.pk)["cursor"]
+    entry = world.tournament.entries.filter(checked_in=True).first()
+    assert entry is not None
+
+    registration_services.entry_series_set(entry=entry, series="s1")
+
+    changes = read(STANDINGS, club=world.club.pk, updated_since=cursor)["results"]
+    assert [i["tournament"] for i in changes] == [world.tournament.pk]
