@@ -4,7 +4,7 @@ were. Code imports a model from its own package."""
 
 from tarot_scores.api.models import ApiToken
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
-from tarot_scores.core.models import PreparedPdf, WorkerBeat
+from tarot_scores.core.models import FeedClock, PreparedPdf, WorkerBeat
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import (
     PlayerContract,
@@ -24,6 +24,7 @@ __all__ = [
     "Deal",
     "DealRevision",
     "Delivery",
+    "FeedClock",
     "Game",
     "HouseRules",
     "Invitation",

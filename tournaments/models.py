@@ -149,9 +149,14 @@ class Tournament(models.Model):
         related_name="refereed_tournaments",
         verbose_name=_("referees"),
     )
+    # Where the tournament's latest change (created, running, finished) stands in the change
+    # feed (core.feed): stamped by ``registration.services.tournament_changed``.
+    feed_xact = models.BigIntegerField(default=0, editable=False)
+    feed_seq = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["feed_xact", "feed_seq", "id"], name="tournament_feed")]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
 
@@ -372,6 +377,30 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} @ {self.tournament_id}: {self.total}"
+
+
+class StandingsChange(models.Model):
+    """A change to a tournament's standings (a deal at one of its tables, a confirmation, a
+    penalty, a round seated or closed, a cut), at its place in the change feed (core.feed):
+    written by ``standings.store.standings_changed`` in the change's transaction. Rows are only
+    added, never updated, so tables writing at once never wait on each other for them; the
+    feed of standings reads each tournament's latest one."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standings_changes"
+    )
+    feed_xact = models.BigIntegerField()
+    feed_seq = models.BigIntegerField()
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["tournament", "feed_xact", "feed_seq"], name="standings_change_feed"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} @ {self.feed_xact}.{self.feed_seq}"
 
 
 class Penalty(models.Model):

@@ -46,6 +46,9 @@ class ClubAPIView(ProblemAnswers, GenericAPIView):  # type: ignore[type-arg]
 
     # A list of the API: paged (``page``, ``page_size``) by ``tarot_scores.api.paging.Pages``.
     paged = False
+    # False for a list that is only a change feed, paged by its cursor (``api.feed``): no
+    # ``page``.
+    page_numbers = True
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
@@ -79,7 +82,7 @@ def declared_query_parameters(view: ClubAPIView, method: str) -> frozenset[str]:
                 and parameter.location == OpenApiParameter.QUERY
             }
         if view.paged and method == "GET":
-            names |= {"page", "page_size"}
+            names |= {"page", "page_size"} if view.page_numbers else {"page_size"}
         _DECLARED[key] = frozenset(names)
     return _DECLARED[key]
 

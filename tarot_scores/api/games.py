@@ -11,7 +11,7 @@ deal as it is now when there is one.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -37,6 +37,7 @@ from tarot_scores.api.base import (
 )
 from tarot_scores.api.calculator import DEAL_SCHEMA, read_deal
 from tarot_scores.api.clubs import CLUB_QUERY, club_filter
+from tarot_scores.api.feed import UPDATED_SINCE_QUERY, FeedPages, asks_feed, feed_answer
 from tarot_scores.api.permissions import deal_or_404, game_or_404, readable_club, require
 from tarot_scores.api.problems import refusal_problem, scoring_problem
 from tarot_scores.api.serializers import (
@@ -318,6 +319,7 @@ GAME_EXAMPLES = [
 class GameListView(ClubAPIView):
     serializer_class = GameSerializer
     paged = True
+    pagination_class = FeedPages
 
     def get_queryset(self) -> QuerySet[Game]:
         club = club_filter(self.request)
@@ -334,16 +336,22 @@ class GameListView(ClubAPIView):
         operation_id="games_list",
         summary="Games of a club",
         description="Newest first, 50 a page, each with its players in seat order. Without "
-        "`?club=id`, the games of every club the caller may read.",
+        "`?club=id`, the games of every club the caller may read. With `?updated_since=`, "
+        "the change feed of these games: those started, finished, reopened or reseated "
+        "after the cursor, oldest change first (a deal changes its own feed, not its game's).",
         tags=["games"],
-        parameters=[CLUB_QUERY],
+        parameters=[CLUB_QUERY, UPDATED_SINCE_QUERY],
         responses={
             200: GameSerializer(many=True),
-            400: refusal("`club` is not an id."),
+            400: refusal("`club` is not an id, or `updated_since` is not a cursor."),
             **READ_ERRORS,
         },
     )
     def get(self, request: Request) -> Response:
+        if asks_feed(self):
+            return feed_answer(
+                self, self.get_queryset(), lambda rows: GameSerializer(rows, many=True).data
+            )
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(GameSerializer(page, many=True).data)
 
@@ -462,9 +470,47 @@ class GameReopenView(GameStatusView):
         return self.set_status(request, pk)
 
 
-class DealCreateView(ClubAPIView):
+DEAL_FEED_DESCRIPTION = (
+    " With `?updated_since=`, their change feed: the deals entered, corrected, deleted or "
+    "restored after the cursor, oldest change first, each once as it is now (a deleted deal "
+    "with `deleted: true` and `scores` null; restored, its scores again): a consumer that "
+    "applies them in order mirrors the sheet exactly."
+)
+
+
+def deals_json(rows: Sequence[Deal]) -> list[Any]:
+    return list(DealSerializer(rows, many=True).data)
+
+
+class GameDealsView(ClubAPIView):
+    """A game's deals: listed (a change feed with ``updated_since``), and the next one entered."""
+
     serializer_class = DealSerializer
     queryset = Game.objects.all()
+    paged = True
+    pagination_class = FeedPages
+
+    @extend_schema(
+        operation_id="game_deals_list",
+        summary="The deals of a game",
+        description="In the sheet's order (by number; a struck deal before the live one that "
+        "took its number again), deleted ones included (`deleted: true`, `scores` null), "
+        "50 a page." + DEAL_FEED_DESCRIPTION,
+        tags=["deals"],
+        parameters=[UPDATED_SINCE_QUERY],
+        responses={
+            200: DealSerializer(many=True),
+            400: refusal("`updated_since` is not a cursor."),
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = game_or_404(request, pk)
+        deals = Deal.objects.filter(game=game).prefetch_related("lines")
+        if asks_feed(self):
+            return feed_answer(self, deals, deals_json)
+        page = self.paginate_queryset(deals.order_by("number", "pk"))
+        return self.get_paginated_response(deals_json(page or []))
 
     @extend_schema(
         operation_id="deals_create",
@@ -519,6 +565,38 @@ class DealCreateView(ClubAPIView):
         if recorded.replayed:
             return Response(answer.data, status=status.HTTP_200_OK)
         return Response(answer.data, status=status.HTTP_201_CREATED)
+
+
+class DealListView(ClubAPIView):
+    serializer_class = DealSerializer
+    paged = True
+    pagination_class = FeedPages
+
+    @extend_schema(
+        operation_id="deals_list",
+        summary="Deals of a club",
+        description="The deals of the club's games (`?club=id`), or of every club the caller "
+        "may read, in the order they were first entered, deleted ones included "
+        "(`deleted: true`, `scores` null), 50 a page." + DEAL_FEED_DESCRIPTION,
+        tags=["deals"],
+        parameters=[CLUB_QUERY, UPDATED_SINCE_QUERY],
+        responses={
+            200: DealSerializer(many=True),
+            400: refusal("`club` is not an id, or `updated_since` is not a cursor."),
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        club = club_filter(request)
+        if club is not None:
+            deals = Deal.objects.filter(game__club=club)
+        else:
+            deals = Deal.objects.filter(game__club__in=club_selectors.clubs_for(user=request.user))
+        deals = deals.prefetch_related("lines")
+        if asks_feed(self):
+            return feed_answer(self, deals, deals_json)
+        page = self.paginate_queryset(deals.order_by("pk"))
+        return self.get_paginated_response(deals_json(page or []))
 
 
 # --- one deal ---------------------------------------------------------------------------------

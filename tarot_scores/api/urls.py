@@ -7,10 +7,11 @@ from tarot_scores.api.calculator import ScoreView
 from tarot_scores.api.clubs import ClubDetailView, ClubListView, PlayerListView
 from tarot_scores.api.errors import IdConverter  # noqa: F401  (registers <id:...>)
 from tarot_scores.api.games import (
-    DealCreateView,
     DealDetailView,
     DealHistoryView,
+    DealListView,
     DealRestoreView,
+    GameDealsView,
     GameDetailView,
     GameFinishView,
     GameListView,
@@ -50,7 +51,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<id:pk>/", GameDetailView.as_view(), name="game"),
     path("games/<id:pk>/finish/", GameFinishView.as_view(), name="game-finish"),
     path("games/<id:pk>/reopen/", GameReopenView.as_view(), name="game-reopen"),
-    path("games/<id:pk>/deals/", DealCreateView.as_view(), name="game-deals"),
+    path("games/<id:pk>/deals/", GameDealsView.as_view(), name="game-deals"),
+    path("deals/", DealListView.as_view(), name="deals"),
     path("deals/<id:pk>/", DealDetailView.as_view(), name="deal"),
     path("deals/<id:pk>/restore/", DealRestoreView.as_view(), name="deal-restore"),
     path("deals/<id:pk>/history/", DealHistoryView.as_view(), name="deal-history"),

@@ -40,3 +40,14 @@ class PreparedPdf(models.Model):
 
     def __str__(self) -> str:
         return self.filename
+
+
+class FeedClock(models.Model):
+    """SQLite's clock for the change feed (``core.feed``): one row, ticked inside each write
+    transaction; writes run one at a time there, so the ticks are in commit order. PostgreSQL
+    stamps with the transaction's id and a sequence instead, and never uses this row."""
+
+    value = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -50,10 +50,18 @@ class Game(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Where the game's latest change stands in the change feed (core.feed): stamped by
+    # ``games.services`` (a game started, finished, reopened, its seats changed).
+    feed_xact = models.BigIntegerField(default=0, editable=False)
+    feed_seq = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
-        indexes = [models.Index(fields=["club", "date"])]
+        indexes = [
+            models.Index(fields=["club", "date"]),
+            models.Index(fields=["feed_xact", "feed_seq", "id"], name="game_feed"),
+            models.Index(fields=["club", "feed_xact", "feed_seq", "id"], name="game_club_feed"),
+        ]
         verbose_name = _("game")
         verbose_name_plural = _("games")
 
@@ -114,6 +122,10 @@ class Deal(models.Model):
     # (a table of a round) has one live deal a board.
     board = models.PositiveSmallIntegerField(_("board"), null=True, blank=True)
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
+    # Where the deal's latest change (entered, corrected, deleted, restored) stands in the
+    # change feed (core.feed): stamped by ``games.services`` in the change's transaction.
+    feed_xact = models.BigIntegerField(default=0, editable=False)
+    feed_seq = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         # A number freed by an undo or a deletion is taken again by the next deal: the struck
@@ -131,6 +143,10 @@ class Deal(models.Model):
                 condition=models.Q(board__isnull=False, deleted_at__isnull=True),
                 name="one_live_deal_per_board",
             ),
+        ]
+        indexes = [
+            models.Index(fields=["feed_xact", "feed_seq", "id"], name="deal_feed"),
+            models.Index(fields=["game", "feed_xact", "feed_seq", "id"], name="deal_game_feed"),
         ]
         verbose_name = _("deal")
         verbose_name_plural = _("deals")

@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.core import feed
 from tarot_scores.core.actors import Actor, AtTable, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.hooks import Hook
@@ -107,6 +108,7 @@ def game_create(
         label=label,
         max_deals=max_deals,
         created_by=signed_in(by),
+        **feed.next_stamp().fields(),  # a game started: its place in the change feed
     )
     Seat.objects.bulk_create(
         Seat(game=game, player=player, position=i) for i, player in enumerate(setup.players)
@@ -117,8 +119,26 @@ def game_create(
 @transaction.atomic
 def game_set_status(*, game: Game, status: str) -> Game:
     game.status = status
-    game.save(update_fields=["status"])
+    feed.stamp(game)  # finished or reopened: its place in the change feed
+    game.save(update_fields=["status", "feed_xact", "feed_seq"])
     return game
+
+
+def games_changed(*, game_ids: Collection[int]) -> None:
+    """What the answers of these games show changed without the games' own services (a round
+    closed finishes its tables; a swap or a substitute reseats them): stamp them for the change
+    feed (``core.feed``), in the caller's transaction. The games' services stamp a game started,
+    finished or reopened in the same write; a deal is stamped on its own (``_stamped``): a
+    game's answer holds none."""
+    ids = sorted(set(game_ids))
+    if ids:
+        Game.objects.filter(pk__in=ids).update(**feed.next_stamp().fields())
+
+
+def _stamped(deal: Deal) -> None:
+    """The deal's change (entered, corrected, deleted, restored) takes its place in the change
+    feed (``core.feed``): the one place deals are stamped, just before each write saves it."""
+    feed.stamp(deal)
 
 
 _SITE_FIELDS = frozenset({"variant", "players"})
@@ -461,6 +481,7 @@ def deal_record(
                 board=board,
             )
             _stat_columns(deal, locked, payload, result)
+            _stamped(deal)
             deal.save()
             ScoreLine.objects.bulk_create(
                 ScoreLine(deal=deal, player_id=pk, points=points) for pk, points in scores.items()
@@ -560,6 +581,7 @@ def deal_update(
     _stat_columns(current, game, payload, result)
     current.version += 1
     current.updated_at = timezone.now()
+    _stamped(current)
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label, reason)
@@ -590,6 +612,7 @@ def deal_delete(
     ScoreLine.objects.filter(deal=current).delete()
     current.deleted_at = timezone.now()
     current.version += 1
+    _stamped(current)
     current.save()
     _revise(current, DealRevision.Action.DELETED, {}, by, by_label, reason)
     _deal_changed(game, current, DealRevision.Action.DELETED, seated, at_table)
@@ -635,6 +658,7 @@ def deal_restore(
     scores = table.scores_by_id(result)
     current.deleted_at = None
     current.version += 1
+    _stamped(current)
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "", reason)

@@ -113,9 +113,13 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "api:game-reopen@club": {"POST": CLUB_WRITERS},
     "api:game-reopen@open": {"POST": A_REFEREES},
     "api:game-reopen@closed": {"POST": A_REFEREES},
-    "api:game-deals@club": {"POST": CLUB_WRITERS},
-    "api:game-deals@open": {"POST": OPEN_TABLE},
-    "api:game-deals@closed": {"POST": A_REFEREES},
+    # Its deals listed (a change feed with updated_since): the readers of the club.
+    "api:game-deals@club": {"GET": EVERYONE, "POST": CLUB_WRITERS},
+    "api:game-deals@open": {"GET": EVERYONE, "POST": OPEN_TABLE},
+    "api:game-deals@closed": {"GET": EVERYONE, "POST": A_REFEREES},
+    # A club's deals, and the feed of standings: the readers of the club.
+    "api:deals": {"GET": EVERYONE},
+    "tournaments_api:standings-feed": {"GET": EVERYONE},
     "api:deal@club": {
         "GET": EVERYONE,
         "PUT": CLUB_WRITERS,
@@ -356,6 +360,8 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
 
 BODIES: dict[str, Callable[[PermissionWorld], dict[str, Any]]] = {
     "api:games": lambda w: {"club": w.club.pk},
+    "api:deals": lambda w: {"club": w.club.pk},
+    "tournaments_api:standings-feed": lambda w: {"club": w.club.pk},
     "api:players": lambda w: {"club": w.club.pk},
     "tournaments_api:tournaments": lambda w: {"club": w.club.pk},
     "clubs:members": lambda w: {"action": "add"},

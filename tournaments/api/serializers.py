@@ -506,6 +506,19 @@ class TournamentTeamStandingSerializer(serializers.Serializer[Any]):
     members = serializers.ListField(child=serializers.CharField())
 
 
+class StandingsChangeSerializer(serializers.Serializer[Any]):
+    """An item of the feed of standings: a tournament whose standings changed, and where to
+    read them."""
+
+    tournament = serializers.IntegerField(help_text="The tournament's id.")
+    club = serializers.IntegerField(help_text="Its club's id.")
+    name = serializers.CharField()
+    status = TournamentStatusField(help_text="The tournament's: registration, running, finished.")
+    standings = serializers.URLField(
+        help_text="Its standings now (`GET`, with an `ETag`): read them again."
+    )
+
+
 class KnockoutSeatSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -17,7 +19,10 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tarot_scores.api.feed import UPDATED_SINCE_QUERY, FeedOnlyPages, feed_answer
 from tarot_scores.clubs import permissions
+from tarot_scores.clubs.selectors import clubs_for
+from tarot_scores.core import feed
 from tarot_scores.core.results import (
     etag_matches,
     results_etag,
@@ -26,9 +31,11 @@ from tarot_scores.core.results import (
     with_etag,
 )
 from tournaments.api.base import (
+    CLUB_QUERY,
     READ_ERRORS,
     TAGS,
     TournamentAPIView,
+    club_filter,
     refusal,
     tournament_or_404,
 )
@@ -40,11 +47,12 @@ from tournaments.api.examples import (
 from tournaments.api.serializers import (
     DuplicateStandingSerializer,
     KnockoutBracketSerializer,
+    StandingsChangeSerializer,
     TournamentStandingSerializer,
     TournamentTeamStandingSerializer,
 )
 from tournaments.formats import format_for
-from tournaments.models import Entry
+from tournaments.models import Entry, StandingsChange, Tournament
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds.selectors import Bracket
 from tournaments.standings import selectors as standings_selectors
@@ -164,6 +172,70 @@ class StandingsView(TournamentAPIView):
         if rows is None:
             return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), etag)
         return with_etag(self.page_of(rows), etag)
+
+
+class StandingsFeedView(TournamentAPIView):
+    """The feed of standings: the tournaments whose standings changed after a cursor."""
+
+    serializer_class = StandingsChangeSerializer
+    paged = True
+    page_numbers = False
+    pagination_class = FeedOnlyPages
+
+    def changed_standings(self, below: int | None) -> QuerySet[Tournament]:
+        """The readable tournaments whose standings ever changed, each with the position of
+        its latest change (below ``below``, where the reader's snapshot bounds what is final)."""
+        club = club_filter(self.request)
+        if club is not None:
+            tournaments = Tournament.objects.filter(club=club)
+        else:
+            tournaments = Tournament.objects.filter(club__in=clubs_for(user=self.request.user))
+        changes = StandingsChange.objects.filter(tournament=OuterRef("pk"))
+        if below is not None:
+            changes = changes.filter(feed_xact__lt=below)
+        latest = changes.order_by("-feed_xact", "-feed_seq")
+        return tournaments.annotate(
+            standings_xact=Subquery(latest.values("feed_xact")[:1]),
+            standings_seq=Subquery(latest.values("feed_seq")[:1]),
+        ).filter(standings_xact__isnull=False)
+
+    def items(self, rows: Any) -> list[Any]:
+        request = self.request
+        return [
+            {
+                "tournament": tournament.pk,
+                "club": tournament.club_id,
+                "name": tournament.name,
+                "status": tournament.status,
+                "standings": request.build_absolute_uri(
+                    reverse("tournaments_api:standings", kwargs={"pk": tournament.pk})
+                ),
+            }
+            for tournament in rows
+        ]
+
+    @extend_schema(
+        operation_id="tournaments_standings_feed",
+        summary="The feed of standings",
+        description="The tournaments whose standings changed after the cursor (`updated_since`, "
+        "from the beginning without it), oldest change first, each once: a deal entered, "
+        "corrected, deleted or restored at one of its tables, a confirmation, a penalty, a "
+        "round seated or closed, a cut. Read the standings of each at `standings` (with their "
+        "`ETag`). `?club=id`: that club's tournaments only; without it, those of every club "
+        "the caller may read.",
+        tags=TAGS,
+        parameters=[CLUB_QUERY, UPDATED_SINCE_QUERY],
+        responses={
+            200: StandingsChangeSerializer(many=True),
+            400: refusal("`club` is not an id, or `updated_since` is not a cursor."),
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        below = feed.served_below()
+        return feed_answer(
+            self, self.changed_standings(below), self.items, prefix="standings", bounded=False
+        )
 
 
 class TeamStandingsView(TournamentAPIView):

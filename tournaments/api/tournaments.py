@@ -21,6 +21,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tarot_scores.api.feed import UPDATED_SINCE_QUERY, FeedPages, asks_feed, feed_answer
 from tarot_scores.clubs.selectors import clubs_for
 from tournaments.api.base import (
     CLUB_QUERY,
@@ -57,6 +58,7 @@ class ClubRefSerializer(serializers.Serializer[Any]):
 class TournamentListView(TournamentAPIView):
     serializer_class = TournamentSerializer
     paged = True
+    pagination_class = FeedPages
 
     def get_queryset(self) -> QuerySet[Tournament]:
         club = club_filter(self.request)
@@ -69,16 +71,24 @@ class TournamentListView(TournamentAPIView):
         operation_id="tournaments_list",
         summary="Tournaments",
         description="Newest first, 50 a page. With `?club=id`, that club's; without, those of "
-        "every club the caller may read.",
+        "every club the caller may read. With `?updated_since=`, the change feed of these "
+        "tournaments: those created, started (`running`) or `finished` after the cursor, oldest "
+        "change first. Their standings have their own feed: `GET .../tournaments/standings/`.",
         tags=TAGS,
-        parameters=[CLUB_QUERY],
+        parameters=[CLUB_QUERY, UPDATED_SINCE_QUERY],
         responses={
             200: TournamentSerializer(many=True),
-            400: refusal("`club` is not an id."),
+            400: refusal("`club` is not an id, or `updated_since` is not a cursor."),
             **READ_ERRORS,
         },
     )
     def get(self, request: Request) -> Response:
+        if asks_feed(self):
+            return feed_answer(
+                self,
+                self.get_queryset(),
+                lambda rows: TournamentSerializer(rows, many=True).data,
+            )
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(TournamentSerializer(page, many=True).data)
 

@@ -20,7 +20,12 @@ from tournaments.api.people import (
 )
 from tournaments.api.referees import RefereeDetailView, RefereeListView
 from tournaments.api.rounds import RoundCloseView, RoundListView, RoundStartView, RoundSwapView
-from tournaments.api.standings import BracketView, StandingsView, TeamStandingsView
+from tournaments.api.standings import (
+    BracketView,
+    StandingsFeedView,
+    StandingsView,
+    TeamStandingsView,
+)
 from tournaments.api.table_link import (
     RoundLinksView,
     TableConfirmView,
@@ -36,6 +41,8 @@ app_name = "tournaments_api"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", TournamentListView.as_view(), name="tournaments"),
+    # The feed of standings: the tournaments whose standings changed after a cursor.
+    path("tournaments/standings/", StandingsFeedView.as_view(), name="standings-feed"),
     path("tournaments/<id:pk>/", TournamentDetailView.as_view(), name="tournament"),
     path("tournaments/<id:pk>/entries/", EntryListView.as_view(), name="entries"),
     path("tournaments/<id:pk>/entries/<id:entry_id>/", EntryDetailView.as_view(), name="entry"),

@@ -32,6 +32,7 @@ from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Reason
 from tarot_scores.core.names import name_refusal
 from tarot_scores.core.results import results_changed
+from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Seat
 from tournaments import seating
 from tournaments.errors import Code, TournamentError, TournamentRefusal
@@ -254,6 +255,7 @@ def substitute_seat(
     table = Table.objects.get(game_id=seat.game_id)
     deals_before = table.game.deals.filter(deleted_at__isnull=True).count()
     Seat.objects.filter(pk=seat.pk).update(player=player)
+    game_services.games_changed(game_ids=[seat.game_id])
     if not returns and (replaced.withdrawn_after is None or replaced.withdrawn_after >= number):
         replaced.withdrawn_after = number - 1
         replaced.save(update_fields=["withdrawn_after"])

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Player
+from tarot_scores.core import feed
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.kinds import FIVE_PLAYER_WORDS
@@ -26,6 +27,7 @@ from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_named
 from tournaments.models import Entry, Team, Tournament
 from tournaments.rules import next_round_number
+from tournaments.standings.store import standings_changed
 
 
 def _named(name: str) -> str:
@@ -111,7 +113,7 @@ def tournament_create(
     rules = rule_set.to_mapping() if rule_set is not None else {}
     if rules:
         rules["five_players"] = scoring.FivePlayers(five_mode).value
-    return Tournament.objects.create(
+    tournament = Tournament.objects.create(
         club=club,
         name=_named(name),
         variant="house" if house_rules is not None else variant,
@@ -132,6 +134,18 @@ def tournament_create(
         confirmation_proof=confirmation_proof,
         duplicate_method=duplicate_method,
         created_by=signed_in(by),
+    )
+    tournament_changed(tournament=tournament)
+    return tournament
+
+
+def tournament_changed(*, tournament: Tournament) -> None:
+    """What the tournament's answer shows changed (created, running, finished): stamp it for
+    the change feed (``core.feed``), in the caller's transaction. The one place tournaments
+    are stamped; its standings are stamped apart (``standings.store.standings_changed``)."""
+    feed.stamp(tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        feed_xact=tournament.feed_xact, feed_seq=tournament.feed_seq
     )
 
 
@@ -286,6 +300,7 @@ def entry_series_set(*, entry: Entry, series: str) -> Entry:
     """The series the player is ranked in ("" for none); the standings by series follow."""
     entry.series = series
     entry.save(update_fields=["series"])
+    standings_changed(tournament=entry.tournament)  # its standings by series
     results_changed(club_id=entry.tournament.club_id)
     return entry
 

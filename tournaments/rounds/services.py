@@ -28,9 +28,10 @@ from tournaments.formats import TablePlan, format_for
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import DealConfirmation, Round, Table, Tournament, new_token
 from tournaments.people import services as people
+from tournaments.registration.services import tournament_changed
 from tournaments.rounds.tables import table_label
 from tournaments.rules import next_round_number
-from tournaments.standings.store import standings_refresh
+from tournaments.standings.store import standings_changed, standings_refresh
 from tournaments.webhooks import round_closed_announce, tournament_finished_announce
 
 
@@ -136,6 +137,7 @@ def _round_create(
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
+        tournament_changed(tournament=tournament)
     results_changed(club_id=tournament.club_id)
     return round_
 
@@ -180,6 +182,7 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     Seat.objects.filter(pk=a.pk).update(position=1000 + a.position)
     Seat.objects.filter(pk=b.pk).update(game_id=a.game_id, position=a.position)
     Seat.objects.filter(pk=a.pk).update(game_id=b.game_id, position=b.position)
+    game_services.games_changed(game_ids=[a.game_id, b.game_id])
     standings_refresh(round_=round_, player_ids=[first.pk, second.pk])
     results_changed(club_id=round_.tournament.club_id)
 
@@ -253,7 +256,9 @@ def round_close(*, round_: Round) -> Round:
         raise TournamentError.whole(
             Code.TABLES_UNFINISHED, _("Some tables have not entered all their deals yet.")
         )
-    Game.objects.filter(tournament_table__round=round_).update(status=Game.Status.FINISHED)
+    tables = list(Game.objects.filter(tournament_table__round=round_).values_list("pk", flat=True))
+    Game.objects.filter(pk__in=tables).update(status=Game.Status.FINISHED)
+    game_services.games_changed(game_ids=tables)
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
@@ -263,6 +268,9 @@ def round_close(*, round_: Round) -> Round:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         tournament_finished_announce(tournament)
+        tournament_changed(tournament=tournament)
+    # The standings say which rounds are closed (a cut, the bracket's qualifiers follow).
+    standings_changed(tournament=tournament)
     results_changed(club_id=round_.tournament.club_id)
     return round_
 

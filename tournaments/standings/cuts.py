@@ -33,6 +33,7 @@ from tournaments.models import Cut, Entry, Round, Tournament
 from tournaments.ranking import StandingRow
 from tournaments.rules import can_referee
 from tournaments.standings.selectors import standings_for
+from tournaments.standings.store import standings_changed
 
 MAX_SHARE = 99
 
@@ -240,6 +241,7 @@ def cut_confirm(
     Entry.objects.filter(
         tournament=tournament, cut_after__isnull=True, substitute_for__isnull=True
     ).exclude(player_id__in=qualified).update(cut_after=after_round)
+    standings_changed(tournament=tournament)
     results_changed(club_id=tournament.club_id)
     return cut
 
@@ -272,6 +274,7 @@ def cut_undo(*, tournament: Tournament, after_round: int, by: Any) -> Cut:
     cut.undone_at = timezone.now()
     cut.undone_by = signed_in(by)
     cut.save(update_fields=["undone_at", "undone_by"])
+    standings_changed(tournament=tournament)
     results_changed(club_id=tournament.club_id)
     return cut
 

@@ -20,6 +20,9 @@ substitute replaced keeps his cell of that round (the deals before), though no l
 Closing a round, reopening a table's game, a check-in or a withdrawal change nothing that
 counts. ``standings_rebuild`` (``manage.py rebuild_standings``) recomputes every row from the
 score lines, as ``selectors.standings_from_score_lines`` does at each read.
+
+Each of these writes, and a round closed or a cut made or undone, notes a ``StandingsChange``
+(``standings_changed``): the tournament's standings take their place in the change feed.
 """
 
 from __future__ import annotations
@@ -29,8 +32,17 @@ from collections.abc import Collection, Iterable, Sequence
 from django.db import transaction
 from django.db.models import Sum
 
+from tarot_scores.core import feed
 from tarot_scores.games.models import ScoreLine, Seat
-from tournaments.models import Entry, Round, Standing, Substitution, Table, Tournament
+from tournaments.models import (
+    Entry,
+    Round,
+    Standing,
+    StandingsChange,
+    Substitution,
+    Table,
+    Tournament,
+)
 from tournaments.people.selectors import bye_points, present_in_round, replaced_rounds
 from tournaments.ranking import cell, tie_breaks
 from tournaments.rules import counted
@@ -117,6 +129,16 @@ def _created(
     return Standing.objects.bulk_create(rows)
 
 
+def standings_changed(*, tournament: Tournament) -> None:
+    """The tournament's standings changed in this transaction: the one place that says so. Noted
+    for the change feed (``core.feed``: a row added, never one updated, so the tables of a
+    festival writing at once take no lock in common for it), and announced to its webhooks
+    (once, however many changes this transaction makes: ``tournaments.webhooks``)."""
+    position = feed.next_stamp()
+    StandingsChange.objects.create(tournament_id=tournament.pk, **position.fields())
+    standings_changed_announce(tournament)
+
+
 def standings_refresh(
     *, round_: Round, player_ids: Sequence[int], seated: Collection[int] | None = None
 ) -> None:
@@ -178,8 +200,7 @@ def standings_refresh(
     missing = [pid for pid in ids if pid in seated and pid not in rows]
     if missing:
         _created(tournament, missing)
-    # Its webhooks hear of it once, however many refreshes this transaction makes.
-    standings_changed_announce(tournament)
+    standings_changed(tournament=tournament)
 
 
 def standings_after_deal(*, table: Table, seated: Sequence[int]) -> None:
@@ -211,5 +232,5 @@ def standings_rebuild(*, tournament: Tournament) -> int:
     Standing.objects.filter(tournament=tournament).delete()
     cells = _computed(tournament)
     rows = len(_created(tournament, cells, cells))
-    standings_changed_announce(tournament)
+    standings_changed(tournament=tournament)
     return rows
