@@ -32,6 +32,10 @@ def personal_event() -> Event:
     return e
 
 
+def entry_of(e: Event, seat: int) -> Entry:
+    return Entry.objects.get(tournament=e.tournament, player=e.tables[0].players[seat])
+
+
 def pin_of(e: Event, player: Player) -> str:
     return Entry.objects.get(tournament=e.tournament, player=player).pin
 

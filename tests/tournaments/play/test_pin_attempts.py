@@ -18,27 +18,16 @@ from django.utils import timezone, translation
 
 from tarot_scores.core.errors import Refusal
 from tests import factories
-from tests.tournaments.play.test_pages_confirmation import Event, enter_at, event, link, phone
+from tests.tournaments.play.test_pages_confirmation import Event, enter_at, link, phone
+from tests.tournaments.play.test_personal_proof import entry_of, personal_event
 from tests.tournaments.views.test_pages_world import deal_post, text_of
 from tournaments.errors import PinLocked
-from tournaments.models import DealConfirmation, Entry, Tournament
+from tournaments.models import DealConfirmation, Entry
 from tournaments.play import pins
 from tournaments.play.confirmations import deal_confirm
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
-PERSONAL = Tournament.ConfirmationProof.PERSONAL
-
-
-def personal_event() -> Event:
-    e = event()
-    Tournament.objects.filter(pk=e.tournament.pk).update(confirmation_proof=PERSONAL)
-    e.tournament.refresh_from_db()
-    return e
-
-
-def entry_of(e: Event, seat: int) -> Entry:
-    return Entry.objects.get(tournament=e.tournament, player=e.tables[0].players[seat])
 
 
 def wrong_pin(entry: Entry) -> str:

@@ -14,6 +14,7 @@ from django.utils import translation
 
 from tests import factories
 from tests.tournaments.play.test_pages_confirmation import Event, enter_at, event, link, phone
+from tests.tournaments.play.test_personal_proof import entry_of, personal_event
 from tests.tournaments.printing.test_pdf import read, streamed
 from tests.tournaments.views.test_pages_world import text_of
 from tournaments.models import DealConfirmation, Entry, Tournament
@@ -23,18 +24,6 @@ from tournaments.views.cards import draw_player_cards
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
-PERSONAL = Tournament.ConfirmationProof.PERSONAL
-
-
-def personal_event() -> Event:
-    e = event()
-    Tournament.objects.filter(pk=e.tournament.pk).update(confirmation_proof=PERSONAL)
-    e.tournament.refresh_from_db()
-    return e
-
-
-def entry_of(e: Event, seat: int) -> Entry:
-    return Entry.objects.get(tournament=e.tournament, player=e.tables[0].players[seat])
 
 
 def card_link(entry: Entry) -> str:
