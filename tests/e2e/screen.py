@@ -4,7 +4,7 @@ tap)."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 
 def choose_language(page: Page, name: str) -> None:
@@ -15,9 +15,17 @@ def choose_language(page: Page, name: str) -> None:
     page.get_by_role("button", name=name).click()
 
 
+# htmx marks what it has just swapped in until it settles; the page's own scripts (entry.js
+# brings the totals back into view after a Save) run when it settles, a moment after the new
+# text is already there to be found.
+STILL = ".htmx-swapping, .htmx-settling"
+
+
 def in_viewport(page: Page, locator: Locator) -> bool:
     """The whole of the element is on the screen as it is now scrolled (none of it hidden
-    above, below or beside), and nothing painted over its middle (a sticky bar, a menu)."""
+    above, below or beside), and nothing painted over its middle (a sticky bar, a menu).
+    Asked once the page has stopped moving: no htmx swap is still settling."""
+    expect(page.locator(STILL)).to_have_count(0)
     box = locator.bounding_box()
     size = page.viewport_size
     assert size is not None
