@@ -21,11 +21,16 @@ def choose_language(page: Page, name: str) -> None:
 STILL = ".htmx-swapping, .htmx-settling"
 
 
+def settled(page: Page) -> None:
+    """Wait until no htmx swap is still settling: what the page shows has stopped moving."""
+    expect(page.locator(STILL)).to_have_count(0)
+
+
 def in_viewport(page: Page, locator: Locator) -> bool:
     """The whole of the element is on the screen as it is now scrolled (none of it hidden
     above, below or beside), and nothing painted over its middle (a sticky bar, a menu).
     Asked once the page has stopped moving: no htmx swap is still settling."""
-    expect(page.locator(STILL)).to_have_count(0)
+    settled(page)
     box = locator.bounding_box()
     size = page.viewport_size
     assert size is not None

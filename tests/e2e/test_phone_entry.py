@@ -18,7 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.games import selectors
 from tarot_scores.games.models import Deal, DealRevision
-from tests.e2e.screen import in_viewport
+from tests.e2e.screen import in_viewport, settled
 from tests.e2e.test_game_entry import log_in
 from tests.factories import Table, build_table, garde
 
@@ -56,6 +56,7 @@ class Phone:
         return self.page.locator(f"#field-{question} label:has(input[value='{value}']) span")
 
     def scrolled(self) -> float:
+        settled(self.page)
         return float(self.page.evaluate("window.scrollY"))
 
 

@@ -12,7 +12,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.clubs.models import Player
 from tests.e2e.a11y import assert_accessible
-from tests.e2e.screen import in_viewport
+from tests.e2e.screen import in_viewport, settled
 from tests.e2e.test_game_entry import log_in
 from tests.e2e.test_phone_entry import Phone, open_entry, shoot
 from tests.factories import Table, build_table, garde
@@ -36,11 +36,13 @@ def named_table(players: int) -> Table:
 
 
 def sideways(page: Page) -> float:
+    settled(page)
     return float(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
 
 
 def assert_totals_across(page: Page, players: int) -> None:
     """Each player's total is inside the screen's width (none cut off at the right)."""
+    settled(page)
     for i in range(players):
         box = page.get_by_test_id(f"total-{i}").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5, i
