@@ -384,7 +384,8 @@ class StandingsChange(models.Model):
     penalty, a round seated or closed, a cut), at its place in the change feed (core.feed):
     written by ``standings.store.standings_changed`` in the change's transaction. Rows are only
     added, never updated, so tables writing at once never wait on each other for them; the
-    feed of standings reads each tournament's latest one."""
+    feed of standings reads each tournament's latest one, and a round's closing deletes the
+    ones before it."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="standings_changes"

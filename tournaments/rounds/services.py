@@ -270,7 +270,7 @@ def round_close(*, round_: Round) -> Round:
         tournament_finished_announce(tournament)
         tournament_changed(tournament=tournament)
     # The standings say which rounds are closed (a cut, the bracket's qualifiers follow).
-    standings_changed(tournament=tournament)
+    standings_changed(tournament=tournament, round_closed=True)
     results_changed(club_id=round_.tournament.club_id)
     return round_
 

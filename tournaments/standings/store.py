@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from tarot_scores.core import feed
 from tarot_scores.games.models import ScoreLine, Seat
@@ -129,13 +129,24 @@ def _created(
     return Standing.objects.bulk_create(rows)
 
 
-def standings_changed(*, tournament: Tournament) -> None:
+def standings_changed(*, tournament: Tournament, round_closed: bool = False) -> None:
     """The tournament's standings changed in this transaction: the one place that says so. Noted
     for the change feed (``core.feed``: a row added, never one updated, so the tables of a
     festival writing at once take no lock in common for it), and announced to its webhooks
-    (once, however many changes this transaction makes: ``tournaments.webhooks``)."""
+    (once, however many changes this transaction makes: ``tournaments.webhooks``).
+
+    The feed reads a tournament's latest change only, so the rows before it say nothing more
+    (a reader behind them is served the tournament at its latest). They are deleted when a round
+    closes (``round_closed``: once a round, under the round's lock), not at each deal, where
+    two tables deleting the same rows would wait on each other: a tournament keeps at most one
+    round's changes."""
     position = feed.next_stamp()
     StandingsChange.objects.create(tournament_id=tournament.pk, **position.fields())
+    if round_closed:
+        StandingsChange.objects.filter(
+            Q(feed_xact__lt=position.xact) | Q(feed_xact=position.xact, feed_seq__lt=position.seq),
+            tournament_id=tournament.pk,
+        ).delete()
     standings_changed_announce(tournament)
 
 

@@ -16,6 +16,7 @@ from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.games import services as game_services
 from tests.api.helpers import assert_problem, codes_of
 from tests.factories import World, build_world, make_tournament, play, token_client
+from tournaments.models import StandingsChange
 from tournaments.play.penalties import penalty_give
 from tournaments.registration import services as registration_services
 from tournaments.rounds import selectors as round_selectors
@@ -110,6 +111,31 @@ def test_standings_appear_after_a_deal_a_penalty_and_a_round_closed(world: World
     play(world.round)  # every deal: the round closes itself
     after_round = read(STANDINGS, club=world.club.pk, updated_since=after_penalty["cursor"])
     assert [i["tournament"] for i in after_round["results"]] == [world.tournament.pk]
+
+
+def test_a_round_closed_keeps_only_the_latest_change_and_no_reader_misses_it(
+    world: World,
+) -> None:
+    """The feed reads a tournament's latest change: closing a round deletes the rows before it
+    (a tournament keeps at most a round's worth), and a reader whose cursor is from before the
+    round, or from the middle of it, is still served the tournament once, at its latest."""
+    changes = StandingsChange.objects.filter(tournament=world.tournament)
+    before = read(STANDINGS, club=world.club.pk)["cursor"]
+    enter_one_deal(world)
+    middle = read(STANDINGS, club=world.club.pk, updated_since=before)["cursor"]
+    enter_one_deal(world)
+    kept = changes.count()
+    assert kept >= 3  # the round seated and two deals: nothing deleted while the round runs
+
+    play(world.round)  # every deal: the round closes itself
+
+    assert changes.count() == 1
+    for cursor in (before, middle):
+        served = read(STANDINGS, club=world.club.pk, updated_since=cursor)
+        assert [i["tournament"] for i in served["results"]] == [world.tournament.pk]
+        assert read(STANDINGS, club=world.club.pk, updated_since=served["cursor"])["results"] == []
+    # The other tournament's changes are its own: untouched.
+    assert StandingsChange.objects.filter(tournament=world.knockout).exists()
 
 
 def test_the_feed_of_standings_keeps_private_clubs_private(world: World) -> None:
