@@ -114,6 +114,16 @@ def worker_alive(worker_id: str) -> None:
     WorkerBeat.objects.update_or_create(worker_id=worker_id, defaults={"seen_at": timezone.now()})
 
 
+def worker_heard() -> bool | None:
+    """Whether a worker of the database queue said it was alive within
+    ``TASKS_WORKER_LOST_SECONDS``: a page that waits for a job says when none is running. None
+    where the site cannot tell (another backend: RQ's workers are watched on Redis)."""
+    if settings.TASKS_BACKEND != "database":
+        return None
+    heard = timezone.now() - datetime.timedelta(seconds=settings.TASKS_WORKER_LOST_SECONDS)
+    return WorkerBeat.objects.filter(seen_at__gte=heard).exists()
+
+
 def lost_jobs_requeue(*, now: datetime.datetime | None = None) -> int:
     """Give back to the queue every running job whose worker has not said it was alive for
     ``TASKS_WORKER_LOST_SECONDS`` (or never did): it runs again, from the start, on whichever

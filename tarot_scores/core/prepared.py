@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from tarot_scores.core.hooks import Hook
-from tarot_scores.core.jobs import enqueue, job
+from tarot_scores.core.jobs import enqueue, job, worker_heard
 from tarot_scores.core.models import PreparedPdf
 from tarot_scores.core.pdf import pdf_response
 
@@ -106,7 +106,14 @@ def prepared_pdf(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     prepared = _mine(request, pk)
     if not isinstance(prepared, PreparedPdf):
         return prepared
-    return render(request, "tarot_scores/prepared_pdf.html", {"prepared": prepared})
+    # Waiting with no worker running: the reader is told the PDF comes once it is back.
+    stopped = prepared.ready_at is None and worker_heard() is False
+    context = {"prepared": prepared, "worker_stopped": stopped, "refresh_seconds": REFRESH_SECONDS}
+    return render(request, "tarot_scores/prepared_pdf.html", context)
+
+
+# How often the waiting page looks again (htmx; a browser without JavaScript reloads it).
+REFRESH_SECONDS = 3
 
 
 @require_safe
