@@ -20,7 +20,7 @@ from tarot_scores.api.tokens import token_digest, token_issue
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.errors import Refusal
-from tarot_scores.core.jobs import ATTEMPT
+from tarot_scores.core.jobs import attempt_of, jobs_run_now
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
 from tarot_scores.webhooks.models import Delivery, Webhook
@@ -227,9 +227,31 @@ class JobAdmin(DBTaskResultAdmin):
         "last_error",
     )
 
+    actions = ["run_now"]
+
     @admin.display(description=gettext_lazy("attempt"))
     def attempt(self, obj: DBTaskResult) -> int:
-        return int(obj.args_kwargs.get("kwargs", {}).get(ATTEMPT, 1))
+        return attempt_of(obj)
+
+    def has_run_now_permission(self, request: HttpRequest) -> bool:
+        # Viewing the jobs is enough to see them; asking for a run is the operator's.
+        return bool(request.user.is_superuser)
+
+    @admin.action(
+        description=gettext_lazy("Run now (a waiting retry, or a job that gave up)"),
+        permissions=["run_now"],
+    )
+    def run_now(self, request: HttpRequest, queryset: Any) -> None:
+        done = jobs_run_now(ids=queryset.values_list("pk", flat=True))
+        messages.success(
+            request,
+            _(
+                "Runs at the worker's next look: %(hurried)d waiting, %(again)d asked for again; "
+                "%(left)d left as they were (running, finished, or with their next attempt "
+                "already waiting)."
+            )
+            % {"hurried": done.hurried, "again": done.again, "left": done.left},
+        )
 
     @admin.display(description=gettext_lazy("last error"))
     def last_error(self, obj: DBTaskResult) -> str:
