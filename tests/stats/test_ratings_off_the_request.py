@@ -221,6 +221,27 @@ def test_a_players_page_says_his_rating_is_being_updated_since_when(
     assert "being updated" not in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
 
+def test_ratings_behind_since_an_earlier_day_say_the_day_too(
+    database_queue: None, client: Client
+) -> None:
+    """The worker stopped last night: "since 21:04" alone would read as this evening's; the
+    note gives the day before the hour (today's stays the hour alone)."""
+    table = build_api_table()
+    seated = [s.player_id for s in table.game.seats.all()]
+    record(table.game, prise(seated[0], 60))
+    yesterday = timezone.now() - datetime.timedelta(days=1)
+    RatingsBehind.objects.update(since=yesterday)
+    local = timezone.localtime(yesterday)
+    hour = local.strftime("%H:%M")
+    url = f"/clubs/{table.game.club.slug}/ratings/"
+    player = f"/clubs/{table.game.club.slug}/players/{seated[0]}/"
+
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Ratings being updated since {local:%m/%d/%Y} {hour}:" in english
+    french = client.get(player, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f"Cotes en cours de mise à jour depuis {local:%d/%m/%Y} {hour} :" in french
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_replay_holds_nothing_a_deal_entry_waits_for(settings: Any) -> None:
     """While a ratings job holds its scope and the rating rows it rewrites (in its transaction),
