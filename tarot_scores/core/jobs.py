@@ -167,6 +167,25 @@ def jobs_run_now(*, ids: Iterable[Any]) -> StaffRun:
     return done
 
 
+def job_given_up(the_task: Task[Any, Any], **arguments: Any) -> bool | None:
+    """Whether the runs of ``the_task`` with these arguments all failed and none is left to
+    come (its attempts ran out): a page that waits for the job stops waiting. None where the
+    site cannot tell (another backend than the database's)."""
+    if settings.TASKS_BACKEND != "database":
+        return None
+    statuses = set(
+        DBTaskResult.objects.filter(
+            task_path=the_task.module_path,
+            **{f"args_kwargs__kwargs__{name}": value for name, value in arguments.items()},
+        ).values_list("status", flat=True)
+    )
+    return TaskResultStatus.FAILED in statuses and not statuses & {
+        TaskResultStatus.READY,
+        TaskResultStatus.RUNNING,
+        TaskResultStatus.SUCCESSFUL,
+    }
+
+
 # -- Workers that died -------------------------------------------------------------------------
 
 
