@@ -5,6 +5,7 @@ a deal changed here would skip the scoring, the history, the statistics and the 
 version. Corrections go through the game pages or the API, which keep all of them in step.
 """
 
+import json
 from typing import Any
 
 from django import forms
@@ -20,7 +21,8 @@ from tarot_scores.api.tokens import token_digest, token_issue
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.errors import Refusal
-from tarot_scores.core.jobs import ATTEMPT
+from tarot_scores.core.jobs import attempt_of, jobs_run_now
+from tarot_scores.core.mail import mail_outline, mail_send
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
 from tarot_scores.stats.models import PlayerSeason
 from tarot_scores.webhooks.models import Delivery, Webhook
@@ -227,9 +229,46 @@ class JobAdmin(DBTaskResultAdmin):
         "last_error",
     )
 
+    actions = ["run_now"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        fields[fields.index("args_kwargs")] = "arguments"
+        return fields
+
+    @admin.display(description=gettext_lazy("arguments"))
+    def arguments(self, obj: DBTaskResult) -> str:
+        """The job's arguments; a mail's as its addressees and subject only (its text may
+        hold a personal link: a password reset's, an invitation's)."""
+        if obj.task_path == mail_send.module_path:
+            kwargs = obj.args_kwargs.get("kwargs", {})
+            shown = {**kwargs, "message": mail_outline(kwargs.get("message", {}))}
+            return json.dumps({"args": obj.args_kwargs.get("args", []), "kwargs": shown})
+        return json.dumps(obj.args_kwargs)
+
     @admin.display(description=gettext_lazy("attempt"))
     def attempt(self, obj: DBTaskResult) -> int:
-        return int(obj.args_kwargs.get("kwargs", {}).get(ATTEMPT, 1))
+        return attempt_of(obj)
+
+    def has_run_now_permission(self, request: HttpRequest) -> bool:
+        # Viewing the jobs is enough to see them; asking for a run is the operator's.
+        return bool(request.user.is_superuser)
+
+    @admin.action(
+        description=gettext_lazy("Run now (a waiting retry, or a job that gave up)"),
+        permissions=["run_now"],
+    )
+    def run_now(self, request: HttpRequest, queryset: Any) -> None:
+        done = jobs_run_now(ids=queryset.values_list("pk", flat=True))
+        messages.success(
+            request,
+            _(
+                "Runs at the worker's next look: %(hurried)d waiting, %(again)d asked for again; "
+                "%(left)d left as they were (running, finished, or with their next attempt "
+                "already waiting)."
+            )
+            % {"hurried": done.hurried, "again": done.again, "left": done.left},
+        )
 
     @admin.display(description=gettext_lazy("last error"))
     def last_error(self, obj: DBTaskResult) -> str:

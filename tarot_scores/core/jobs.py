@@ -33,7 +33,8 @@ from __future__ import annotations
 import datetime
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, cast
 
 from django.conf import settings
@@ -107,11 +108,99 @@ def enqueue(the_task: Task[P, T], *args: P.args, **kwargs: P.kwargs) -> None:
     transaction.on_commit(functools.partial(the_task.enqueue, *args, **kwargs))
 
 
+# -- Staff's hand on the queue (the admin's "Task results") ---------------------------------------
+
+
+def attempt_of(row: DBTaskResult[Any, Any]) -> int:
+    """Which run of its job a row is (``job``'s retries carry it in their arguments)."""
+    return int(row.args_kwargs.get("kwargs", {}).get(ATTEMPT, 1))
+
+
+def _arguments(row: DBTaskResult[Any, Any]) -> tuple[list[Any], dict[str, Any]]:
+    kwargs = dict(row.args_kwargs.get("kwargs", {}))
+    kwargs.pop(ATTEMPT, None)
+    return list(row.args_kwargs.get("args", [])), kwargs
+
+
+def _next_attempt_exists(row: DBTaskResult[Any, Any]) -> bool:
+    """Whether ``job`` already asked for the run after this failed one (so it was not the
+    last): the same job and arguments, the next attempt, asked for once this one started."""
+    after = row.started_at or row.enqueued_at
+    later = DBTaskResult.objects.filter(task_path=row.task_path, enqueued_at__gte=after).exclude(
+        pk=row.pk
+    )
+    arguments = _arguments(row)
+    return any(
+        attempt_of(other) == attempt_of(row) + 1 and _arguments(other) == arguments
+        for other in later.only("args_kwargs")
+    )
+
+
+@dataclass
+class StaffRun:
+    """What staff's "run now" did: retries hurried, given-up jobs asked for again, and
+    rows left as they were (running, finished, or failed with their next attempt asked for)."""
+
+    hurried: int = 0
+    again: int = 0
+    left: int = 0
+
+
+def jobs_run_now(*, ids: Iterable[Any]) -> StaffRun:
+    """Staff's "run now" on chosen jobs (the mail server is back, say): a job waiting for its
+    time (a retry's backoff) runs at a worker's next look; a job that failed its last attempt
+    (given up) is asked for again, its attempts counted anew. A failed run whose next attempt
+    is already asked for is left alone: running it too would send a mail twice."""
+    done = StaffRun()
+    now = timezone.now()
+    for row in DBTaskResult.objects.filter(pk__in=list(ids)):
+        if row.status == TaskResultStatus.READY:
+            done.hurried += DBTaskResult.objects.filter(
+                pk=row.pk, status=TaskResultStatus.READY
+            ).update(run_after=now)
+        elif row.status == TaskResultStatus.FAILED and not _next_attempt_exists(row):
+            args, kwargs = _arguments(row)
+            row.task.using(run_after=None).enqueue(*args, **kwargs)
+            done.again += 1
+        else:
+            done.left += 1
+    return done
+
+
+def job_given_up(the_task: Task[Any, Any], **arguments: Any) -> bool | None:
+    """Whether the runs of ``the_task`` with these arguments all failed and none is left to
+    come (its attempts ran out): a page that waits for the job stops waiting. None where the
+    site cannot tell (another backend than the database's)."""
+    if settings.TASKS_BACKEND != "database":
+        return None
+    statuses = set(
+        DBTaskResult.objects.filter(
+            task_path=the_task.module_path,
+            **{f"args_kwargs__kwargs__{name}": value for name, value in arguments.items()},
+        ).values_list("status", flat=True)
+    )
+    return TaskResultStatus.FAILED in statuses and not statuses & {
+        TaskResultStatus.READY,
+        TaskResultStatus.RUNNING,
+        TaskResultStatus.SUCCESSFUL,
+    }
+
+
 # -- Workers that died -------------------------------------------------------------------------
 
 
 def worker_alive(worker_id: str) -> None:
     WorkerBeat.objects.update_or_create(worker_id=worker_id, defaults={"seen_at": timezone.now()})
+
+
+def worker_heard() -> bool | None:
+    """Whether a worker of the database queue said it was alive within
+    ``TASKS_WORKER_LOST_SECONDS``: a page that waits for a job says when none is running. None
+    where the site cannot tell (another backend: RQ's workers are watched on Redis)."""
+    if settings.TASKS_BACKEND != "database":
+        return None
+    heard = timezone.now() - datetime.timedelta(seconds=settings.TASKS_WORKER_LOST_SECONDS)
+    return WorkerBeat.objects.filter(seen_at__gte=heard).exists()
 
 
 def lost_jobs_requeue(*, now: datetime.datetime | None = None) -> int:

@@ -76,6 +76,18 @@ def mail_send(message: dict[str, Any]) -> int:
     return connection.send_messages([_from_data(message)])
 
 
+def mail_outline(message: dict[str, Any]) -> dict[str, Any]:
+    """A queued message as staff may read it beside its job: who it goes to and its subject,
+    not its text, which may hold a personal link (a password reset, an invitation, an address
+    check) that would let its reader act as the addressee."""
+    return {
+        "to": message.get("to", []),
+        "cc": message.get("cc", []),
+        "bcc": message.get("bcc", []),
+        "subject": message.get("subject", ""),
+    }
+
+
 class QueuedEmailBackend(BaseEmailBackend):
     """``EMAIL_BACKEND``: each message becomes a ``mail_send`` job, sent by a worker."""
 

@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from tarot_scores.core.hooks import Hook
-from tarot_scores.core.jobs import enqueue, job
+from tarot_scores.core.jobs import enqueue, job, job_given_up, worker_heard
 from tarot_scores.core.models import PreparedPdf
 from tarot_scores.core.pdf import pdf_response
 
@@ -77,6 +77,16 @@ def pdf_shared(*, kind: str, key: str, args: dict[str, Any], filename: str) -> H
     prepared, created = PreparedPdf.objects.get_or_create(
         key=key, defaults={"kind": kind, "args": args, "filename": filename}
     )
+    if (
+        not created
+        and prepared.ready_at is None
+        and job_given_up(pdf_draw, pdf_id=str(prepared.pk))
+    ):
+        # Its drawing gave up: a reader asking again has it drawn again, not the dead row.
+        PreparedPdf.objects.filter(pk=prepared.pk, ready_at__isnull=True).delete()
+        prepared, created = PreparedPdf.objects.get_or_create(
+            key=key, defaults={"kind": kind, "args": args, "filename": filename}
+        )
     if created:
         enqueue(pdf_draw, pdf_id=str(prepared.pk))
         prepared.refresh_from_db()
@@ -106,7 +116,22 @@ def prepared_pdf(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     prepared = _mine(request, pk)
     if not isinstance(prepared, PreparedPdf):
         return prepared
-    return render(request, "tarot_scores/prepared_pdf.html", {"prepared": prepared})
+    waiting = prepared.ready_at is None
+    # The drawing failed its every attempt: the reader stops waiting and is told to ask again.
+    given_up = waiting and bool(job_given_up(pdf_draw, pdf_id=str(prepared.pk)))
+    # Waiting with no worker running: the reader is told the PDF comes once it is back.
+    stopped = waiting and not given_up and worker_heard() is False
+    context = {
+        "prepared": prepared,
+        "given_up": given_up,
+        "worker_stopped": stopped,
+        "refresh_seconds": REFRESH_SECONDS,
+    }
+    return render(request, "tarot_scores/prepared_pdf.html", context)
+
+
+# How often the waiting page looks again (htmx; a browser without JavaScript reloads it).
+REFRESH_SECONDS = 3
 
 
 @require_safe

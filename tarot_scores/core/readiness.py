@@ -16,7 +16,6 @@ shown (no host names in a public answer).
 
 from __future__ import annotations
 
-import datetime
 import logging
 from dataclasses import dataclass
 
@@ -24,10 +23,9 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
-from django.utils import timezone
 
 from tarot_scores.core.cache import ForgivingRedisCache
-from tarot_scores.core.models import WorkerBeat
+from tarot_scores.core.jobs import worker_heard
 
 logger = logging.getLogger("tarot_scores.readiness")
 
@@ -81,9 +79,8 @@ def _queue(database: str) -> str:
     if kind == "database":
         if database != OK:
             return DOWN
-        heard = timezone.now() - datetime.timedelta(seconds=settings.TASKS_WORKER_LOST_SECONDS)
         try:
-            alive = WorkerBeat.objects.filter(seen_at__gte=heard).exists()
+            alive = bool(worker_heard())
         except Exception as error:  # noqa: BLE001
             logger.warning("Readiness: the task queue cannot be read: %s", error)
             return DOWN

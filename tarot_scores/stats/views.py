@@ -199,6 +199,8 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "player": player,
         "report_url": reverse("clubs:player_report", args=[club.slug, player.pk]),
         "figures_html": mark_safe(figures),
+        # Not cached with the figures: the rating below waits for the ratings' job.
+        "behind_since": selectors.ratings_behind_since(club=club),
     }
     return render(request, "tarot_scores/club/player.html", context)
 

@@ -8,9 +8,10 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
@@ -112,6 +113,68 @@ def test_staff_see_pending_and_failed_jobs_with_the_last_error(
         reverse("admin:django_tasks_database_dbtaskresult_changelist") + "?status=FAILED"
     ).content.decode()
     assert failed.count("always_fails") == 1
+
+
+def _run_now(client: Client, rows: "list[DBTaskResult[Any, Any]]") -> str:
+    url = reverse("admin:django_tasks_database_dbtaskresult_changelist")
+    answer = client.post(
+        url,
+        {"action": "run_now", "_selected_action": [str(row.pk) for row in rows]},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_staff_run_a_waiting_retry_now_and_ask_again_for_a_job_that_gave_up(
+    database_queue: None, client: Client, superuser: User
+) -> None:
+    """The mail server is back: staff hurry a retry waiting for its backoff, and ask again
+    for a job that failed its last attempt. A failed run whose next attempt waits already is
+    left alone (running it too would send the mail twice)."""
+    client.force_login(superuser)
+    enqueue(always_fails, note="waiting")
+    run_waiting_jobs()
+    waiting = DBTaskResult.objects.get(status=TaskResultStatus.READY)
+    assert waiting.run_after > timezone.now()  # its backoff: a minute
+    first_failure = DBTaskResult.objects.get(status=TaskResultStatus.FAILED)
+
+    page = _run_now(client, [waiting, first_failure])
+    assert "1 waiting, 0 asked for again; 1 left as they were" in page
+    waiting.refresh_from_db()
+    assert waiting.run_after <= timezone.now()
+    assert DBTaskResult.objects.count() == 2  # nothing asked twice
+
+    # Its attempts run out (3): the job gave up.
+    run_waiting_jobs(due_now=True)
+    run_waiting_jobs(due_now=True)
+    failed = list(DBTaskResult.objects.filter(status=TaskResultStatus.FAILED))
+    assert len(failed) == 3
+    assert not DBTaskResult.objects.filter(status=TaskResultStatus.READY).exists()
+
+    page = _run_now(client, failed)
+    assert "0 waiting, 1 asked for again; 2 left as they were" in page
+    again = DBTaskResult.objects.get(status=TaskResultStatus.READY)
+    assert again.args_kwargs["kwargs"] == {"note": "waiting"}  # attempts counted anew
+    assert DBTaskResult.objects.ready().filter(pk=again.pk).exists()  # due now
+
+
+def test_only_the_operator_may_run_jobs_staff_may_look(
+    database_queue: None, client: Client
+) -> None:
+    enqueue(always_fails, note="seen")
+    viewer = User.objects.create_user("viewer", password="x", is_staff=True)
+    viewer.user_permissions.add(
+        Permission.objects.get(
+            codename="view_dbtaskresult", content_type__app_label="django_tasks_database"
+        )
+    )
+    client.force_login(viewer)
+    page = client.get(reverse("admin:django_tasks_database_dbtaskresult_changelist"))
+    assert page.status_code == 200
+    assert "always_fails" in page.content.decode()
+    assert 'value="run_now"' not in page.content.decode()
 
 
 # -- A real worker, killed in the middle of a job --------------------------------------------

@@ -121,3 +121,23 @@ def test_a_queued_message_keeps_its_parts(settings: Settings, mail_server_down: 
     assert (sent.subject, sent.body, sent.from_email) == ("Sujet", "Texte", "club@example.org")
     assert sent.to == ["a@example.org"] and sent.cc == ["b@example.org"]
     assert sent.alternatives == [("<p>Texte</p>", "text/html")]  # type: ignore[attr-defined]
+
+
+def test_staff_read_a_waiting_mails_addressee_and_subject_not_its_personal_link(
+    client: Client, member: User, superuser: User, mail_server_down: None
+) -> None:
+    """A password reset waits for the mail server: staff see the job, whom it goes to and
+    its subject, but not the link inside it, which would let them set the member's
+    password."""
+    client.post(reverse("password_reset"), {"email": member.email})
+    [job] = DBTaskResult.objects.all()
+    assert "/accounts/reset/" in str(job.args_kwargs)  # the link is in the job, as it must be
+
+    client.force_login(superuser)
+    page = client.get(
+        reverse("admin:django_tasks_database_dbtaskresult_change", args=[job.pk]),
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert member.email in page
+    assert "mail_send" in page
+    assert "/accounts/reset/" not in page

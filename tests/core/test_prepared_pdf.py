@@ -17,7 +17,8 @@ from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores.core.models import PreparedPdf
+from tarot_scores.core.models import PreparedPdf, WorkerBeat
+from tarot_scores.core.prepared import pdf_shared
 from tests.factories import ClubFactory, UserFactory, build_world, make_tournament, play
 from tests.queue import database_queue, run_waiting_jobs
 from tournaments.rounds import selectors, services
@@ -170,3 +171,65 @@ def test_a_small_tournaments_standings_pdf_is_still_drawn_in_the_request(
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert world.tournament.name in pdf_text(streamed(response))
     assert not PreparedPdf.objects.exists() and drawings_asked() == 0
+
+
+def test_the_waiting_page_reloads_itself_without_javascript_and_says_when_no_worker_runs(
+    database_queue: None,
+) -> None:
+    """A reader without JavaScript has no htmx to look again: the waiting page reloads itself
+    (a refresh inside <noscript>, so htmx readers are not reloaded too), and not once ready.
+    With no worker heard from, the page says the PDF waits for it, in both languages."""
+    prepared = PreparedPdf.objects.create(
+        kind="tournament_table_sheets", args={}, filename="tables.pdf", key="a-shared-pdf"
+    )
+    url = reverse("prepared_pdf", args=[prepared.pk])
+    client = Client()
+    refresh = '<noscript><meta http-equiv="refresh" content="3"></noscript>'
+
+    waiting = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert refresh in waiting
+    assert 'hx-trigger="every 3s"' in waiting
+    assert "The site's background worker is stopped just now" in waiting
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Le programme de fond du site est arrêté pour l'instant" in french
+
+    WorkerBeat.objects.create(worker_id="a-worker", seen_at=timezone.now())
+    running = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert refresh in running
+    assert "worker is stopped" not in running
+
+    PreparedPdf.objects.filter(pk=prepared.pk).update(content=b"%PDF", ready_at=timezone.now())
+    ready = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Your PDF is ready." in ready
+    assert 'http-equiv="refresh"' not in ready
+
+
+def test_a_drawing_that_gave_up_says_so_and_a_shared_one_is_drawn_again_when_asked(
+    database_queue: None,
+) -> None:
+    """The drawing fails its every attempt (here: a kind no concern registered): its page
+    stops saying "being prepared" and tells the reader to ask again, in both languages; asking
+    again for a shared PDF has it drawn anew instead of answering the dead row."""
+    asked = pdf_shared(kind="no_such_drawing", key="k", args={}, filename="broken.pdf")
+    prepared = PreparedPdf.objects.get()
+    url = reverse("prepared_pdf", args=[prepared.pk])
+    assert asked["Location"] == url
+    client = Client()
+    assert "being prepared" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert run_waiting_jobs(due_now=True) == [None, None, None]  # 3 attempts, all failed
+
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Your PDF could not be drawn. Go back to the page" in english
+    assert "being prepared" not in english
+    assert 'http-equiv="refresh"' not in english and "hx-trigger" not in english
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Votre PDF n'a pas pu être préparé" in french
+
+    again = pdf_shared(kind="no_such_drawing", key="k", args={}, filename="broken.pdf")
+    fresh = PreparedPdf.objects.get()
+    assert fresh.pk != prepared.pk
+    assert again["Location"] == reverse("prepared_pdf", args=[fresh.pk])
+    assert DBTaskResult.objects.filter(status="READY").count() == 1  # drawn again
+    fresh_page = client.get(again["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "being prepared" in fresh_page

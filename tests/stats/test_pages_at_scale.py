@@ -78,7 +78,8 @@ def test_leaderboard_and_player_page_queries_do_not_grow_with_the_deals(
         with django_assert_max_num_queries(count):
             queries(client, url, cold=cold)
     if not cold:
-        # From the cache, a page reads the session, the reader, the club and the player only.
+        # From the cache, a page reads the session, the reader, the club, the player and whether
+        # the ratings wait for their job only.
         assert max(at_ten) <= 6
 
 

@@ -193,6 +193,55 @@ def test_the_pages_and_the_api_say_the_ratings_are_behind_since_when(
     assert api["ratings_behind_since"] is None
 
 
+def test_a_players_page_says_his_rating_is_being_updated_since_when(
+    database_queue: None, client: Client
+) -> None:
+    """The player's page shows his rating: while a correction waits for the ratings' job, it
+    says so (the figures are cached per results version; the note is not), in both languages,
+    and no more once the job has run."""
+    table = build_api_table()
+    seated = [s.player_id for s in table.game.seats.all()]
+    record(table.game, prise(seated[0], 60))
+    run_waiting_jobs()
+    url = f"/clubs/{table.game.club.slug}/players/{seated[0]}/"
+    before = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Rating " in before
+    assert "being updated" not in before
+
+    deal = table.game.deals.get()
+    correct(deal, prise(seated[1], 30))
+    at = timezone.localtime(RatingsBehind.objects.earliest("since").since).strftime("%H:%M")
+
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Ratings being updated since {at}: the latest deals" in english
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f"Cotes en cours de mise à jour depuis {at} : les dernières donnes" in french
+
+    run_waiting_jobs()
+    assert "being updated" not in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_ratings_behind_since_an_earlier_day_say_the_day_too(
+    database_queue: None, client: Client
+) -> None:
+    """The worker stopped last night: "since 21:04" alone would read as this evening's; the
+    note gives the day before the hour (today's stays the hour alone)."""
+    table = build_api_table()
+    seated = [s.player_id for s in table.game.seats.all()]
+    record(table.game, prise(seated[0], 60))
+    yesterday = timezone.now() - datetime.timedelta(days=1)
+    RatingsBehind.objects.update(since=yesterday)
+    local = timezone.localtime(yesterday)
+    hour = local.strftime("%H:%M")
+    url = f"/clubs/{table.game.club.slug}/ratings/"
+    player = f"/clubs/{table.game.club.slug}/players/{seated[0]}/"
+
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Ratings being updated since {local:%m/%d/%Y} {hour}:" in english
+    french = client.get(player, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f"Cotes en cours de mise à jour depuis {local:%d/%m/%Y} {hour} :" in french
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_replay_holds_nothing_a_deal_entry_waits_for(settings: Any) -> None:
     """While a ratings job holds its scope and the rating rows it rewrites (in its transaction),
