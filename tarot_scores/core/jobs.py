@@ -58,11 +58,18 @@ ATTEMPT = "attempt_"
 
 
 def job(
-    *, attempts: int = 5, backoff: float = 30, priority: int = 0, queue_name: str = "default"
+    *,
+    attempts: int = 5,
+    backoff: float = 30,
+    priority: int = 0,
+    queue_name: str = "default",
+    given_up: Callable[..., None] | None = None,
 ) -> Callable[[Callable[P, T]], Task[P, T]]:
     """A task of the site's queue, retried: a run that raises is recorded as failed (its error
     stays for staff to read) and the job is enqueued again ``backoff`` seconds later, then twice
-    that, four times... until ``attempts`` runs have failed. The function must be idempotent.
+    that, four times... until ``attempts`` runs have failed; then ``given_up`` is called with
+    the job's arguments (a page waiting for the job stops waiting). The function must be
+    idempotent.
     """
 
     def decorate(func: Callable[P, T]) -> Task[P, T]:
@@ -87,6 +94,8 @@ def job(
                     again.enqueue(*args, **kwargs, **{ATTEMPT: attempt + 1})
                 else:
                     logger.error("Job %s failed %d times: given up", the_task.name, attempts)
+                    if given_up is not None:
+                        given_up(*args, **kwargs)
                 raise
 
         the_task = cast("Task[P, T]", task(priority=priority, queue_name=queue_name)(run))
@@ -165,25 +174,6 @@ def jobs_run_now(*, ids: Iterable[Any]) -> StaffRun:
         else:
             done.left += 1
     return done
-
-
-def job_given_up(the_task: Task[Any, Any], **arguments: Any) -> bool | None:
-    """Whether the runs of ``the_task`` with these arguments all failed and none is left to
-    come (its attempts ran out): a page that waits for the job stops waiting. None where the
-    site cannot tell (another backend than the database's)."""
-    if settings.TASKS_BACKEND != "database":
-        return None
-    statuses = set(
-        DBTaskResult.objects.filter(
-            task_path=the_task.module_path,
-            **{f"args_kwargs__kwargs__{name}": value for name, value in arguments.items()},
-        ).values_list("status", flat=True)
-    )
-    return TaskResultStatus.FAILED in statuses and not statuses & {
-        TaskResultStatus.READY,
-        TaskResultStatus.RUNNING,
-        TaskResultStatus.SUCCESSFUL,
-    }
 
 
 # -- Workers that died -------------------------------------------------------------------------

@@ -36,6 +36,8 @@ class PreparedPdf(models.Model):
     key = models.CharField(max_length=200, null=True, blank=True, unique=True)
     asked_at = models.DateTimeField(default=timezone.now)
     ready_at = models.DateTimeField(null=True, blank=True)
+    # Its drawing failed every attempt (the job gave up): the reader is told to ask again.
+    failed_at = models.DateTimeField(null=True, blank=True)
     content = models.BinaryField(null=True, blank=True)
 
     def __str__(self) -> str:

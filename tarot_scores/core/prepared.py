@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from tarot_scores.core.hooks import Hook
-from tarot_scores.core.jobs import enqueue, job, job_given_up, worker_heard
+from tarot_scores.core.jobs import enqueue, job, worker_heard
 from tarot_scores.core.models import PreparedPdf
 from tarot_scores.core.pdf import pdf_response
 
@@ -44,14 +44,21 @@ def on_prepared_pdf(kind: str, draw: Draw) -> None:
     prepared_drawings.register((kind, draw))
 
 
-@job(attempts=3, backoff=10)
+def _pdf_given_up(pdf_id: str) -> None:
+    """Every attempt to draw the PDF failed: its page stops waiting and says so."""
+    PreparedPdf.objects.filter(pk=pdf_id, ready_at__isnull=True).update(failed_at=timezone.now())
+
+
+@job(attempts=3, backoff=10, given_up=_pdf_given_up)
 def pdf_draw(pdf_id: str) -> int:
     """Draw one asked-for PDF (again, if a worker died drawing it: the result is the same)."""
     prepared = PreparedPdf.objects.filter(pk=pdf_id, ready_at__isnull=True).first()
     if prepared is None:
         return 0
     content = dict(prepared_drawings)[prepared.kind](**prepared.args)
-    PreparedPdf.objects.filter(pk=pdf_id).update(content=content, ready_at=timezone.now())
+    PreparedPdf.objects.filter(pk=pdf_id).update(
+        content=content, ready_at=timezone.now(), failed_at=None
+    )
     return len(content)
 
 
@@ -77,11 +84,7 @@ def pdf_shared(*, kind: str, key: str, args: dict[str, Any], filename: str) -> H
     prepared, created = PreparedPdf.objects.get_or_create(
         key=key, defaults={"kind": kind, "args": args, "filename": filename}
     )
-    if (
-        not created
-        and prepared.ready_at is None
-        and job_given_up(pdf_draw, pdf_id=str(prepared.pk))
-    ):
+    if not created and prepared.ready_at is None and prepared.failed_at is not None:
         # Its drawing gave up: a reader asking again has it drawn again, not the dead row.
         PreparedPdf.objects.filter(pk=prepared.pk, ready_at__isnull=True).delete()
         prepared, created = PreparedPdf.objects.get_or_create(
@@ -118,7 +121,7 @@ def prepared_pdf(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
         return prepared
     waiting = prepared.ready_at is None
     # The drawing failed its every attempt: the reader stops waiting and is told to ask again.
-    given_up = waiting and bool(job_given_up(pdf_draw, pdf_id=str(prepared.pk)))
+    given_up = waiting and prepared.failed_at is not None
     # Waiting with no worker running: the reader is told the PDF comes once it is back.
     stopped = waiting and not given_up and worker_heard() is False
     context = {
