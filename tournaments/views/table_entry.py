@@ -617,6 +617,14 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
         return _back(table)
     form = edit_form(deal, view, request.POST if request.method == "POST" else None)
 
+    def preview() -> dict[str, Any]:
+        if form.is_bound:
+            return entry.waiting_preview(form)
+        # The form holds the version entered: its result line scores it, as a correction's does.
+        shown = edit_form(deal, view, entry.initial_as_data(form))
+        scored: dict[str, Any] = preview_context(game, view, shown)["preview"]
+        return scored
+
     def page(status: int = 200, **extra: Any) -> HttpResponse:
         context = _table_context(request, table)
         context.update(
@@ -634,7 +642,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             sitting_label=view.labels[form.sitting_out.pk] if form.sitting_out else "",
             submit_label=_("Send our version to the referee"),
             is_open=game.status == Game.Status.OPEN,
-            preview=entry.waiting_preview(form),
+            preview=preview(),
         )
         context.update(extra)
         return render(request, TEMPLATES + "table_deal_dispute.html", context, status=status)
