@@ -564,10 +564,14 @@ def _posted_version(request: HttpRequest) -> int | None:
     return whole_number(request.POST.get("version"))
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
-    """The phone's holder, of the other side, confirms the deal."""
+    """The phone's holder, of the other side, confirms the deal. Its address is where a
+    refused confirmation's page stands (a locked PIN: 429): opened again (a reload, a phone
+    restoring its tab), it leads back to the table's page."""
     table = _open_table(token)
+    if request.method != "POST":
+        return _back(table)
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     deal = _table_deal(table, deal_id)

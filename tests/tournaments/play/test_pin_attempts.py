@@ -91,6 +91,23 @@ def test_the_lock_in_french() -> None:
     assert "appelez un arbitre" in text_of(answer.content)
 
 
+def test_the_locked_page_opened_again_leads_back_to_the_table() -> None:
+    # The 429 page stands at the confirm address: a reload or a restored tab opens it with
+    # GET, which must lead back to the table's page, not to an empty 405.
+    e = personal_event()
+    state = e.tables[0]
+    deal = enter_at(state, phone(state, 0))
+    defender = phone(state, 2)
+    for _ in range(5):
+        answer = confirm(defender, e, deal.pk, wrong_pin(entry_of(e, 2)))
+    assert answer.status_code == 429
+    again = defender.get(link(state, "table_deal_confirm", deal.pk), follow=True)
+    assert again.status_code == 200
+    assert again.redirect_chain[0][0] == link(state) + "#to-confirm"
+    assert 'id="waiting-1"' in again.content.decode()
+    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
+
+
 def test_the_lock_ends_after_its_minutes(monkeypatch: pytest.MonkeyPatch) -> None:
     e = personal_event()
     state = e.tables[0]
