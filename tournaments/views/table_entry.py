@@ -108,6 +108,14 @@ def _holder(
         own = next((p for p in players if p.pk == carded.player_id), None)
         if own is not None:
             return own, True
+    elif cards.card_replaced(request.session, table.round.tournament):
+        messages.warning(
+            request,
+            _(
+                "The player card that made this phone yours has been replaced: open your new "
+                "card's link on this phone, or say who you are below."
+            ),
+        )
     chosen = request.session.get(_session_key(table))
     # A player whose account is linked acts through it alone: a phone cannot speak for him.
     named = next((p for p in players if p.pk == chosen and p.user_id is None), None)

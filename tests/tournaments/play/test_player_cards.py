@@ -166,6 +166,31 @@ def test_a_new_card_voids_the_old_link_and_pin() -> None:
     assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
 
 
+def test_a_phone_whose_card_was_replaced_is_told_why_it_is_asked_who_it_is() -> None:
+    # The phone the old card proved falls back to naming its holder: it says why, once.
+    e = personal_event()
+    state = e.tables[0]
+    entry = entry_of(e, 2)
+    proven_before = carded_phone(entry)
+    cards.card_renew(entry=entry)
+    for lang, words in (
+        ("fr", "La carte de joueur qui faisait de ce téléphone le vôtre a été remplacée"),
+        ("en", "The player card that made this phone yours has been replaced"),
+    ):
+        proven = carded_phone(Entry.objects.get(pk=entry.pk))
+        cards.card_renew(entry=entry)
+        with translation.override(lang):
+            page = proven.get(link(state), headers={"accept-language": lang})
+        assert words in text_of(page.content)
+        assert 'id="holder-player"' in page.content.decode()
+        with translation.override(lang):
+            again = proven.get(link(state), headers={"accept-language": lang})
+        assert words not in text_of(again.content)
+    # A phone never proven by a card is told nothing of the kind.
+    assert "remplacée" not in text_of(phone(state, 1).get(link(state)).content)
+    assert "remplacée" in text_of(proven_before.get(link(state)).content)
+
+
 def test_a_forged_or_mangled_token_is_refused() -> None:
     e = personal_event()
     entry = entry_of(e, 1)
