@@ -630,11 +630,11 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
     form = edit_form(deal, view, request.POST if request.method == "POST" else None)
 
     def preview() -> dict[str, Any]:
-        if form.is_bound:
-            return entry.waiting_preview(form)
-        # The form holds the version entered: its result line scores it, as a correction's does.
-        shown = edit_form(deal, view, entry.initial_as_data(form))
-        scored: dict[str, Any] = preview_context(game, view, shown)["preview"]
+        # The result line scores what the form holds, as the live preview would: first the
+        # version entered, then the side's version sent back (a wrong PIN, a conflict). A copy
+        # of the form is scored, so the page's own form keeps its errors as they are.
+        data = request.POST if form.is_bound else entry.initial_as_data(form)
+        scored: dict[str, Any] = preview_context(game, view, edit_form(deal, view, data))["preview"]
         return scored
 
     def page(status: int = 200, **extra: Any) -> HttpResponse:
