@@ -109,7 +109,7 @@ def _holder(
         if own is not None:
             return own, True
     elif cards.card_replaced(request.session, table.round.tournament):
-        messages.warning(
+        messages.error(
             request,
             _(
                 "The player card that made this phone yours has been replaced: open your new "
