@@ -21,6 +21,7 @@ from tarot_scores.core.prepared import pdf_later
 from tournaments.models import Entry, Tournament
 from tournaments.play import cards
 from tournaments.printing import pdf
+from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import managed
 
 TEMPLATES = "tournaments/"
@@ -35,7 +36,9 @@ def player_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if entry is None:
         return render(request, TEMPLATES + "player_card.html", {"entry": None}, status=404)
     cards.card_prove(request.session, entry)
-    context = {"entry": entry, "tournament": entry.tournament}
+    # His table in the round being played, one tap away (else he scans the table sheet).
+    table = round_selectors.table_now(entry=entry)
+    context = {"entry": entry, "tournament": entry.tournament, "table": table}
     return render(request, TEMPLATES + "player_card.html", context)
 
 
