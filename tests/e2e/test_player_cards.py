@@ -7,11 +7,13 @@ shown."""
 from __future__ import annotations
 
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tarot_scores.clubs import services as club_services
 from tests import factories
 from tests.e2e.a11y import assert_accessible
+from tests.e2e.test_tournament import log_in
 from tournaments.models import DealConfirmation, Entry, Tournament
 from tournaments.play import cards
 from tournaments.rounds import selectors as round_selectors
@@ -100,3 +102,38 @@ def test_a_card_proves_a_phone_a_wrong_pin_warns_and_a_new_card_is_explained(
     finally:
         second.close()
         third.close()
+
+
+def test_a_new_card_is_asked_for_twice(page: Page, live_server: LiveServer) -> None:
+    # "New card" sits under "Checked in" on the phone at the door: a slip of the thumb must not
+    # void the card a player holds. A dismissed "Sure?" changes nothing; accepted, the page
+    # comes back saying to print the new card.
+    organiser = factories.UserFactory.create(username="accueil")
+    club = club_services.club_create(name="Tarot Club de Lyon", by=organiser)
+    tournament = factories.make_tournament(
+        club, 4, require_confirmation=True, confirmation_proof=Tournament.ConfirmationProof.PERSONAL
+    )
+    entry = Entry.objects.filter(tournament=tournament).select_related("player").first()
+    assert entry is not None
+    log_in(page, live_server, organiser)
+    page.goto(reverse("tournaments:registration", args=[tournament.pk]))
+
+    asked: list[str] = []
+
+    def dismiss(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.get_by_test_id(f"new-card-{entry.pk}").click()
+    expect(page.get_by_test_id(f"pin-{entry.pk}")).to_contain_text(entry.pin)
+    assert asked and entry.player.label in asked[0] and "Confirmer ?" in asked[0]
+    assert Entry.objects.get(pk=entry.pk).card_number == entry.card_number
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id(f"new-card-{entry.pk}").click()
+    expect(page.locator(".messages")).to_contain_text(f"Nouvelle carte pour {entry.player.label}")
+    renewed = Entry.objects.get(pk=entry.pk)
+    assert renewed.card_number == entry.card_number + 1
+    expect(page.get_by_test_id(f"pin-{entry.pk}")).to_contain_text(renewed.pin)
+    expect(page.locator(f"a[href$='cards.pdf?entry={entry.pk}']")).to_be_visible()

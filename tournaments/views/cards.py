@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.core.access import login_first
 from tarot_scores.core.collation import name_key
@@ -109,4 +110,6 @@ def entry_card_new(request: HtmxHttpRequest, tournament_id: int, entry_id: int) 
         % {"name": entry.player.label},
     )
     url = reverse("tournaments:registration", args=[tournament.pk])
-    return redirect(f"{url}?card={entry.pk}#entry-{entry.pk}")
+    url = f"{url}?card={entry.pk}#entry-{entry.pk}"
+    # Asked with htmx (after its "Sure?", a tap on a phone is easily a slip): a full page load.
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
