@@ -61,10 +61,15 @@ def _session_key(tournament_id: int) -> str:
     return f"tournament-card:{tournament_id}"
 
 
+def _replaced_key(tournament_id: int) -> str:
+    return f"tournament-card-replaced:{tournament_id}"
+
+
 def card_prove(session: Any, entry: Entry) -> None:
     """This phone (``session``) is the entry's player for its tournament, as long as the card
     stands."""
     session[_session_key(entry.tournament_id)] = {"entry": entry.pk, "card": entry.card_number}
+    session.pop(_replaced_key(entry.tournament_id), None)
 
 
 def proven_entry(session: Any, tournament: Tournament) -> Entry | None:
@@ -83,7 +88,14 @@ def proven_entry(session: Any, tournament: Tournament) -> Entry | None:
     )
     if entry is None:
         session.pop(_session_key(tournament.pk), None)
+        session[_replaced_key(tournament.pk)] = True
     return entry
+
+
+def card_replaced(session: Any, tournament: Tournament) -> bool:
+    """Whether the card that proved this phone in this tournament was found replaced since (so
+    the phone can tell its holder why it asks who he is again); said once, then forgotten."""
+    return bool(session.pop(_replaced_key(tournament.pk), False))
 
 
 @transaction.atomic

@@ -7,8 +7,8 @@ personal link proves it. Four digits
 are guessed by trying, so wrong PINs are counted per entry, in the database (the site keeps
 working with Redis down, and a cache is no safe counter): after ``PIN_ATTEMPTS`` wrong PINs
 within ``PIN_ATTEMPTS_MINUTES``, the entry's PIN is refused for ``PIN_LOCK_MINUTES``, whatever
-the phone; the right PIN clears the count. A referee or an organiser may lift the lock
-(``pin_unlock``).
+the phone; each wrong PIN says how many more lock it; the right PIN clears the count. A
+referee or an organiser may lift the lock (``pin_unlock``).
 
 A wrong PIN refuses the write that asked for it, whose transaction rolls back: the miss is
 counted after it, in a transaction of its own (``counting_misses``, around the services that
@@ -29,6 +29,7 @@ from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.errors import Code, PinLocked, TournamentRefusal
 from tournaments.models import Entry, Tournament
@@ -48,6 +49,18 @@ class PinMissed(TournamentRefusal):
 
 def _wrong() -> str:
     return _("This PIN is not yours: nothing was changed.")
+
+
+def _wrong_counted(left: int) -> str:
+    """A counted wrong PIN: what to do, and how many more wrong PINs lock it (a player who
+    mistyped checks his card before the lock surprises him)."""
+    return ngettext(
+        "This PIN is not yours: nothing was changed. Check the PIN on your player card: "
+        "%(left)s more wrong PIN and your PIN is locked for %(minutes)s minutes.",
+        "This PIN is not yours: nothing was changed. Check the PIN on your player card: "
+        "%(left)s more wrong PINs and your PIN is locked for %(minutes)s minutes.",
+        left,
+    ) % {"left": left, "minutes": settings.PIN_LOCK_MINUTES}
 
 
 def locked_words(until: datetime.datetime) -> str:
@@ -104,10 +117,13 @@ def pin_missed(entry_id: int) -> TournamentRefusal:
             pin_misses=0,
             pin_missed_from=None,
         )
-        until = Entry.objects.filter(pk=entry_id).values_list("pin_locked_until", flat=True).first()
+        until, misses = Entry.objects.filter(pk=entry_id).values_list(
+            "pin_locked_until", "pin_misses"
+        ).first() or (None, 0)
     if until is not None and until > now:
         return PinLocked(locked_words(until), until=until)
-    return TournamentRefusal.on("pin", Code.PIN_WRONG, _wrong())
+    left = max(settings.PIN_ATTEMPTS - misses, 1)
+    return TournamentRefusal.on("pin", Code.PIN_WRONG, _wrong_counted(left))
 
 
 def counting_misses(write: Callable[P, R]) -> Callable[P, R]:

@@ -13,6 +13,7 @@ from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import Seat
 from tournaments.models import (
     DealConfirmation,
+    Entry,
     Round,
     Table,
     Tournament,
@@ -89,6 +90,20 @@ def _with_progress(tables: QuerySet[Table], tournament: Tournament) -> QuerySet[
 
 def _state(table: Any, players: list[Player], goal: int) -> TableState:
     return TableState(table, players, table.entered, goal, table.pending, table.disputed)
+
+
+def table_now(*, entry: Entry) -> Table | None:
+    """The table where the entry's player sits in his tournament's latest round still open
+    (what his card's page leads him to), or None between rounds and after the last."""
+    return (
+        Table.objects.filter(
+            round__tournament_id=entry.tournament_id, game__seats__player_id=entry.player_id
+        )
+        .exclude(round__status=Round.Status.CLOSED)
+        .select_related("round")
+        .order_by("-round__number")
+        .first()
+    )
 
 
 def round_tables(*, round_: Round) -> list[TableState]:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.core.access import login_first
 from tarot_scores.core.collation import name_key
@@ -21,6 +22,7 @@ from tarot_scores.core.prepared import pdf_later
 from tournaments.models import Entry, Tournament
 from tournaments.play import cards
 from tournaments.printing import pdf
+from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import managed
 
 TEMPLATES = "tournaments/"
@@ -35,7 +37,9 @@ def player_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if entry is None:
         return render(request, TEMPLATES + "player_card.html", {"entry": None}, status=404)
     cards.card_prove(request.session, entry)
-    context = {"entry": entry, "tournament": entry.tournament}
+    # His table in the round being played, one tap away (else he scans the table sheet).
+    table = round_selectors.table_now(entry=entry)
+    context = {"entry": entry, "tournament": entry.tournament, "table": table}
     return render(request, TEMPLATES + "player_card.html", context)
 
 
@@ -106,4 +110,6 @@ def entry_card_new(request: HtmxHttpRequest, tournament_id: int, entry_id: int) 
         % {"name": entry.player.label},
     )
     url = reverse("tournaments:registration", args=[tournament.pk])
-    return redirect(f"{url}?card={entry.pk}#entry-{entry.pk}")
+    url = f"{url}?card={entry.pk}#entry-{entry.pk}"
+    # Asked with htmx (after its "Sure?", a tap on a phone is easily a slip): a full page load.
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -108,6 +108,14 @@ def _holder(
         own = next((p for p in players if p.pk == carded.player_id), None)
         if own is not None:
             return own, True
+    elif cards.card_replaced(request.session, table.round.tournament):
+        messages.error(
+            request,
+            _(
+                "The player card that made this phone yours has been replaced: open your new "
+                "card's link on this phone, or say who you are below."
+            ),
+        )
     chosen = request.session.get(_session_key(table))
     # A player whose account is linked acts through it alone: a phone cannot speak for him.
     named = next((p for p in players if p.pk == chosen and p.user_id is None), None)
@@ -564,10 +572,14 @@ def _posted_version(request: HttpRequest) -> int | None:
     return whole_number(request.POST.get("version"))
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
-    """The phone's holder, of the other side, confirms the deal."""
+    """The phone's holder, of the other side, confirms the deal. Its address is where a
+    refused confirmation's page stands (a locked PIN: 429): opened again (a reload, a phone
+    restoring its tab), it leads back to the table's page."""
     table = _open_table(token)
+    if request.method != "POST":
+        return _back(table)
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     deal = _table_deal(table, deal_id)
@@ -617,6 +629,14 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
         return _back(table)
     form = edit_form(deal, view, request.POST if request.method == "POST" else None)
 
+    def preview() -> dict[str, Any]:
+        # The result line scores what the form holds, as the live preview would: first the
+        # version entered, then the side's version sent back (a wrong PIN, a conflict). A copy
+        # of the form is scored, so the page's own form keeps its errors as they are.
+        data = request.POST if form.is_bound else entry.initial_as_data(form)
+        scored: dict[str, Any] = preview_context(game, view, edit_form(deal, view, data))["preview"]
+        return scored
+
     def page(status: int = 200, **extra: Any) -> HttpResponse:
         context = _table_context(request, table)
         context.update(
@@ -634,7 +654,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             sitting_label=view.labels[form.sitting_out.pk] if form.sitting_out else "",
             submit_label=_("Send our version to the referee"),
             is_open=game.status == Game.Status.OPEN,
-            preview=entry.waiting_preview(form),
+            preview=preview(),
         )
         context.update(extra)
         return render(request, TEMPLATES + "table_deal_dispute.html", context, status=status)

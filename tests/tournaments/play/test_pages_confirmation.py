@@ -4,6 +4,7 @@ standings, projector, round and tournament pages say how many deals wait."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,6 +163,23 @@ def test_the_other_side_disagrees_with_its_version() -> None:
     assert (confirmation.dispute_payload or {})["points"] == 40
     table_page = defender_phone.get(link(state)).content.decode()
     assert 'data-status="disputed"' in table_page and 'id="confirm-1"' not in table_page
+
+
+def test_the_dispute_page_scores_the_version_it_starts_from() -> None:
+    # The form opens holding the deal as entered: its result line scores that version, as the
+    # correction page's does, instead of asking every question as if the form were empty.
+    e = event()
+    state = e.tables[0]
+    deal = enter_at(state, phone(state, 0))
+    page = phone(state, 1).get(link(state, "table_deal_dispute", deal.pk))
+    assert page.status_code == 200
+    content = page.content.decode()
+    entered = content[content.index('id="entered-version"') : content.index("</section>")]
+    preview = content[content.index('id="deal-preview"') :]
+    entered_scores = re.findall(r"<li>[^<]* ([+-]?\d+)</li>", entered)
+    preview_scores = re.findall(r'data-testid="preview-score-\d"[^>]*>([+-]?\d+)<', preview)
+    assert len(entered_scores) == 4 and preview_scores == entered_scores
+    assert "Still to answer" not in text_of(page.content)
 
 
 def disputed_deal(e: Event) -> Deal:

@@ -16,7 +16,7 @@ from tarot_scores.clubs.models import Membership, Player
 from tests import factories
 from tests.tournaments.play.test_pages_confirmation import Event, enter_at, event, link, phone
 from tests.tournaments.printing.test_pdf import read
-from tests.tournaments.views.test_pages_world import deal_post
+from tests.tournaments.views.test_pages_world import deal_post, text_of
 from tournaments.models import DealConfirmation, Entry, Tournament
 from tournaments.views.rounds import draw_table_sheets
 
@@ -122,6 +122,43 @@ def test_a_dispute_asks_the_pin_too() -> None:
     answered = defender.post(url, {**version, "pin": pin_of(e, state.players[1])})
     assert answered.status_code == 302
     assert DealConfirmation.objects.get(deal=deal).status == Status.DISPUTED
+
+
+def test_the_dispute_page_says_the_pin_is_on_the_player_card() -> None:
+    # The table sheet no longer prints the PINs: the page must not send the player to it.
+    e = personal_event()
+    state = e.tables[0]
+    deal = enter_at(state, phone(state, 0))
+    url = link(state, "table_deal_dispute", deal.pk)
+    for lang, card, sheet in (
+        ("en", "It is on your player card.", "table sheet"),
+        ("fr", "Il est sur votre carte de joueur.", "feuille de table"),
+    ):
+        with translation.override(lang):
+            page = phone(state, 1).get(url, headers={"accept-language": lang})
+        words = text_of(page.content)
+        assert card in words and sheet not in words
+
+
+def test_a_dispute_refused_for_its_pin_still_scores_the_version_typed() -> None:
+    # The side's version comes back with "This PIN is not yours": its result line scores it
+    # (not "Each player's score appears here" over a filled form).
+    e = personal_event()
+    state = e.tables[0]
+    deal = enter_at(state, phone(state, 0))
+    url = link(state, "table_deal_dispute", deal.pk)
+    version = {**deal_post(state.players[0].pk, 1, points="40"), "version": "1"}
+    wrong = str((int(pin_of(e, state.players[1])) + 1) % 10000).zfill(4)
+    with translation.override("en"):
+        refused = phone(state, 1).post(
+            url, {**version, "pin": wrong}, headers={"accept-language": "en"}
+        )
+    assert refused.status_code == 409
+    content = refused.content.decode()
+    preview = content[content.index('id="deal-preview"') :]
+    assert 'data-testid="preview-score-0"' in preview
+    assert "This PIN is not yours" in text_of(refused.content)
+    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
 
 
 def test_a_signed_in_account_linked_to_the_player_needs_no_pin() -> None:

@@ -79,6 +79,34 @@ def test_five_wrong_pins_lock_the_pin_for_every_phone_with_429() -> None:
     assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
 
 
+def test_each_wrong_pin_says_how_many_more_lock_it() -> None:
+    # A player who mistyped is told to check his card, and how close the lock is.
+    e = personal_event()
+    state = e.tables[0]
+    deal = enter_at(state, phone(state, 0))
+    defender = phone(state, 2)
+    entry = entry_of(e, 2)
+    said = []
+    for _ in range(4):
+        with translation.override("en"):
+            answer = defender.post(
+                link(state, "table_deal_confirm", deal.pk),
+                {"version": "1", "pin": wrong_pin(entry)},
+                follow=True,
+                headers={"accept-language": "en"},
+            )
+        said.append(text_of(answer.content))
+    assert all("This PIN is not yours: nothing was changed." in words for words in said)
+    assert all("Check the PIN on your player card" in words for words in said)
+    assert "4 more wrong PINs and your PIN is locked for 15 minutes." in said[0]
+    assert "2 more wrong PINs" in said[2]
+    assert "1 more wrong PIN and your PIN is locked for 15 minutes." in said[3]
+    with translation.override("fr"):
+        words = str(pins.pin_missed(entry_of(e, 1).pk))
+    assert "Vérifiez le code PIN de votre carte de joueur" in words
+    assert "encore 4 codes PIN erronés et votre code PIN est bloqué 15 minutes." in words
+
+
 def test_the_lock_in_french() -> None:
     e = personal_event()
     state = e.tables[0]
@@ -89,6 +117,23 @@ def test_the_lock_in_french() -> None:
     assert answer.status_code == 429
     assert "Trop de codes PIN erronés" in text_of(answer.content)
     assert "appelez un arbitre" in text_of(answer.content)
+
+
+def test_the_locked_page_opened_again_leads_back_to_the_table() -> None:
+    # The 429 page stands at the confirm address: a reload or a restored tab opens it with
+    # GET, which must lead back to the table's page, not to an empty 405.
+    e = personal_event()
+    state = e.tables[0]
+    deal = enter_at(state, phone(state, 0))
+    defender = phone(state, 2)
+    for _ in range(5):
+        answer = confirm(defender, e, deal.pk, wrong_pin(entry_of(e, 2)))
+    assert answer.status_code == 429
+    again = defender.get(link(state, "table_deal_confirm", deal.pk), follow=True)
+    assert again.status_code == 200
+    assert again.redirect_chain[0][0] == link(state) + "#to-confirm"
+    assert 'id="waiting-1"' in again.content.decode()
+    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
 
 
 def test_the_lock_ends_after_its_minutes(monkeypatch: pytest.MonkeyPatch) -> None:

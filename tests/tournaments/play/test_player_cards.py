@@ -17,7 +17,7 @@ from tests.tournaments.play.test_pages_confirmation import Event, enter_at, even
 from tests.tournaments.play.test_personal_proof import entry_of, personal_event
 from tests.tournaments.printing.test_pdf import read, streamed
 from tests.tournaments.views.test_pages_world import text_of
-from tournaments.models import DealConfirmation, Entry, Tournament
+from tournaments.models import DealConfirmation, Entry, Round, Tournament
 from tournaments.play import cards
 from tournaments.printing import pdf
 from tournaments.views.cards import draw_player_cards
@@ -109,6 +109,21 @@ def test_the_personal_link_proves_the_phone_and_confirms_without_a_pin() -> None
     assert confirmation.status == Status.CONFIRMED and confirmation.confirmed_by == state.players[2]
 
 
+def test_the_card_page_leads_to_the_players_table_while_its_round_is_open() -> None:
+    e = personal_event()
+    for seat, state in ((2, e.tables[0]), (1, e.tables[1])):
+        entry = Entry.objects.get(tournament=e.tournament, player=state.players[seat])
+        with translation.override("fr"):
+            page = Client().get(card_link(entry), headers={"accept-language": "fr"})
+        content = page.content.decode()
+        assert f'id="card-table" href="{link(state)}"' in content
+        assert f"Aller à votre table (table {state.table.number})" in text_of(page.content)
+    # Once the round is closed, no table to go to: the page says to scan the next sheet.
+    Round.objects.filter(pk=e.round.pk).update(status=Round.Status.CLOSED)
+    closed = Client().get(card_link(entry_of(e, 2))).content.decode()
+    assert 'id="card-table"' not in closed and 'id="card-proven"' in closed
+
+
 def test_a_deal_entered_on_a_carded_phone_records_the_entry_as_its_proof() -> None:
     e = personal_event()
     state = e.tables[0]
@@ -164,6 +179,31 @@ def test_a_new_card_voids_the_old_link_and_pin() -> None:
         assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
     assert confirm(carded_phone(renewed), e, deal.pk) == 302
     assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
+
+
+def test_a_phone_whose_card_was_replaced_is_told_why_it_is_asked_who_it_is() -> None:
+    # The phone the old card proved falls back to naming its holder: it says why, once.
+    e = personal_event()
+    state = e.tables[0]
+    entry = entry_of(e, 2)
+    proven_before = carded_phone(entry)
+    cards.card_renew(entry=entry)
+    for lang, words in (
+        ("fr", "La carte de joueur qui faisait de ce téléphone le vôtre a été remplacée"),
+        ("en", "The player card that made this phone yours has been replaced"),
+    ):
+        proven = carded_phone(Entry.objects.get(pk=entry.pk))
+        cards.card_renew(entry=entry)
+        with translation.override(lang):
+            page = proven.get(link(state), headers={"accept-language": lang})
+        assert words in text_of(page.content)
+        assert 'id="holder-player"' in page.content.decode()
+        with translation.override(lang):
+            again = proven.get(link(state), headers={"accept-language": lang})
+        assert words not in text_of(again.content)
+    # A phone never proven by a card is told nothing of the kind.
+    assert "remplacée" not in text_of(phone(state, 1).get(link(state)).content)
+    assert "remplacée" in text_of(proven_before.get(link(state)).content)
 
 
 def test_a_forged_or_mangled_token_is_refused() -> None:
