@@ -27,6 +27,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
 from tarot_scores.core.hooks import Hook
@@ -73,6 +74,8 @@ def pdf_later(
     enqueue(pdf_draw, pdf_id=str(prepared.pk))
     prepared.refresh_from_db()
     if prepared.ready_at is not None and prepared.content is not None:
+        if owner is not None:
+            return _owned(bytes(prepared.content), filename)
         return pdf_response(bytes(prepared.content), filename)
     return redirect("prepared_pdf", pk=prepared.pk, permanent=False)
 
@@ -147,4 +150,14 @@ def prepared_pdf_file(request: HttpRequest, pk: uuid.UUID) -> Any:
     content = PreparedPdf.objects.values_list("content", flat=True).get(pk=pk)
     if content is None:
         raise Http404
+    if prepared.owner_id is not None:
+        return _owned(bytes(content), prepared.filename)
     return pdf_response(bytes(content), prepared.filename)
+
+
+def _owned(content: bytes, filename: str) -> HttpResponseBase:
+    """A PDF drawn for its asker alone (players' cards hold their PINs): kept by no shared
+    cache, and not stored by the browser either."""
+    response = pdf_response(content, filename)
+    patch_cache_control(response, private=True, no_store=True)
+    return response

@@ -5,7 +5,7 @@ phone, which then confirms deals as him at his table, without typing his PIN."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -51,6 +51,8 @@ def player_cards_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpRespon
         return login_first(request, reverse("tournaments:player_cards", args=[tournament_id]))
     tournament = managed(request, tournament_id)
     only = whole_number(request.GET.get("entry"), minimum=1)
+    if "entry" in request.GET and only is None:
+        raise Http404  # not a player's number: never every card instead
     if only is not None:
         get_object_or_404(Entry, pk=only, tournament=tournament)
     return pdf_later(

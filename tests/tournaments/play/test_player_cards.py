@@ -55,6 +55,8 @@ def test_the_cards_pdf_has_each_players_name_pin_and_personal_link() -> None:
             headers={"accept-language": "en"},
         )
     assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
+    # Every PIN is in it: no shared cache keeps it, and the browser does not store it.
+    assert set(answer["Cache-Control"].split(", ")) == {"private", "no-store"}
     pages, texts = read(streamed(answer))
     entries = list(Entry.objects.filter(tournament=e.tournament).select_related("player"))
     assert pages == (len(entries) + 7) // 8 == 1
@@ -63,6 +65,15 @@ def test_the_cards_pdf_has_each_players_name_pin_and_personal_link() -> None:
     for entry in entries:
         assert f"{entry.player.label} PIN {entry.pin}" in text
     assert "Keep this card to yourself." in text
+
+
+def test_a_cards_pdf_for_a_player_who_is_not_a_number_is_refused() -> None:
+    """``?entry=`` names one player's card: anything else is not found, never every card."""
+    e = personal_event()
+    url = reverse("tournaments:player_cards", args=[e.tournament.pk])
+    organiser = e.client("organiser")
+    for bad in ("abc", "", "0", "-3"):
+        assert organiser.get(url, {"entry": bad}).status_code == 404, bad
 
 
 def test_eight_cards_a_page() -> None:
