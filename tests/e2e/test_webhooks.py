@@ -1,0 +1,52 @@
+"""An organiser's webhook pages on a 390x844 phone: a real address is long (a host, a path, a
+token in it), and a delivery log is a wide table; neither makes the page scroll sideways (the
+log scrolls in its own box)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tarot_scores.clubs.models import Club
+from tarot_scores.webhooks import services
+from tarot_scores.webhooks.models import Delivery
+from tests.e2e.screen import settled
+from tests.e2e.test_game_entry import log_in
+from tests.factories import UserFactory, make_club
+
+LONG = "https://93.184.216.34/federation/resultats/clubs/tarot-de-la-butte/hooks/Zk3T1rCw9n8rWJ8b"
+
+
+def page_width(page: Page) -> float:
+    """The page's width, to compare with the phone's 390 (a phone's browser widens its window to
+    a page wider than the screen, so ``window.innerWidth`` would follow the page)."""
+    settled(page)
+    return float(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def organised_club() -> tuple[Club, User]:
+    organiser = UserFactory.create(username="olga")
+    return make_club("Tarot de la Butte", organiser, UserFactory.create(username="marc")), organiser
+
+
+def test_a_long_address_and_the_log_fit_a_phones_width(page: Page, live_server: LiveServer) -> None:
+    club, organiser = organised_club()
+    hook = services.webhook_create(club=club, url=LONG, by=organiser)
+    delivery = services.webhook_ping(webhook=hook)
+    Delivery.objects.filter(pk=delivery.pk).update(
+        status=Delivery.Status.FAILED,
+        attempts=6,
+        last_status_code=502,
+        last_error="Le serveur a répondu 502.",
+    )
+    log_in(page, live_server, organiser)
+
+    page.goto(reverse("clubs:webhooks", args=[club.slug]))
+    expect(page.locator(".webhook-list")).to_contain_text(LONG)
+    assert page_width(page) <= 390
+
+    page.goto(reverse("clubs:webhook", args=[club.slug, hook.pk]))
+    expect(page.locator("#delivery-log")).to_contain_text("502")
+    assert page_width(page) <= 390
