@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Club
@@ -63,14 +63,16 @@ def webhooks(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 def webhook_page_context(
-    club: Club, webhook: Webhook, *, secret: str | None = None
+    club: Club, webhook: Webhook, *, secret: str | None = None, form: WebhookForm | None = None
 ) -> dict[str, Any]:
-    """What the webhook's page shows (``secret``: just made, shown this once)."""
+    """What the webhook's page shows (``secret``: just made, shown this once; ``form``: the
+    change of its address and events as typed, else as they are)."""
     return {
         "club": club,
         "webhook": webhook,
         "events": [Event(event).label for event in webhook.events if event in Event.values],
         "secret": secret,
+        "form": form or WebhookForm(initial=WebhookForm.initial_of(webhook)),
         "log": selectors.delivery_log(webhook),
     }
 
@@ -81,19 +83,35 @@ def _detail(
     webhook: Webhook,
     *,
     secret: str | None = None,
+    form: WebhookForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    context = webhook_page_context(club, webhook, secret=secret)
+    context = webhook_page_context(club, webhook, secret=secret, form=form)
     if request.htmx and not secret:
         return render(request, "tarot_scores/webhooks/detail.html#log", context)
     return render(request, "tarot_scores/webhooks/detail.html", context, status=status)
 
 
 @login_required
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def webhook_detail(request: HtmxHttpRequest, slug: str, webhook_id: int) -> HttpResponse:
+    """The webhook and its log; a POST changes its address and events."""
     club = organised_club(request, slug)
-    return _detail(request, club, selectors.webhook_in(club, webhook_id))
+    webhook = selectors.webhook_in(club, webhook_id)
+    if request.method != "POST":
+        return _detail(request, club, webhook)
+    form = WebhookForm(request.POST)
+    if form.is_valid():
+        try:
+            services.webhook_update(
+                webhook=webhook, url=form.cleaned_data["url"], events=form.cleaned_data["events"]
+            )
+        except Refusal as refusal:
+            refusal.add_to_form(form)
+        else:
+            messages.success(request, _("Webhook changed."))
+            return redirect("clubs:webhook", slug=club.slug, webhook_id=webhook.pk)
+    return _detail(request, club, webhook, form=form, status=400)
 
 
 @login_required

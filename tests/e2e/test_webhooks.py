@@ -50,3 +50,21 @@ def test_a_long_address_and_the_log_fit_a_phones_width(page: Page, live_server: 
     page.goto(reverse("clubs:webhook", args=[club.slug, hook.pk]))
     expect(page.locator("#delivery-log")).to_contain_text("502")
     assert page_width(page) <= 390
+
+
+def test_an_organiser_changes_a_webhooks_events_on_a_phone(
+    page: Page, live_server: LiveServer
+) -> None:
+    club, organiser = organised_club()
+    hook = services.webhook_create(club=club, url=LONG, by=organiser)
+    log_in(page, live_server, organiser)
+    page.goto(reverse("clubs:webhook", args=[club.slug, hook.pk]))
+    page.locator(".webhook-change summary").click()
+    for event in ["deal.corrected", "deal.deleted", "deal.restored", "standings.changed"]:
+        page.locator(f".webhook-change input[value='{event}']").uncheck()
+    page.locator(".webhook-change button[type=submit]").click()
+    expect(page.locator(".messages")).to_contain_text("Webhook modifié.")
+    expect(page.locator(".facts")).to_contain_text("Donne enregistrée, Tour clos, Tournoi terminé")
+    assert page_width(page) <= 390
+    hook.refresh_from_db()
+    assert hook.events == ["deal.recorded", "round.closed", "tournament.finished"]

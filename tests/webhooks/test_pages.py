@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.webhooks import services
-from tarot_scores.webhooks.models import Delivery, Webhook
+from tarot_scores.webhooks.models import CHOSEN_EVENTS, Delivery, Webhook
 from tests.clubs.helpers import field_errors, text_of
 from tests.factories import UserFactory, make_club, make_tournament
 from tests.queue import database_queue
@@ -202,3 +202,67 @@ def test_staff_see_the_failed_deliveries_in_the_admin(
     webhook_page = client.get(reverse("admin:tarot_scores_webhook_change", args=[hook.pk]))
     assert webhook_page.status_code == 200
     assert hook.secret not in webhook_page.content.decode()
+
+
+def test_the_webhooks_page_changes_its_events_and_address(
+    database_queue: None, client: Client, club: Club, organiser: User
+) -> None:
+    _signed_in(client, organiser)
+    hook = services.webhook_create(club=club, url=PUBLIC, by=organiser)
+    secret = hook.secret
+    page = reverse("clubs:webhook", args=[club.slug, hook.pk])
+    # The form shows the webhook as it is: every event ticked for "every event".
+    shown = client.get(page).content.decode()
+    assert f'action="{page}"' in shown
+    assert shown.count('name="events"') == shown.count('name="events" value') == 7
+    assert shown.count("checked") == 7
+
+    answer = client.post(
+        page,
+        {"url": "https://93.184.216.35/other", "events": ["deal.recorded", "round.closed"]},
+        headers={"accept-language": "en"},
+    )
+    assert answer.status_code == 302 and answer["Location"] == page
+    hook.refresh_from_db()
+    assert hook.url == "https://93.184.216.35/other"
+    assert hook.events == ["deal.recorded", "round.closed"]
+    assert hook.secret == secret
+    assert "Webhook changed." in text_of(client.get(page).content.decode())
+
+    # Every event ticked again: "every event", those added later too.
+    every = [str(event) for event in CHOSEN_EVENTS]
+    client.post(page, {"url": hook.url, "events": every})
+    hook.refresh_from_db()
+    assert hook.events == []
+
+
+@pytest.mark.parametrize(
+    ("address", "lang", "message"),
+    [
+        ("https://10.0.0.1/hook", "en", "private or local network"),
+        ("http://93.184.216.34/hook", "fr", "doit commencer par https://"),
+    ],
+)
+def test_a_change_to_a_refused_address_is_said_beside_its_field_and_changes_nothing(
+    database_queue: None,
+    client: Client,
+    club: Club,
+    organiser: User,
+    address: str,
+    lang: str,
+    message: str,
+) -> None:
+    _signed_in(client, organiser)
+    hook = services.webhook_create(club=club, url=PUBLIC, by=organiser)
+    answer = client.post(
+        reverse("clubs:webhook", args=[club.slug, hook.pk]),
+        {"url": address, "events": ["deal.recorded"]},
+        headers={"accept-language": lang},
+    )
+    assert answer.status_code == 400
+    errors = field_errors(answer.content.decode(), "id_url")
+    assert errors and message in errors[0]
+    # The form keeps what was typed, open, for another try.
+    assert f'value="{address}"' in answer.content.decode()
+    hook.refresh_from_db()
+    assert hook.url == PUBLIC and hook.events == []
