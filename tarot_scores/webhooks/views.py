@@ -3,7 +3,10 @@
 pause, resume, send a test, a new secret, delete, send a failed delivery again.
 
 Every action is a plain form (POST, then back to the page), so the pages work without
-JavaScript; htmx refreshes the log in place. A tournament's webhooks are listed and added on its
+JavaScript; htmx refreshes the log in place. A new webhook or a new secret goes to the webhook's
+page too, the secret kept in the session for that one showing: a reload (or a phone restoring
+its tab) shows the page again, it never posts again (a second webhook, another secret that
+silently replaces the one just copied). A tournament's webhooks are listed and added on its
 own page (tournaments.views.webhooks) and managed here like the club's.
 """
 
@@ -53,13 +56,23 @@ def webhooks(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except Refusal as refusal:
             refusal.add_to_form(form)
         else:
-            return _detail(request, club, webhook, secret=webhook.secret, status=201)
+            return secret_shown_once(request, club, webhook)
     return render(
         request,
         "tarot_scores/webhooks/list.html",
         {"club": club, "form": form, "webhooks": selectors.webhooks_of(club)},
         status=400 if form.is_bound else 200,
     )
+
+
+def _secret_key(webhook: Webhook) -> str:
+    return f"webhook-secret-{webhook.pk}"
+
+
+def secret_shown_once(request: HtmxHttpRequest, club: Club, webhook: Webhook) -> HttpResponse:
+    """To the webhook's page, which shows its secret this once (a new webhook, a new secret)."""
+    request.session[_secret_key(webhook)] = webhook.secret
+    return redirect("clubs:webhook", slug=club.slug, webhook_id=webhook.pk)
 
 
 def webhook_page_context(
@@ -99,6 +112,13 @@ def webhook_detail(request: HtmxHttpRequest, slug: str, webhook_id: int) -> Http
     club = organised_club(request, slug)
     webhook = selectors.webhook_in(club, webhook_id)
     if request.method != "POST":
+        # The secret of a new webhook or a new secret, once; not one replaced since.
+        secret = request.session.pop(_secret_key(webhook), None)
+        if secret is not None and secret == webhook.secret:
+            response = _detail(request, club, webhook, secret=secret)
+            # Not kept for the Back button either.
+            response["Cache-Control"] = "no-store"
+            return response
         return _detail(request, club, webhook)
     form = WebhookForm(request.POST)
     if form.is_valid():
@@ -132,7 +152,7 @@ def webhook_action(
         messages.success(request, _("Test sent: its line is in the log below."))
     elif action == "secret":
         services.secret_rotate(webhook=webhook)
-        return _detail(request, club, webhook, secret=webhook.secret)
+        return secret_shown_once(request, club, webhook)
     elif action == "delete":
         services.webhook_delete(webhook=webhook)
         messages.success(request, _("Webhook deleted."))

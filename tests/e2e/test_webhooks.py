@@ -4,6 +4,8 @@ log scrolls in its own box)."""
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
@@ -11,7 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.webhooks import services
-from tarot_scores.webhooks.models import Delivery
+from tarot_scores.webhooks.models import Delivery, Webhook
 from tests.e2e.screen import settled
 from tests.e2e.test_game_entry import log_in
 from tests.factories import UserFactory, make_club
@@ -68,3 +70,27 @@ def test_an_organiser_changes_a_webhooks_events_on_a_phone(
     assert page_width(page) <= 390
     hook.refresh_from_db()
     assert hook.events == ["deal.recorded", "round.closed", "tournament.finished"]
+
+
+def test_a_new_webhooks_secret_is_shown_once_and_a_reload_makes_no_other(
+    page: Page, live_server: LiveServer
+) -> None:
+    club, organiser = organised_club()
+    log_in(page, live_server, organiser)
+    page.goto(reverse("clubs:webhooks", args=[club.slug]))
+    page.fill("input[name=url]", LONG)
+    page.locator("main form button.btn-primary").click()
+    hook = Webhook.objects.get(club=club)
+    expect(page).to_have_url(re.compile(rf"/webhooks/{hook.pk}/$"))
+    expect(page.locator("#webhook-secret")).to_have_text(hook.secret)
+    page.reload()
+    expect(page.locator(".facts")).to_contain_text(LONG)
+    expect(page.locator("#webhook-secret")).to_have_count(0)
+    # A new secret: the same, and the one shown is the one that signs.
+    page.locator("form[action$='/secret/'] button").click()
+    expect(page).to_have_url(re.compile(rf"/webhooks/{hook.pk}/$"))
+    hook.refresh_from_db()
+    expect(page.locator("#webhook-secret")).to_have_text(hook.secret)
+    page.reload()
+    expect(page.locator("#webhook-secret")).to_have_count(0)
+    assert Webhook.objects.get().secret == hook.secret

@@ -32,19 +32,24 @@ def test_the_list_and_a_new_webhook_with_its_secret_shown_once(
 ) -> None:
     _signed_in(client, organiser)
     url = reverse("clubs:webhooks", args=[club.slug])
-    page = client.get(url)
-    assert page.status_code == 200
-    assert "Webhooks" in page.content.decode()
+    listed = client.get(url)
+    assert listed.status_code == 200
+    assert "Webhooks" in listed.content.decode()
 
     answer = client.post(url, {"url": PUBLIC, "events": ["deal.recorded", "round.closed"]})
-    assert answer.status_code == 201
     hook = Webhook.objects.get(club=club)
+    page = reverse("clubs:webhook", args=[club.slug, hook.pk])
+    # To the webhook's page, which shows the secret this once (and asks not to be cached).
+    assert answer.status_code == 302 and answer["Location"] == page
     assert hook.events == ["deal.recorded", "round.closed"]
-    assert hook.secret in answer.content.decode()
-    # Shown once: the webhook's page never shows it again.
-    again = client.get(reverse("clubs:webhook", args=[club.slug, hook.pk]))
+    shown = client.get(page)
+    assert hook.secret in shown.content.decode()
+    assert shown["Cache-Control"] == "no-store"
+    # Shown once: the webhook's page (reloaded) never shows it again.
+    again = client.get(page)
     assert again.status_code == 200
     assert hook.secret not in again.content.decode()
+    assert Webhook.objects.count() == 1
     # The events chosen, in words (French by default).
     assert "Donne enregistrée, Tour clos" in text_of(again.content.decode())
 
@@ -102,8 +107,12 @@ def test_the_log_and_every_action(
     assert hook.active
     old = hook.secret
     answer = client.post(reverse("clubs:webhook_action", args=[club.slug, hook.pk, "secret"]))
+    assert answer.status_code == 302 and answer["Location"] == page
     hook.refresh_from_db()
-    assert hook.secret != old and hook.secret in answer.content.decode()
+    assert hook.secret != old and hook.secret in client.get(page).content.decode()
+    # Reloaded, the page neither shows it again nor makes another.
+    assert hook.secret not in client.get(page).content.decode()
+    assert Webhook.objects.get(pk=hook.pk).secret == hook.secret
 
     # A failed delivery: the log offers to send it again.
     delivery = Delivery.objects.get(webhook=hook)
@@ -172,9 +181,11 @@ def test_a_tournaments_own_webhooks(
     _signed_in(client, organiser)
     assert client.get(url).status_code == 200
     answer = client.post(url, {"url": PUBLIC, "events": ["standings.changed"]})
-    assert answer.status_code == 201
     link = TournamentWebhook.objects.get(tournament=tournament)
-    assert link.webhook.secret in answer.content.decode()
+    page = reverse("clubs:webhook", args=[club.slug, link.webhook.pk])
+    assert answer.status_code == 302 and answer["Location"] == page
+    assert link.webhook.secret in client.get(page).content.decode()
+    assert link.webhook.secret not in client.get(page).content.decode()
     listed = client.get(url).content.decode()
     assert reverse("clubs:webhook", args=[club.slug, link.webhook.pk]) in listed
     # The tournament's pages lead to it.
@@ -266,3 +277,19 @@ def test_a_change_to_a_refused_address_is_said_beside_its_field_and_changes_noth
     assert f'value="{address}"' in answer.content.decode()
     hook.refresh_from_db()
     assert hook.url == PUBLIC and hook.events == []
+
+
+def test_a_secret_replaced_since_is_not_shown(
+    database_queue: None, client: Client, club: Club, organiser: User
+) -> None:
+    """A secret kept for its showing but replaced since (through the API, say) is not shown:
+    it no longer signs anything."""
+    _signed_in(client, organiser)
+    client.post(
+        reverse("clubs:webhooks", args=[club.slug]), {"url": PUBLIC, "events": ["deal.recorded"]}
+    )
+    hook = Webhook.objects.get(club=club)
+    old = hook.secret
+    services.secret_rotate(webhook=hook)
+    shown = client.get(reverse("clubs:webhook", args=[club.slug, hook.pk])).content.decode()
+    assert old not in shown and hook.secret not in shown
