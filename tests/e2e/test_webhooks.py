@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
@@ -73,8 +74,11 @@ def test_an_organiser_changes_a_webhooks_events_on_a_phone(
 
 
 def test_a_new_webhooks_secret_is_shown_once_and_a_reload_makes_no_other(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A secret with no "-" in it: one word of 49 characters, wider than a phone in monospace.
+    secrets = iter(["whsec_" + "Zk3T1rCw9n8rWJ8bq3u6mS0Qe2hX4yVZl1dF7cPo5aU", "whsec_" + "A" * 43])
+    monkeypatch.setattr(services, "new_secret", lambda: next(secrets))
     club, organiser = organised_club()
     log_in(page, live_server, organiser)
     page.goto(reverse("clubs:webhooks", args=[club.slug]))
@@ -83,6 +87,10 @@ def test_a_new_webhooks_secret_is_shown_once_and_a_reload_makes_no_other(
     hook = Webhook.objects.get(club=club)
     expect(page).to_have_url(re.compile(rf"/webhooks/{hook.pk}/$"))
     expect(page.locator("#webhook-secret")).to_have_text(hook.secret)
+    # The secret (43 characters, one word) wraps inside the phone's width.
+    box = page.locator("#webhook-secret").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    assert page_width(page) <= 390
     page.reload()
     expect(page.locator(".facts")).to_contain_text(LONG)
     expect(page.locator("#webhook-secret")).to_have_count(0)
