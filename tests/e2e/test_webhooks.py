@@ -95,6 +95,7 @@ def test_a_new_webhooks_secret_is_shown_once_and_a_reload_makes_no_other(
     expect(page.locator(".facts")).to_contain_text(LONG)
     expect(page.locator("#webhook-secret")).to_have_count(0)
     # A new secret: the same, and the one shown is the one that signs.
+    page.locator(".webhook-secret-new summary").click()
     page.locator("form[action$='/secret/'] button").click()
     expect(page).to_have_url(re.compile(rf"/webhooks/{hook.pk}/$"))
     hook.refresh_from_db()
@@ -102,3 +103,30 @@ def test_a_new_webhooks_secret_is_shown_once_and_a_reload_makes_no_other(
     page.reload()
     expect(page.locator("#webhook-secret")).to_have_count(0)
     assert Webhook.objects.get().secret == hook.secret
+
+
+def test_a_new_secret_and_deleting_take_a_second_tap_after_saying_what_they_do(
+    page: Page, live_server: LiveServer
+) -> None:
+    """Neither can be undone, and on a phone they sat side by side with the other buttons."""
+    club, organiser = organised_club()
+    hook = services.webhook_create(club=club, url=LONG, by=organiser)
+    secret = hook.secret
+    log_in(page, live_server, organiser)
+    page.goto(reverse("clubs:webhook", args=[club.slug, hook.pk]))
+    rotate = page.locator("form[action$='/secret/'] button")
+    delete = page.locator("form[action$='/delete/'] button")
+    expect(rotate).to_be_hidden()
+    expect(delete).to_be_hidden()
+
+    page.locator(".webhook-secret-new summary").click()
+    expect(page.locator(".webhook-secret-new")).to_contain_text("Le secret actuel cesse aussitôt")
+    expect(rotate).to_be_visible()
+    page.locator(".webhook-delete summary").click()
+    expect(page.locator(".webhook-delete")).to_contain_text("C'est définitif.")
+    hook.refresh_from_db()
+    assert hook.secret == secret
+
+    delete.click()
+    expect(page.locator(".messages")).to_contain_text("Webhook supprimé.")
+    assert not Webhook.objects.filter(pk=hook.pk).exists()
