@@ -74,13 +74,29 @@ def test_a_refused_address_is_a_problem_with_its_code(
     assert not Webhook.objects.exists()
 
 
-def test_an_unknown_event_is_refused(database_queue: None, club: Club, organiser: User) -> None:
-    answer = token_client(organiser).post(
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "“deal.eaten” is not an event a webhook can choose: choose among deal.recorded, "),
+        (
+            "fr",
+            "« deal.eaten » n'est pas un événement qu'un webhook peut choisir : choisissez parmi ",
+        ),
+    ],
+)
+def test_an_unknown_event_is_refused_with_the_events_to_choose_from(
+    database_queue: None, club: Club, organiser: User, lang: str, message: str
+) -> None:
+    answer = token_client(organiser, lang=lang).post(
         f"/api/v1/clubs/{club.pk}/webhooks/",
-        {"url": PUBLIC, "events": ["deal.eaten"]},
+        {"url": PUBLIC, "events": ["deal.recorded", "deal.eaten"]},
         format="json",
     )
-    assert "events.0" in codes_of(assert_problem(answer, 400))
+    problem = assert_problem(answer, 400)
+    assert codes_of(problem) == {"events.1": ["invalid_choice"]}
+    assert problem["detail"].startswith(message)
+    assert "tournament.finished." in problem["detail"]
+    assert not Webhook.objects.exists()
 
 
 def test_ping_log_and_resend(database_queue: None, club: Club, organiser: User) -> None:
