@@ -15,6 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 from tarot_scores.clubs.models import Club
 from tarot_scores.webhooks import services
 from tarot_scores.webhooks.models import Delivery, Webhook
+from tests.e2e.a11y import assert_accessible
 from tests.e2e.screen import settled
 from tests.e2e.test_game_entry import log_in
 from tests.factories import UserFactory, make_club
@@ -49,10 +50,14 @@ def test_a_long_address_and_the_log_fit_a_phones_width(page: Page, live_server: 
     page.goto(reverse("clubs:webhooks", args=[club.slug]))
     expect(page.locator(".webhook-list")).to_contain_text(LONG)
     assert page_width(page) <= 390
+    assert_accessible(page)
 
     page.goto(reverse("clubs:webhook", args=[club.slug, hook.pk]))
     expect(page.locator("#delivery-log")).to_contain_text("502")
     assert page_width(page) <= 390
+    for more in page.locator("main details summary").all():
+        more.click()
+    assert_accessible(page)
 
 
 def test_an_organiser_changes_a_webhooks_events_on_a_phone(
