@@ -74,7 +74,7 @@ def url_shape(url: str) -> tuple[str, str, int, str]:
     except ValueError:
         raise AddressRefused("url_invalid", _("Enter a valid address.")) from None
     host = (parts.hostname or "").lower()
-    if not host:
+    if not host or port == 0:
         raise AddressRefused("url_invalid", _("Enter a valid address."))
     if parts.username or parts.password:
         raise AddressRefused("url_credentials", _("Put no user name or password in the address."))

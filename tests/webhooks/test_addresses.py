@@ -65,6 +65,8 @@ def test_public_addresses_are_allowed(address: str) -> None:
         ("https:///hook", "url_invalid"),
         ("not a url", "url_invalid"),
         ("https://93.184.216.34:99999/", "url_invalid"),
+        # Port 0 is no port a server listens on: every send would fail.
+        ("https://93.184.216.34:0/hook", "url_invalid"),
     ],
 )
 def test_refused_urls_say_why(url: str, code: str) -> None:
