@@ -58,7 +58,7 @@ class DealJSONParser(JSONParser):
         raw = stream.read(MAX_BODY_BYTES + 1)
         if len(raw) > MAX_BODY_BYTES:
             raise BodyTooLarge(
-                gettext("The body is too large: a deal takes at most %(limit)s bytes.")
+                gettext("The body is too large: a request takes at most %(limit)s bytes.")
                 % {"limit": MAX_BODY_BYTES}
             )
         encoding = (parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET

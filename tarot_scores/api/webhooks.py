@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -34,6 +36,11 @@ from tarot_scores.webhooks.models import CHOSEN_EVENTS, Delivery, Event, Webhook
 
 TAGS = ["webhooks"]
 EVENT_NAMES = [str(event) for event in CHOSEN_EVENTS]
+# DRF fills in {input}; the events are named so that the caller knows what to send instead.
+NOT_AN_EVENT = format_lazy(
+    gettext_lazy("“{{input}}” is not an event a webhook can choose: choose among {events}."),
+    events=", ".join(EVENT_NAMES),
+)
 
 
 class WebhookSerializer(serializers.Serializer[Any]):
@@ -49,9 +56,12 @@ class WebhookSerializer(serializers.Serializer[Any]):
         max_length=500, help_text="An https address of a public server (docs/api.md)."
     )
     events = serializers.ListField(
-        child=serializers.ChoiceField(choices=EVENT_NAMES),
+        child=serializers.ChoiceField(
+            choices=EVENT_NAMES, error_messages={"invalid_choice": NOT_AN_EVENT}
+        ),
         required=False,
-        help_text="The events it is told of; empty or left out: every event.",
+        help_text="The events it is told of; empty or left out: every event (those added "
+        "later too). `ping` is not one: a test is sent whatever is chosen.",
     )
     active = serializers.BooleanField(
         required=False, help_text="False: paused (events wait until it is active again)."
@@ -99,7 +109,7 @@ CREATED_EXAMPLE = {
     "url": "https://93.184.216.34/tarot/hook",
     "events": [],
     "active": True,
-    "created_at": "2026-11-27T18:02:11Z",
+    "created_at": "2026-11-27T19:02:11.101000+01:00",
     "secret": "whsec_Zk3T1rCw9n8rWJ8bq3u6mS0Qe2hX4yVZl1dF7cPo5aU",
 }
 

@@ -74,7 +74,7 @@ def url_shape(url: str) -> tuple[str, str, int, str]:
     except ValueError:
         raise AddressRefused("url_invalid", _("Enter a valid address.")) from None
     host = (parts.hostname or "").lower()
-    if not host:
+    if not host or port == 0:
         raise AddressRefused("url_invalid", _("Enter a valid address."))
     if parts.username or parts.password:
         raise AddressRefused("url_credentials", _("Put no user name or password in the address."))
@@ -87,6 +87,15 @@ def url_shape(url: str) -> tuple[str, str, int, str]:
     return parts.scheme, host, port or (443 if parts.scheme == "https" else 80), path
 
 
+def _unknown_host(host: str) -> AddressRefused:
+    # Said with the name, and what to look at: most often a typo in it.
+    return AddressRefused(
+        "url_unknown_host",
+        _("No server is known by the name %(host)s: check the address for a typo.")
+        % {"host": host},
+    )
+
+
 def url_target(url: str) -> Target:
     """The address checked and resolved, or ``AddressRefused``: not https, a name that does
     not resolve, or any of its addresses not public."""
@@ -94,12 +103,10 @@ def url_target(url: str) -> Target:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, OSError):
-        raise AddressRefused(
-            "url_unknown_host", _("This address's server cannot be found.")
-        ) from None
+        raise _unknown_host(host) from None
     addresses = tuple(dict.fromkeys(str(info[4][0]) for info in found))
     if not addresses:
-        raise AddressRefused("url_unknown_host", _("This address's server cannot be found."))
+        raise _unknown_host(host)
     if not _test_host(host):
         for address in addresses:
             if not address_allowed(address.split("%", 1)[0]):

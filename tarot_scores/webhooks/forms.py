@@ -1,12 +1,13 @@
-"""The shape of a new webhook as an organiser types it: the address and the events. The rules
-(https, a public server, known events) are ``services.webhook_create``'s."""
+"""The shape of a webhook as an organiser types it, new or changed: the address and the
+events. The rules (https, a public server, known events) are ``services.webhook_create``'s and
+``services.webhook_update``'s."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tarot_scores.webhooks.models import CHOSEN_EVENTS
+from tarot_scores.webhooks.models import CHOSEN_EVENTS, Webhook
 
 
 class WebhookForm(forms.Form):
@@ -22,3 +23,11 @@ class WebhookForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         help_text=_("All of them: every event, those the site adds later too."),
     )
+
+    @staticmethod
+    def initial_of(webhook: Webhook) -> dict[str, object]:
+        """The form as the webhook is now (no event chosen: every one, so all are ticked)."""
+        return {
+            "url": webhook.url,
+            "events": list(webhook.events) or [event.value for event in CHOSEN_EVENTS],
+        }

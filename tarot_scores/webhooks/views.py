@@ -3,7 +3,10 @@
 pause, resume, send a test, a new secret, delete, send a failed delivery again.
 
 Every action is a plain form (POST, then back to the page), so the pages work without
-JavaScript; htmx refreshes the log in place. A tournament's webhooks are listed and added on its
+JavaScript; htmx refreshes the log in place. A new webhook or a new secret goes to the webhook's
+page too, the secret kept in the session for that one showing: a reload (or a phone restoring
+its tab) shows the page again, it never posts again (a second webhook, another secret that
+silently replaces the one just copied). A tournament's webhooks are listed and added on its
 own page (tournaments.views.webhooks) and managed here like the club's.
 """
 
@@ -17,7 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Club
@@ -53,7 +56,7 @@ def webhooks(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except Refusal as refusal:
             refusal.add_to_form(form)
         else:
-            return _detail(request, club, webhook, secret=webhook.secret, status=201)
+            return secret_shown_once(request, club, webhook)
     return render(
         request,
         "tarot_scores/webhooks/list.html",
@@ -62,15 +65,27 @@ def webhooks(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _secret_key(webhook: Webhook) -> str:
+    return f"webhook-secret-{webhook.pk}"
+
+
+def secret_shown_once(request: HtmxHttpRequest, club: Club, webhook: Webhook) -> HttpResponse:
+    """To the webhook's page, which shows its secret this once (a new webhook, a new secret)."""
+    request.session[_secret_key(webhook)] = webhook.secret
+    return redirect("clubs:webhook", slug=club.slug, webhook_id=webhook.pk)
+
+
 def webhook_page_context(
-    club: Club, webhook: Webhook, *, secret: str | None = None
+    club: Club, webhook: Webhook, *, secret: str | None = None, form: WebhookForm | None = None
 ) -> dict[str, Any]:
-    """What the webhook's page shows (``secret``: just made, shown this once)."""
+    """What the webhook's page shows (``secret``: just made, shown this once; ``form``: the
+    change of its address and events as typed, else as they are)."""
     return {
         "club": club,
         "webhook": webhook,
         "events": [Event(event).label for event in webhook.events if event in Event.values],
         "secret": secret,
+        "form": form or WebhookForm(initial=WebhookForm.initial_of(webhook)),
         "log": selectors.delivery_log(webhook),
     }
 
@@ -81,19 +96,42 @@ def _detail(
     webhook: Webhook,
     *,
     secret: str | None = None,
+    form: WebhookForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    context = webhook_page_context(club, webhook, secret=secret)
+    context = webhook_page_context(club, webhook, secret=secret, form=form)
     if request.htmx and not secret:
         return render(request, "tarot_scores/webhooks/detail.html#log", context)
     return render(request, "tarot_scores/webhooks/detail.html", context, status=status)
 
 
 @login_required
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def webhook_detail(request: HtmxHttpRequest, slug: str, webhook_id: int) -> HttpResponse:
+    """The webhook and its log; a POST changes its address and events."""
     club = organised_club(request, slug)
-    return _detail(request, club, selectors.webhook_in(club, webhook_id))
+    webhook = selectors.webhook_in(club, webhook_id)
+    if request.method != "POST":
+        # The secret of a new webhook or a new secret, once; not one replaced since.
+        secret = request.session.pop(_secret_key(webhook), None)
+        if secret is not None and secret == webhook.secret:
+            response = _detail(request, club, webhook, secret=secret)
+            # Not kept for the Back button either.
+            response["Cache-Control"] = "no-store"
+            return response
+        return _detail(request, club, webhook)
+    form = WebhookForm(request.POST)
+    if form.is_valid():
+        try:
+            services.webhook_update(
+                webhook=webhook, url=form.cleaned_data["url"], events=form.cleaned_data["events"]
+            )
+        except Refusal as refusal:
+            refusal.add_to_form(form)
+        else:
+            messages.success(request, _("Webhook changed."))
+            return redirect("clubs:webhook", slug=club.slug, webhook_id=webhook.pk)
+    return _detail(request, club, webhook, form=form, status=400)
 
 
 @login_required
@@ -114,7 +152,7 @@ def webhook_action(
         messages.success(request, _("Test sent: its line is in the log below."))
     elif action == "secret":
         services.secret_rotate(webhook=webhook)
-        return _detail(request, club, webhook, secret=webhook.secret)
+        return secret_shown_once(request, club, webhook)
     elif action == "delete":
         services.webhook_delete(webhook=webhook)
         messages.success(request, _("Webhook deleted."))

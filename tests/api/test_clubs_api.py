@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from tarot_scores.api.models import ApiToken
 from tarot_scores.clubs.models import Club, Membership, Player
-from tests.api.helpers import assert_field_errors
+from tests.api.helpers import assert_field_errors, codes_of
 from tests.factories import ApiTable, ClubFactory, PlayerFactory, UserFactory, token_client
 
 CLUBS = "/api/v1/clubs/"
@@ -444,3 +444,21 @@ def test_random_bodies_are_never_a_500(table: ApiTable, body: Any, url: str) -> 
     assert response.status_code in (200, 201, 400), (body, response.content)
     if response.status_code == 400:
         assert_field_errors(response)
+
+
+@pytest.mark.django_db
+def test_a_nul_character_is_refused_with_the_codes_the_docs_give(organiser: User) -> None:
+    """docs/api.md's table of statuses: ``nul_character`` on a query parameter (refused at the
+    door), ``null_characters_not_allowed`` on the field of a JSON body that holds one."""
+    api = token_client(organiser)
+    in_query = api.get("/api/v1/players/?club=1%00")
+    assert assert_codes(in_query) == {"club": ["nul_character"]}
+    in_body = api.post("/api/v1/clubs/", {"name": "Tarot\x00Club"}, format="json")
+    assert assert_codes(in_body) == {"name": ["null_characters_not_allowed"]}
+    assert not Club.objects.filter(name__startswith="Tarot").exists()
+
+
+def assert_codes(response: Any) -> dict[str, list[str]]:
+    body = response.json()
+    assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
+    return codes_of(body)

@@ -239,7 +239,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "clubs:members": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     "clubs:settings": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     "clubs:webhooks": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
-    "clubs:webhook": {"GET": A_ORGANISERS},
+    "clubs:webhook": {"GET": A_ORGANISERS, "POST": A_ORGANISERS},
     "clubs:webhook_action": {"POST": A_ORGANISERS},
     "clubs:delivery_resend": {"POST": A_ORGANISERS},
     "clubs:rules": {"GET": EVERYONE, "POST": A_ORGANISERS},

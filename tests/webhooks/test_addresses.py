@@ -65,6 +65,8 @@ def test_public_addresses_are_allowed(address: str) -> None:
         ("https:///hook", "url_invalid"),
         ("not a url", "url_invalid"),
         ("https://93.184.216.34:99999/", "url_invalid"),
+        # Port 0 is no port a server listens on: every send would fail.
+        ("https://93.184.216.34:0/hook", "url_invalid"),
     ],
 )
 def test_refused_urls_say_why(url: str, code: str) -> None:
@@ -116,11 +118,17 @@ def test_a_name_with_one_private_address_among_public_ones_is_refused(
     assert "10.1.2.3" in refused.value.message
 
 
-def test_a_name_that_does_not_resolve_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_name_that_does_not_resolve_is_refused_with_the_name_to_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     _resolves_to(monkeypatch)
     with pytest.raises(AddressRefused) as refused:
         url_target("https://nowhere.example.org/x")
     assert refused.value.code == "url_unknown_host"
+    assert refused.value.message == (
+        "Aucun serveur ne porte le nom nowhere.example.org : vérifiez l'adresse (une faute de "
+        "frappe ?)."
+    )
 
 
 def test_a_name_of_public_addresses_keeps_them_all_for_the_send(

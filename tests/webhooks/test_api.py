@@ -74,13 +74,29 @@ def test_a_refused_address_is_a_problem_with_its_code(
     assert not Webhook.objects.exists()
 
 
-def test_an_unknown_event_is_refused(database_queue: None, club: Club, organiser: User) -> None:
-    answer = token_client(organiser).post(
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "“deal.eaten” is not an event a webhook can choose: choose among deal.recorded, "),
+        (
+            "fr",
+            "« deal.eaten » n'est pas un événement qu'un webhook peut choisir : choisissez parmi ",
+        ),
+    ],
+)
+def test_an_unknown_event_is_refused_with_the_events_to_choose_from(
+    database_queue: None, club: Club, organiser: User, lang: str, message: str
+) -> None:
+    answer = token_client(organiser, lang=lang).post(
         f"/api/v1/clubs/{club.pk}/webhooks/",
-        {"url": PUBLIC, "events": ["deal.eaten"]},
+        {"url": PUBLIC, "events": ["deal.recorded", "deal.eaten"]},
         format="json",
     )
-    assert "events.0" in codes_of(assert_problem(answer, 400))
+    problem = assert_problem(answer, 400)
+    assert codes_of(problem) == {"events.1": ["invalid_choice"]}
+    assert problem["detail"].startswith(message)
+    assert "tournament.finished." in problem["detail"]
+    assert not Webhook.objects.exists()
 
 
 def test_ping_log_and_resend(database_queue: None, club: Club, organiser: User) -> None:
@@ -144,3 +160,23 @@ def test_a_tournaments_own_webhooks(
     # Managed like the club's.
     assert api.get(f"/api/v1/webhooks/{body['id']}/").status_code == 200
     assert api.get(f"/api/v1/clubs/{club.pk}/webhooks/").json()["count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "detail"),
+    [
+        ("en", "The body is too large: a request takes at most 65536 bytes."),
+        ("fr", "Le corps de la requête est trop gros : une requête tient en 65536 octets au plus."),
+    ],
+)
+def test_a_body_over_64_kb_is_a_413_that_speaks_of_a_request(
+    database_queue: None, club: Club, organiser: User, lang: str, detail: str
+) -> None:
+    """The guard is every API body's, not only a deal's (it said "a deal takes at most")."""
+    answer = token_client(organiser, lang=lang).post(
+        f"/api/v1/clubs/{club.pk}/webhooks/",
+        {"url": PUBLIC + "?" + "a" * 70_000},
+        format="json",
+    )
+    assert assert_problem(answer, 413)["detail"] == detail
+    assert not Webhook.objects.exists()

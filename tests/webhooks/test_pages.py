@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.webhooks import services
-from tarot_scores.webhooks.models import Delivery, Webhook
+from tarot_scores.webhooks.models import CHOSEN_EVENTS, Delivery, Webhook
 from tests.clubs.helpers import field_errors, text_of
 from tests.factories import UserFactory, make_club, make_tournament
 from tests.queue import database_queue
@@ -32,19 +32,24 @@ def test_the_list_and_a_new_webhook_with_its_secret_shown_once(
 ) -> None:
     _signed_in(client, organiser)
     url = reverse("clubs:webhooks", args=[club.slug])
-    page = client.get(url)
-    assert page.status_code == 200
-    assert "Webhooks" in page.content.decode()
+    listed = client.get(url)
+    assert listed.status_code == 200
+    assert "Webhooks" in listed.content.decode()
 
     answer = client.post(url, {"url": PUBLIC, "events": ["deal.recorded", "round.closed"]})
-    assert answer.status_code == 201
     hook = Webhook.objects.get(club=club)
+    page = reverse("clubs:webhook", args=[club.slug, hook.pk])
+    # To the webhook's page, which shows the secret this once (and asks not to be cached).
+    assert answer.status_code == 302 and answer["Location"] == page
     assert hook.events == ["deal.recorded", "round.closed"]
-    assert hook.secret in answer.content.decode()
-    # Shown once: the webhook's page never shows it again.
-    again = client.get(reverse("clubs:webhook", args=[club.slug, hook.pk]))
+    shown = client.get(page)
+    assert hook.secret in shown.content.decode()
+    assert shown["Cache-Control"] == "no-store"
+    # Shown once: the webhook's page (reloaded) never shows it again.
+    again = client.get(page)
     assert again.status_code == 200
     assert hook.secret not in again.content.decode()
+    assert Webhook.objects.count() == 1
     # The events chosen, in words (French by default).
     assert "Donne enregistrée, Tour clos" in text_of(again.content.decode())
 
@@ -102,8 +107,12 @@ def test_the_log_and_every_action(
     assert hook.active
     old = hook.secret
     answer = client.post(reverse("clubs:webhook_action", args=[club.slug, hook.pk, "secret"]))
+    assert answer.status_code == 302 and answer["Location"] == page
     hook.refresh_from_db()
-    assert hook.secret != old and hook.secret in answer.content.decode()
+    assert hook.secret != old and hook.secret in client.get(page).content.decode()
+    # Reloaded, the page neither shows it again nor makes another.
+    assert hook.secret not in client.get(page).content.decode()
+    assert Webhook.objects.get(pk=hook.pk).secret == hook.secret
 
     # A failed delivery: the log offers to send it again.
     delivery = Delivery.objects.get(webhook=hook)
@@ -172,9 +181,11 @@ def test_a_tournaments_own_webhooks(
     _signed_in(client, organiser)
     assert client.get(url).status_code == 200
     answer = client.post(url, {"url": PUBLIC, "events": ["standings.changed"]})
-    assert answer.status_code == 201
     link = TournamentWebhook.objects.get(tournament=tournament)
-    assert link.webhook.secret in answer.content.decode()
+    page = reverse("clubs:webhook", args=[club.slug, link.webhook.pk])
+    assert answer.status_code == 302 and answer["Location"] == page
+    assert link.webhook.secret in client.get(page).content.decode()
+    assert link.webhook.secret not in client.get(page).content.decode()
     listed = client.get(url).content.decode()
     assert reverse("clubs:webhook", args=[club.slug, link.webhook.pk]) in listed
     # The tournament's pages lead to it.
@@ -202,3 +213,83 @@ def test_staff_see_the_failed_deliveries_in_the_admin(
     webhook_page = client.get(reverse("admin:tarot_scores_webhook_change", args=[hook.pk]))
     assert webhook_page.status_code == 200
     assert hook.secret not in webhook_page.content.decode()
+
+
+def test_the_webhooks_page_changes_its_events_and_address(
+    database_queue: None, client: Client, club: Club, organiser: User
+) -> None:
+    _signed_in(client, organiser)
+    hook = services.webhook_create(club=club, url=PUBLIC, by=organiser)
+    secret = hook.secret
+    page = reverse("clubs:webhook", args=[club.slug, hook.pk])
+    # The form shows the webhook as it is: every event ticked for "every event".
+    shown = client.get(page).content.decode()
+    assert f'action="{page}"' in shown
+    assert shown.count('name="events"') == shown.count('name="events" value') == 7
+    assert shown.count("checked") == 7
+
+    answer = client.post(
+        page,
+        {"url": "https://93.184.216.35/other", "events": ["deal.recorded", "round.closed"]},
+        headers={"accept-language": "en"},
+    )
+    assert answer.status_code == 302 and answer["Location"] == page
+    hook.refresh_from_db()
+    assert hook.url == "https://93.184.216.35/other"
+    assert hook.events == ["deal.recorded", "round.closed"]
+    assert hook.secret == secret
+    assert "Webhook changed." in text_of(client.get(page).content.decode())
+
+    # Every event ticked again: "every event", those added later too.
+    every = [str(event) for event in CHOSEN_EVENTS]
+    client.post(page, {"url": hook.url, "events": every})
+    hook.refresh_from_db()
+    assert hook.events == []
+
+
+@pytest.mark.parametrize(
+    ("address", "lang", "message"),
+    [
+        ("https://10.0.0.1/hook", "en", "private or local network"),
+        ("http://93.184.216.34/hook", "fr", "doit commencer par https://"),
+    ],
+)
+def test_a_change_to_a_refused_address_is_said_beside_its_field_and_changes_nothing(
+    database_queue: None,
+    client: Client,
+    club: Club,
+    organiser: User,
+    address: str,
+    lang: str,
+    message: str,
+) -> None:
+    _signed_in(client, organiser)
+    hook = services.webhook_create(club=club, url=PUBLIC, by=organiser)
+    answer = client.post(
+        reverse("clubs:webhook", args=[club.slug, hook.pk]),
+        {"url": address, "events": ["deal.recorded"]},
+        headers={"accept-language": lang},
+    )
+    assert answer.status_code == 400
+    errors = field_errors(answer.content.decode(), "id_url")
+    assert errors and message in errors[0]
+    # The form keeps what was typed, open, for another try.
+    assert f'value="{address}"' in answer.content.decode()
+    hook.refresh_from_db()
+    assert hook.url == PUBLIC and hook.events == []
+
+
+def test_a_secret_replaced_since_is_not_shown(
+    database_queue: None, client: Client, club: Club, organiser: User
+) -> None:
+    """A secret kept for its showing but replaced since (through the API, say) is not shown:
+    it no longer signs anything."""
+    _signed_in(client, organiser)
+    client.post(
+        reverse("clubs:webhooks", args=[club.slug]), {"url": PUBLIC, "events": ["deal.recorded"]}
+    )
+    hook = Webhook.objects.get(club=club)
+    old = hook.secret
+    services.secret_rotate(webhook=hook)
+    shown = client.get(reverse("clubs:webhook", args=[club.slug, hook.pk])).content.decode()
+    assert old not in shown and hook.secret not in shown

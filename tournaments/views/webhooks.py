@@ -15,7 +15,7 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.webhooks.forms import WebhookForm
-from tarot_scores.webhooks.views import webhook_page_context
+from tarot_scores.webhooks.views import secret_shown_once
 from tournaments.views.access import readable
 from tournaments.webhooks import tournament_webhook_create, tournament_webhooks
 
@@ -41,8 +41,7 @@ def webhooks(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         except Refusal as refusal:
             refusal.add_to_form(form)
         else:
-            context = webhook_page_context(club, webhook, secret=webhook.secret)
-            return render(request, "tarot_scores/webhooks/detail.html", context, status=201)
+            return secret_shown_once(request, club, webhook)
     return render(
         request,
         "tournaments/webhooks.html",
