@@ -352,7 +352,9 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     # closed round's too: it only names him on that phone), then confirms or disagrees with
     # its own table's deals.
     "tournaments:table_holder": {"POST": LINKS_ALL},
-    "tournaments:table_deal_confirm": {"POST": OWN_LINK},
+    # Opened again (a reload of a refusal's page), any link's confirm address leads back to
+    # that link's own table page, which says what that link may do.
+    "tournaments:table_deal_confirm": {"GET": LINKS_ALL, "POST": OWN_LINK},
     "tournaments:table_deal_dispute": {"GET": OWN_LINK, "POST": OWN_LINK},
 }
 
