@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
+from tarot_scores.api.paging import Pages
 from tarot_scores.api.permissions import club_or_404
 from tarot_scores.stats import selectors
 from tarot_scores.stats.selectors import RatedPlayer
@@ -75,9 +76,27 @@ RATINGS_EXAMPLE = OpenApiExample(
 )
 
 
+class RatingsPages(Pages):
+    """The page of a club's ratings: every list's members, and since when the ratings wait for
+    the background job (the view fills it in)."""
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        paged: dict[str, Any] = super().get_paginated_response_schema(schema)
+        paged["properties"]["ratings_behind_since"] = {
+            "type": "string",
+            "format": "date-time",
+            "nullable": True,
+            "description": "Null, or the time since which a deal entered or corrected waits "
+            "to be taken into the ratings (recomputed in the background).",
+        }
+        paged["required"] = [*paged.get("required", []), "ratings_behind_since"]
+        return paged
+
+
 class ClubRatingsView(ClubAPIView):
     serializer_class = RatingRowSerializer
     paged = True
+    pagination_class = RatingsPages
 
     @extend_schema(
         operation_id="clubs_ratings",

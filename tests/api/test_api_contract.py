@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.outage import server_error
 from tests.api.helpers import assert_problem, codes_of
-from tests.factories import token_client
+from tests.factories import ClubFactory, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -215,3 +215,21 @@ def test_an_unknown_query_parameter_is_refused_not_ignored(django_user_model: An
     detail = assert_problem(client.get(f"/api/v1/clubs/{club.pk}/", {"page": 1}), 400)
     assert codes_of(detail) == {"page": ["unknown_parameter"]}
     assert client.get("/api/v1/players/", {"club": club.pk}).status_code == 200
+
+
+def test_a_pages_members_are_the_ones_its_schema_declares(schema: dict[str, Any]) -> None:
+    """A generated client knows a page's members from the schema: a page that adds its own
+    (the feed's ``cursor``, the ratings' ``ratings_behind_since``) declares them."""
+    club = ClubFactory.create()
+    components = schema["components"]["schemas"]
+    for path, url in [
+        ("/api/v1/clubs/{id}/ratings/", f"/api/v1/clubs/{club.pk}/ratings/"),
+        ("/api/v1/games/", "/api/v1/games/"),
+        ("/api/v1/clubs/", "/api/v1/clubs/"),
+    ]:
+        operation = schema["paths"][path]["get"]
+        answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        declared = components[answer["$ref"].rsplit("/", 1)[1]]
+        body = APIClient().get(url).json()
+        assert set(body) == set(declared["properties"]), path
+        assert set(declared["required"]) <= set(body), path
