@@ -4,6 +4,8 @@ instead of starting again from the top of the page."""
 
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -47,3 +49,20 @@ def test_the_focus_stays_on_the_row_after_a_check_in_or_a_series(
     expect(save).to_be_focused()
     entry.refresh_from_db()
     assert entry.series == "open"
+
+
+def test_each_rows_buttons_name_their_player(page: Page, live_server: LiveServer) -> None:
+    """A screen reader listing the page's buttons hears whose row each one acts on ("Pointé :
+    Inès"), not the same "Pointé" once per player (the organiser reads the site in French)."""
+    organiser = UserFactory.create(username="accueil")
+    club = club_services.club_create(name="Tarot Club de Lyon", by=organiser)
+    tournament = factories.make_tournament(club, 4)
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
+    log_in(page, live_server, organiser)
+    page.goto(reverse("tournaments:registration", args=[tournament.pk]))
+
+    for entry in entries:
+        name = entry.player.label
+        for action in ("Pointé", "Abandon", "Enregistrer"):
+            named = page.get_by_role("button", name=re.compile(rf"^{action}\s*: {name}$"))
+            expect(named).to_have_count(1)
