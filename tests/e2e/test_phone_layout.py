@@ -36,8 +36,13 @@ def named_table(players: int) -> Table:
 
 
 def sideways(page: Page) -> float:
+    """How far the page reaches past the phone's width. Measured against the width the phone
+    was given, not ``window.innerWidth``: a phone-emulating browser widens its window to fit a
+    page that overflows, so the two always agree."""
     settled(page)
-    return float(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+    size = page.viewport_size
+    assert size is not None
+    return float(page.evaluate("document.documentElement.scrollWidth")) - size["width"]
 
 
 def assert_totals_across(page: Page, players: int) -> None:
