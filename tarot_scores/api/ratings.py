@@ -88,6 +88,9 @@ class RatingsPages(Pages):
             "nullable": True,
             "description": "Null, or the time since which a deal entered or corrected waits "
             "to be taken into the ratings (recomputed in the background).",
+            # drf-spectacular builds the page's example from each member's own example; without
+            # one it warns, and the schema (generated with fail-on-warn) is refused.
+            "example": None,
         }
         paged["required"] = [*paged.get("required", []), "ratings_behind_since"]
         return paged

@@ -115,6 +115,14 @@ class TarotAutoSchema(AutoSchema):
             auths.append({})
         return auths
 
+    def _get_paginator(self) -> Any:
+        """Only a read answers a page: a write that answers a list (naming a referee answers
+        them all) answers it whole, and reads no ``page`` or ``page_size``, as
+        ``api.base.declared_query_parameters`` accepts them on GET alone."""
+        if self.method != "GET":
+            return None
+        return super()._get_paginator()  # type: ignore[no-untyped-call]
+
 
 def _problem_content(content: dict[str, Any], status: int) -> dict[str, Any]:
     media: dict[str, Any] = {"schema": PROBLEM_REF}

@@ -233,3 +233,20 @@ def test_a_pages_members_are_the_ones_its_schema_declares(schema: dict[str, Any]
         body = APIClient().get(url).json()
         assert set(body) == set(declared["properties"]), path
         assert set(declared["required"]) <= set(body), path
+
+
+def test_only_a_read_declares_a_page(schema: dict[str, Any]) -> None:
+    """A write reads no ``page`` or ``page_size`` (400 ``unknown_parameter``), so its schema
+    declares none, and a write answering a list (naming a referee answers them all) declares
+    the list it sends: a generated client neither sends page_size nor reads a page there."""
+    for path, method, operation in operations(schema):
+        if method == "get":
+            continue
+        names = {p["name"] for p in operation.get("parameters", [])}
+        assert not names & {"page", "page_size"}, (method, path)
+        for answer in operation["responses"].values():
+            body = answer.get("content", {}).get("application/json", {}).get("schema", {})
+            assert not body.get("$ref", "").rsplit("/", 1)[-1].startswith("Paginated"), path
+    named = schema["paths"]["/api/v1/tournaments/{id}/referees/"]["post"]["responses"]["201"]
+    listed = named["content"]["application/json"]["schema"]
+    assert listed == {"type": "array", "items": {"$ref": "#/components/schemas/Referee"}}

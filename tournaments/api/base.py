@@ -14,7 +14,7 @@ from typing import Any
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.response import Response
 
 from tarot_scores.api.base import ClubAPIView, refusal
@@ -63,7 +63,12 @@ def round_or_404(tournament: Tournament, number: int) -> Round:
 
 
 def require_organiser(who: Any, club: Club) -> None:
-    """403 unless the caller organises the club (or is a superuser)."""
+    """401 for an anonymous caller (sign in first), else 403 unless the caller organises the
+    club (or is a superuser): an organisers' read asked anonymously says to sign in, as a write
+    does."""
+    user = getattr(who, "user", who)
+    if user is None or not user.is_authenticated:
+        raise NotAuthenticated()
     if not permissions.is_organiser(who, club):
         raise PermissionDenied()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.request import Request
@@ -190,10 +190,20 @@ class PenaltyDetailView(TournamentAPIView):
         operation_id="tournament_penalties_destroy",
         summary="Remove a penalty",
         description="Organisers and referees. The penalty counts no more but stays in the list, "
-        "marked removed, with who removed it, when and the optional `reason` (a JSON body, or "
-        "none). 400 if it was removed already.",
+        "marked removed, with who removed it, when and the optional `reason` (`?reason=`, as "
+        'for a deal\'s deletion; a JSON body `{"reason": ...}` is read too). 400 if it was '
+        "removed already.",
         tags=TAGS,
-        request=PenaltyRemoveSerializer,
+        # A DELETE's body is not declared by the schema (drf-spectacular leaves it out), so a
+        # generated client could not send the reason: the query parameter carries it.
+        parameters=[
+            OpenApiParameter(
+                "reason",
+                str,
+                description="Why the penalty is removed (at most 500 characters), kept with it.",
+            )
+        ],
+        request=None,
         responses={204: None, **ERRORS},
     )
     def delete(self, request: Request, pk: int, penalty_id: int) -> Response:
@@ -202,7 +212,10 @@ class PenaltyDetailView(TournamentAPIView):
         penalty = Penalty.objects.filter(tournament=tournament, pk=penalty_id).first()
         if penalty is None:
             raise NotFound()
-        serializer = PenaltyRemoveSerializer(data=request.data or {})
+        sent = dict(request.data) if isinstance(request.data, dict) else {}
+        if "reason" in request.query_params:
+            sent["reason"] = request.query_params["reason"]
+        serializer = PenaltyRemoveSerializer(data=sent)
         serializer.is_valid(raise_exception=True)
         penalties.penalty_remove(
             penalty=penalty, by=request.user, reason=serializer.validated_data["reason"]

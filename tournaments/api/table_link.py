@@ -407,7 +407,7 @@ class TableConfirmView(TableLinkAPIView):
             raise Http404
         _open(table)
         deal = _deal(table, deal_id)
-        body = dict(request.data) if isinstance(request.data, dict) else {}
+        body = deal_body(request)
         holder = _holder(table, body)
         sent = {"player": holder, **{k: body[k] for k in ["version", "pin"] if k in body}}
         version = HolderSerializer(data=sent)

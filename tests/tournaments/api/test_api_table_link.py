@@ -131,3 +131,41 @@ def test_the_link_routes_need_no_account_in_the_schema() -> None:
         for operation in schema["paths"][path].values():
             assert operation.get("security", [{}]) == [{}]
             assert "401" not in operation["responses"]
+
+
+def test_the_round_links_ask_an_anonymous_caller_to_sign_in() -> None:
+    # An organisers' read asked without a token says to sign in (401 with WWW-Authenticate),
+    # as the schema declares and as the penalties do; a signed-in member is 403.
+    e = event(require=False)
+    links = f"/api/v1/tournaments/{e.tournament.pk}/rounds/1/links/"
+    anonymous = APIClient().get(links)
+    assert assert_problem(anonymous, 401)["code"] == "not_authenticated"
+    assert anonymous["WWW-Authenticate"].startswith("Token")
+    member = APIClient()
+    member.force_authenticate(e.users["member"])
+    assert assert_problem(member.get(links), 403)["code"] == "permission_denied"
+    organiser = APIClient()
+    organiser.force_authenticate(e.users["organiser"])
+    answer = organiser.get(links)
+    assert answer.status_code == 200
+    assert [row["token"] for row in answer.json()["results"]] == [
+        t.table.token for t in sorted(e.tables, key=lambda t: t.table.number)
+    ]
+
+
+def test_confirming_on_the_link_refuses_a_body_that_is_not_an_object() -> None:
+    # The confirm body goes through the same guards as every other body: a JSON list is
+    # refused as not an object, not read as a request naming no one.
+    e = event(require=True)
+    state = e.tables[0]
+    taker = state.players[0].pk
+    client = APIClient()
+    made = client.post(
+        url(state.table.token, "deals/"),
+        {**factories.garde(taker, 49), "player": taker},
+        format="json",
+    )
+    confirm = url(state.table.token, f"deals/{made.json()['id']}/confirm/")
+    listed = client.post(confirm, [taker], format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert codes_of(assert_problem(listed, 400)) == {"non_field_errors": ["not_an_object"]}
+    assert DealConfirmation.objects.get(deal_id=made.json()["id"]).status == "pending"

@@ -508,3 +508,31 @@ def test_a_round_closed_stays_closed_after_a_penalty() -> None:
         round_number=1,
     )
     assert Round.objects.get(tournament=e.tournament, number=1).status == Round.Status.CLOSED
+
+
+def test_the_api_removes_a_penalty_with_the_reason_in_the_query() -> None:
+    # The schema declares no body on a DELETE, so a generated client sends the reason as
+    # ?reason= (as for a deal's deletion); it is kept with the removal, as a JSON body's is.
+    e = evening()
+    given = [
+        penalties.penalty_give(
+            tournament=e.tournament,
+            entry=e.entry,
+            points=10,
+            reason="Late",
+            by=e.referee,
+            round_number=1,
+        )
+        for _ in range(2)
+    ]
+    client = factories.token_client(e.referee, "en")
+    base = f"/api/v1/tournaments/{e.tournament.pk}/penalties/"
+    queried = client.delete(f"{base}{given[0].pk}/?reason=Wrong%20player")
+    assert queried.status_code == 204, queried.content
+    bodied = client.delete(f"{base}{given[1].pk}/", {"reason": "Misheard"}, format="json")
+    assert bodied.status_code == 204, bodied.content
+    reasons = Penalty.objects.order_by("pk").values_list("removal_reason", flat=True)
+    assert list(reasons) == ["Wrong player", "Misheard"]
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    operation = schema["paths"]["/api/v1/tournaments/{id}/penalties/{penalty_id}/"]["delete"]
+    assert "reason" in {p["name"] for p in operation["parameters"]}
