@@ -23,6 +23,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.signin import client_address
@@ -103,7 +104,16 @@ def address_proved(*, user: Any, email: str) -> None:
 
 class SignInForm(AuthenticationForm):
     """Django's sign-in form, whose first field takes a user name or an e-mail address
-    (allauth's backend finds the account either way)."""
+    (allauth's backend finds the account either way), and whose refusal says so (Django's
+    names the user name alone) and what to do next."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": gettext_lazy(
+            "No account matches this user name or e-mail address with this password. Check "
+            'them (capitals count in the password), or use "Forgotten your password?".'
+        ),
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -297,3 +297,23 @@ def test_the_menu_leads_to_the_address_and_password_pages(client: Client, member
     assert f'<a href="{reverse("account_email")}">E-mail et mot de passe</a>' in menu
     addresses = client.get(reverse("account_email"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert f'<a href="{reverse("password_change")}">Changer mon mot de passe</a>' in addresses
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", "Aucun compte ne correspond à ce nom d&#x27;utilisateur ou à cette adresse e-mail"),
+        ("en", "No account matches this user name or e-mail address with this password."),
+    ],
+)
+def test_a_wrong_sign_in_names_both_ways_in_and_the_way_out(
+    client: Client, member: User, language: str, words: str
+) -> None:
+    response = client.post(
+        reverse("login"),
+        {"username": member.email, "password": "nope"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    html = response.content.decode()
+    assert words in html
+    assert f'value="{member.email}"' in html  # what was typed stays
