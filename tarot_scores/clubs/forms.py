@@ -179,6 +179,10 @@ class MemberAddForm(_PlayerLinkMixin, forms.Form):
         try:
             validate_email(value)
         except ValidationError:
+            if "@" in value:  # meant as an address, not a user name
+                raise ValidationError(
+                    _("This e-mail address is not valid: check it (like name@example.org).")
+                ) from None
             raise ValidationError(
                 _("No account has this user name. To add someone new, enter their e-mail address.")
             ) from None

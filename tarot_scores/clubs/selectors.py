@@ -56,6 +56,12 @@ def club_own_players(*, club: Club) -> QuerySet[Player]:
     return Player.objects.filter(club=club).select_related("user").order_by("name", "id")
 
 
+def club_own_players_by_name(*, club: Club) -> list[Player]:
+    """The club's own players as a list reads them (the members page's choices): Éric before
+    Sylvie."""
+    return by_name(club_own_players(club=club), lambda p: p.name)
+
+
 def pending_invitations(*, club: Club) -> QuerySet[Invitation]:
     return (
         Invitation.objects.filter(club=club, status=Invitation.Status.PENDING)

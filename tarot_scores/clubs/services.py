@@ -30,7 +30,7 @@ from tarot_scores.clubs.models import (
     label_key,
 )
 from tarot_scores.clubs.roster import LINES_MAX, LineProblem, PastedPlayer, Roster, roster_read
-from tarot_scores.core.accounts import check_email_confirmed
+from tarot_scores.core.accounts import address_proved, check_email_confirmed
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
 from tarot_scores.core.kinds import KINDS, TAROT
@@ -339,9 +339,10 @@ def player_unlink(*, club: Club, player: Player) -> Player:
 def user_create(*, username: str, password: str, email: str) -> Any:
     """An account made by the holder of an invitation sent to ``email``, who chose its name
     and password (the form checked both)."""
-    user = get_user_model()(username=username, email=email.strip())
+    user = get_user_model()(username=username, email=email.strip().lower())
     user.set_password(password)
     user.save()
+    address_proved(user=user, email=email)
     return user
 
 

@@ -271,7 +271,7 @@ def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not permissions.is_organiser(request, club):
         raise PermissionDenied
     memberships = list(selectors.club_memberships(club=club))
-    players = list(selectors.club_own_players(club=club))
+    players = selectors.club_own_players_by_name(club=club)
     bound_row: MembershipForm | None = None
     add_form = MemberAddForm(prefix="add", club=club, players=players)
     action = request.POST.get("action") if request.method == "POST" else None

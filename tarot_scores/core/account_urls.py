@@ -11,7 +11,7 @@ from allauth.account import views as allauth_views
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from tarot_scores.core.accounts import SignInForm
+from tarot_scores.core.accounts import EmailView, SignInForm
 from tarot_scores.core.signin import PasswordResetView
 
 urlpatterns = [
@@ -26,7 +26,7 @@ urlpatterns = [
         allauth_views.confirm_email,
         name="account_confirm_email",
     ),
-    path("email/", allauth_views.email, name="account_email"),
+    path("email/", EmailView.as_view(), name="account_email"),
     # allauth's names for Django's pages (the first pattern of an address answers it).
     path(
         "login/",

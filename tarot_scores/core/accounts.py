@@ -5,20 +5,25 @@ allauth does the work; this module says what the site adds: the client address i
 count (the same ``DJANGO_NUM_PROXIES`` rule as django-axes and the API throttle, so a made-up
 ``X-Forwarded-For`` does not escape the sign-up limit), and the rule that an account made by
 sign-up starts a club only once its address is confirmed. Accounts an administrator made
-(``createsuperuser``, the admin) or made from a club's invitation (the invitation's e-mail proved
-the address) have no allauth address to confirm and are trusted as they are.
+(``createsuperuser``, the admin) have no allauth address to confirm and are trusted as they are;
+one made from a club's invitation has its address recorded as confirmed (the invitation's e-mail
+proved it). The last address of an account stays, and the e-mail page says why a link asked
+again within allauth's few minutes was not sent.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from allauth.account import views as allauth_views
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
+from django.contrib import messages
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.signin import client_address
@@ -30,6 +35,38 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
         if not address:
             raise PermissionDenied("Unable to determine the client address")
         return address
+
+    def can_delete_email(self, email_address: EmailAddress) -> bool:
+        # The last address stays: the password reset and the clubs' mail need one (allauth
+        # lets it go when the user name also signs in). Its refusal says so on the page.
+        others = EmailAddress.objects.filter(user_id=email_address.user_id).exclude(
+            pk=email_address.pk
+        )
+        if email_address.pk and not others.exists():
+            return False
+        return bool(super().can_delete_email(email_address))
+
+
+class EmailView(allauth_views.EmailView):  # type: ignore[misc]
+    """allauth's e-mail page, which says why a link asked again was not sent: within a few
+    minutes of the last one, allauth sends nothing and used to say nothing either."""
+
+    def _action_send(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        response = super()._action_send(request, *args, **kwargs)
+        chosen = str(request.POST.get("email", "")).strip()
+        waiting = EmailAddress.objects.filter(
+            user_id=request.user.pk, email__iexact=chosen, verified=False
+        ).exists()
+        if waiting and not self._did_send_verification_email:
+            messages.warning(
+                request,
+                _(
+                    "A link was sent to %(email)s a few minutes ago: open that one (look in "
+                    "your spam folder too), or ask again in a few minutes."
+                )
+                % {"email": chosen},
+            )
+        return response
 
 
 def email_confirmed(user: Any) -> bool:
@@ -54,9 +91,29 @@ def check_email_confirmed(user: Any) -> None:
         )
 
 
+def address_proved(*, user: Any, email: str) -> None:
+    """Record ``email`` as ``user``'s confirmed address, for an account made from a mail sent to
+    it (a club's invitation): allauth's sign-in by address and its e-mail page then know it, in
+    any case the organiser typed it. Not when another account has confirmed it already (one
+    confirmed address, one account)."""
+    email = email.strip().lower()
+    if not email or EmailAddress.objects.filter(email__iexact=email, verified=True).exists():
+        return
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+
+
 class SignInForm(AuthenticationForm):
     """Django's sign-in form, whose first field takes a user name or an e-mail address
-    (allauth's backend finds the account either way)."""
+    (allauth's backend finds the account either way), and whose refusal says so (Django's
+    names the user name alone) and what to do next."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": gettext_lazy(
+            "No account matches this user name or e-mail address with this password. Check "
+            'them (capitals count in the password), or use "Forgotten your password?".'
+        ),
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

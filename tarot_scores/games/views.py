@@ -432,7 +432,7 @@ def game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     if not permissions.can_create_game(request, club):
         raise PermissionDenied
-    players = list(club_selectors.club_players(club=club))
+    players = club_selectors.club_players_by_name(club=club)
     house_rules = list(HouseRules.objects.filter(club=club).order_by("name"))
     form = GameForm(
         request.POST or None,

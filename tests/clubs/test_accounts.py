@@ -53,7 +53,7 @@ def test_wrong_password_is_said_in_the_page_language(
     )
     errors = non_field_errors(response.content.decode())
     assert len(errors) == 1
-    expected = "Saisissez" if language == "fr" else "Please enter a correct"
+    expected = "Aucun compte ne correspond" if language == "fr" else "No account matches"
     assert errors[0].startswith(expected)
 
 

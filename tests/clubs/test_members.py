@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
@@ -310,3 +311,78 @@ def test_an_account_without_email_finds_the_invitation_once_signed_in(
     assert answer in listed
     assert otto.post(answer, {"action": "accept"}).status_code == 302
     assert club.memberships.filter(user=outsider).exists()
+
+
+def test_an_account_made_from_an_invitation_signs_in_by_its_address_in_any_case(
+    client: Client, club: Club, organiser: User
+) -> None:
+    client.force_login(organiser)
+    assert add(client, club, "Nina.Leroy@Example.org").status_code == 302
+    newcomer = Client()
+    newcomer.post(
+        mailed_link(),
+        {
+            "action": "create",
+            "username": "nina",
+            "password1": "tarot-du-jeudi-42",
+            "password2": "tarot-du-jeudi-42",
+        },
+    )
+    nina = User.objects.get(username="nina")
+    # The invitation's mail proved the address: it is the account's, confirmed.
+    assert EmailAddress.objects.get(user=nina).verified is True
+    for typed in ("nina.leroy@example.org", "Nina.Leroy@Example.org"):
+        signed_in = Client()
+        response = signed_in.post(
+            reverse("login"), {"username": typed, "password": "tarot-du-jeudi-42"}
+        )
+        assert response.status_code == 302, typed
+        assert signed_in.session["_auth_user_id"] == str(nina.pk)
+
+
+def test_an_invitation_to_an_address_already_confirmed_elsewhere_still_makes_the_account(
+    client: Client, club: Club, organiser: User, member: User
+) -> None:
+    EmailAddress.objects.create(user=member, email="nina@example.org", verified=True, primary=True)
+    client.force_login(organiser)
+    add(client, club, "nina@example.org")
+    Client().post(
+        mailed_link(),
+        {
+            "action": "create",
+            "username": "nina",
+            "password1": "tarot-du-jeudi-42",
+            "password2": "tarot-du-jeudi-42",
+        },
+    )
+    nina = User.objects.get(username="nina")
+    assert not EmailAddress.objects.filter(user=nina).exists()  # one address, one account
+    assert club.memberships.filter(user=nina).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("fr", "Cette adresse e-mail n'est pas valide : vérifiez-la (comme nom@exemple.fr)."),
+        ("en", "This e-mail address is not valid: check it (like name@example.org)."),
+    ],
+)
+def test_a_mistyped_address_is_called_an_address(
+    client: Client, club: Club, organiser: User, language: str, message: str
+) -> None:
+    client.force_login(organiser)
+    response = add(client, club, "marc@", language)
+    assert response.status_code == 400
+    assert field_errors(response.content.decode(), "id_add-identifier") == [message]
+    assert not Invitation.objects.exists()
+
+
+def test_the_players_to_choose_read_as_a_french_list(
+    client: Client, club: Club, organiser: User
+) -> None:
+    services.player_create(club=club, name="Zoé")
+    client.force_login(organiser)
+    page = client.get(members_url(club)).content.decode()
+    start = page.index('id="id_add-player"')
+    options = re.findall(r'<option value="\d+">([^<]+)</option>', page[start:])
+    assert options[:6] == ["Aurélie", "Bruno", "Chloé", "Denis", "Émile", "Zoé"]

@@ -221,3 +221,99 @@ def test_accounts_made_by_an_administrator_need_no_confirmation(
     client.force_login(member)
     response = client.post(reverse("clubs:list"), {"name": "Les Excuses", "public": "on"})
     assert response.status_code == 302
+
+
+def test_an_address_confirmed_in_another_browser_is_said_on_the_login_page(
+    client: Client,
+) -> None:
+    # The mail app opens the link in a browser without the sign-up's session: allauth sends it
+    # to the login page with its "confirmed" message, which that page must show.
+    sign_up(client)
+    elsewhere = Client()
+    confirmed = elsewhere.post(link_in_last_mail(), HTTP_ACCEPT_LANGUAGE="fr")
+    assert confirmed["Location"] == reverse("account_login")
+    login_page = elsewhere.get(confirmed["Location"], HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Vous avez confirmé sophie@example.org" in login_page
+    assert "_auth_user_id" not in elsewhere.session
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", "Connectez-vous : la page des adresses e-mail de votre compte renvoie le lien"),
+        ("en", "or a mistake in the address? Log in: your account"),
+    ],
+)
+def test_the_link_sent_page_says_what_to_do_when_no_mail_comes(
+    client: Client, language: str, words: str
+) -> None:
+    sign_up(client)
+    page = client.get(
+        reverse("account_email_verification_sent"), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    assert words in page
+    assert f'href="{reverse("account_email")}"' in page
+    assert "contact" not in page.lower()  # allauth's "contact us", with nobody to contact
+
+
+def test_a_link_asked_again_too_soon_says_why_none_was_sent(client: Client) -> None:
+    sign_up(client)
+    client.post(link_in_last_mail())
+    client.post(reverse("account_email"), {"action_add": "", "email": "sophie@new.example.org"})
+    sent = len(mail.outbox)
+    again = client.post(
+        reverse("account_email"),
+        {"action_send": "", "email": "sophie@new.example.org"},
+        HTTP_ACCEPT_LANGUAGE="fr",
+        follow=True,
+    )
+    assert len(mail.outbox) == sent  # allauth's few minutes between two links
+    assert (
+        "Un lien a été envoyé à sophie@new.example.org il y a quelques minutes"
+        in again.content.decode()
+    )
+
+
+def test_the_last_address_of_an_account_stays(client: Client) -> None:
+    sign_up(client)
+    client.post(link_in_last_mail())
+    response = client.post(
+        reverse("account_email"),
+        {"action_remove": "", "email": "sophie@example.org"},
+        HTTP_ACCEPT_LANGUAGE="fr",
+        follow=True,
+    )
+    assert EmailAddress.objects.filter(email="sophie@example.org").exists()
+    assert "Vous ne pouvez pas retirer votre adresse e-mail principale" in response.content.decode()
+    # With another address, the one that is not primary goes.
+    client.post(reverse("account_email"), {"action_add": "", "email": "sophie@new.example.org"})
+    client.post(reverse("account_email"), {"action_remove": "", "email": "sophie@new.example.org"})
+    assert not EmailAddress.objects.filter(email="sophie@new.example.org").exists()
+
+
+def test_the_menu_leads_to_the_address_and_password_pages(client: Client, member: User) -> None:
+    client.force_login(member)
+    menu = client.get(reverse("clubs:list"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f'<a href="{reverse("account_email")}">E-mail et mot de passe</a>' in menu
+    addresses = client.get(reverse("account_email"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f'<a href="{reverse("password_change")}">Changer mon mot de passe</a>' in addresses
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", "Aucun compte ne correspond à ce nom d&#x27;utilisateur ou à cette adresse e-mail"),
+        ("en", "No account matches this user name or e-mail address with this password."),
+    ],
+)
+def test_a_wrong_sign_in_names_both_ways_in_and_the_way_out(
+    client: Client, member: User, language: str, words: str
+) -> None:
+    response = client.post(
+        reverse("login"),
+        {"username": member.email, "password": "nope"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    html = response.content.decode()
+    assert words in html
+    assert f'value="{member.email}"' in html  # what was typed stays

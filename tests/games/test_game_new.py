@@ -3,6 +3,7 @@ plays, every answer a chip (no drop-down)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tarot_scores.clubs import services
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.games.models import Game
 from tests.clubs.helpers import field_errors, non_field_errors
@@ -253,3 +255,12 @@ def test_a_player_of_another_club_cannot_sit(
     errors = field_errors(response.content.decode(), "id_players")
     assert len(errors) == 1 and errors[0].startswith("Select a valid choice.")
     assert not Game.objects.exists()
+
+
+def test_the_players_chips_read_as_a_french_list(client: Client, club: Club, member: User) -> None:
+    # The database's order puts every accented first letter after Z (SQLite, PostgreSQL's "C").
+    services.player_create(club=club, name="Zoé")
+    client.force_login(member)
+    page = client.get(reverse("clubs:game_new", args=[club.slug])).content.decode()
+    chips = re.findall(r'name="players" value="\d+"[^>]*>\s*<span>([^<]+)</span>', page)
+    assert chips == ["Aurélie", "Bruno", "Chloé", "Denis", "Émile", "Zoé"], page
