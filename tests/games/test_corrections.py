@@ -55,6 +55,31 @@ def test_a_correction_rescores_the_deal_and_keeps_the_old_version(table: Table) 
     assert actions == [("created", 1), ("edited", 2)]
 
 
+def test_a_correction_that_changes_nothing_adds_no_version(table: Table) -> None:
+    """Saved as it was (the page opened, then Save): the history does not gain a "corrected"
+    version identical to the one before, and the page says nothing changed."""
+    a, b, c, d = table.ids
+    deal = table.record(garde(a))
+    before = lines(deal)
+    client = table.client("seated")
+
+    response = client.post(
+        edit_url(deal), tarot_post(a, version=1), headers={"Accept-Language": "en"}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert "Deal 1 is unchanged: nothing to correct." in page_text(response.content)
+    assert "Deal 1 corrected." not in page_text(response.content)
+    deal.refresh_from_db()
+    assert deal.version == 1 and lines(deal) == before
+    assert list(deal.revisions.values_list("action", flat=True)) == ["created"]
+    # In French as well.
+    response = client.post(
+        edit_url(deal), tarot_post(a, version=1), headers={"Accept-Language": "fr"}, follow=True
+    )
+    assert "La donne 1 est inchangée : rien à corriger." in page_text(response.content)
+
+
 def test_a_stale_correction_is_refused_and_shows_what_the_deal_is_now(table: Table) -> None:
     a, b, c, d = table.ids
     deal = table.record(garde(a))
