@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -205,6 +207,33 @@ def test_the_history_lists_every_version_with_who_and_when(table: Table) -> None
     local = timezone.localtime(at)
     assert str(local.year) in text
     assert f'datetime="{local.isoformat()}' in response.content.decode()
+
+
+def test_the_history_says_what_each_correction_changed(table: Table) -> None:
+    """Who changed what and when: a correction's version names the answers it changed, so
+    staff need not compare two lines of the deal word by word."""
+    a, b, c, d = table.ids
+    organiser = table.users["organiser"]
+    deal = services.deal_record(game=table.game, payload=garde(a), by=organiser).deal
+    services.deal_update(
+        deal=deal,
+        payload=garde(a, contract="garde_sans", points=60, petit_au_bout=None, handfuls=[]),
+        version=1,
+        by=organiser,
+    )
+    services.deal_update(
+        deal=deal, payload=garde(c, contract="garde_sans", points=60), version=2, by=organiser
+    )
+    url = reverse("games:deal_history", args=[deal.pk])
+
+    content = table.client("anonymous").get(url, headers={"Accept-Language": "en"}).content
+    changed = re.findall(r'<p class="revision-changed">(.*?)</p>', content.decode(), re.S)
+    assert [page_text(line.encode()).strip() for line in changed] == [
+        "Changed: Taker",  # version 3, shown first
+        "Changed: Contract, Points",  # an extra left blank is no change
+    ]
+    french = table.client("anonymous").get(url, headers={"Accept-Language": "fr"}).content
+    assert "Modifié : Contrat, Points" in page_text(french)
 
 
 def test_corrections_are_refused_when_the_game_is_finished(table: Table) -> None:
