@@ -5,6 +5,7 @@
      then makes wait or drops: no preview starts while Save is being pressed.
    - After a Save: the top of the screen (the new row and the totals) is brought into view, and
      the "saved" notice with its Undo folds away after a few seconds (not while it has focus).
+   - After an Undo: the "undone" notice takes the focus (its button is gone).
    - After a refusal: the first message is scrolled into view (the folded extras open if it is in
      them) and its question takes the focus.
    - A message that the live preview puts in the folded extras opens them. */
@@ -102,7 +103,14 @@
       focusError(box);
       return;
     }
-    if (document.getElementById("deal-saved") || document.getElementById("deal-undone")) {
+    var undone = document.getElementById("deal-undone");
+    if (undone && (document.activeElement === null || document.activeElement === document.body)) {
+      // The Undo button went away with the notice that held it: the focus goes to what
+      // replaced it ("Deal N undone: fix it and save it again"), not back to the page's top.
+      undone.setAttribute("tabindex", "-1");
+      undone.focus({ preventScroll: true });
+    }
+    if (document.getElementById("deal-saved") || undone) {
       // The new row and the totals sit at the top of the screen: bring them back if the
       // deal had scrolled them away.
       var top = document.getElementById("game-totals") || entry;

@@ -380,7 +380,7 @@ def deal_correct(
     if not form.is_valid() or form.section_errors:
         return render(request, screen.template, screen.context(deal, form), status=400)
     try:
-        services.deal_update(
+        updated = services.deal_update(
             deal=deal,
             payload=form.payload(),
             version=form.cleaned_data["version"],
@@ -409,7 +409,13 @@ def deal_correct(
     except Refusal as refusal:
         form.refused(refusal)
         return render(request, screen.template, screen.context(deal, form), status=400)
-    messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
+    if updated.version == form.cleaned_data["version"]:
+        messages.info(
+            request,
+            _("Deal %(number)s is unchanged: nothing to correct.") % {"number": deal.number},
+        )
+    else:
+        messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
     return redirect(screen.done)
 
 

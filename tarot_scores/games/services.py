@@ -539,6 +539,16 @@ def _locked_deal(deal: Deal, version: int | None) -> tuple[Deal, Game]:
     return current, game
 
 
+def _same_deal(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """The same deal, whether an extra left blank is sent as nothing, ``null`` or ``[]`` (the
+    form sends every field, the API and older deals only those given)."""
+
+    def given(payload: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in payload.items() if v is not None and v != "" and v != []}
+
+    return given(one) == given(other)
+
+
 def _current_scores(deal: Deal) -> dict[int, int]:
     return dict(deal.lines.values_list("player_id", "points"))
 
@@ -561,7 +571,8 @@ def deal_update(
 
     ``payload`` is the whole deal as it should be; with ``merge``, only the fields to change,
     laid over the deal as entered (a list such as ``handfuls`` is replaced whole). The merge
-    is made under the lock, on the version the client read."""
+    is made under the lock, on the version the client read. A payload that changes nothing
+    writes nothing: the deal comes back at the version it was read at."""
     current, game = _locked_deal(deal, version)
     reason = _checked_reason(game, reason)
     if current.is_deleted:
@@ -576,6 +587,9 @@ def deal_update(
     result, table = deal_score(game=game, payload=payload, number=current.number, table=seats)
     old = _current_scores(current)
     scores = table.scores_by_id(result)
+    if _same_deal(payload, current.payload) and scores == old:
+        # Saved as it was: no new version, so the history holds only real changes.
+        return current
     _count(game, current, old, -1, len(table.players))
     current.payload = dict(payload)
     _stat_columns(current, game, payload, result)

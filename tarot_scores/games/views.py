@@ -8,7 +8,7 @@ JavaScript the same URLs answer whole pages and redirect after a successful POST
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -57,7 +57,7 @@ from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.selectors import GameSheet
 from tarot_scores.games.services import DealConflict
 from tarot_scores.games.setup import GameSetupError
-from tarot_scores.games.words import DealWords, deal_words, rules_label
+from tarot_scores.games.words import DealWords, changed_answers, deal_words, rules_label
 from tarot_scores.scoring import ScoringError
 
 TEMPLATES = "tarot_scores/game/"
@@ -323,6 +323,7 @@ class RevisionRow:
     revision: DealRevision
     words: DealWords
     scores: list[tuple[str, int | None]]
+    changed: list[str] = field(default_factory=list)  # a correction's changed answers
 
 
 @dataclass(frozen=True)
@@ -377,6 +378,9 @@ def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
         )
         for rev in revisions
     ]
+    for before, after in zip(rows, rows[1:], strict=False):
+        if after.revision.action == DealRevision.Action.EDITED:
+            after.changed.extend(changed_answers(before.revision.payload, after.revision.payload))
     context = {
         "game": game,
         "deal": deal,

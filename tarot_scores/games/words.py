@@ -206,3 +206,30 @@ def deal_words(
         if payload.get("sitting_out") is not None
         else "",
     )
+
+
+# What a correction can change, in the order the entry form asks it.
+CHANGEABLE: tuple[tuple[str, Any], ...] = (
+    ("taker", _("Taker")),
+    ("partner", _("Called partner")),
+    ("contract", _("Contract")),
+    ("oudlers", _("Bouts")),
+    ("points", _("Points")),
+    ("petit_au_bout", _("Petit au bout")),
+    ("handfuls", _("Handfuls")),
+    ("slam", _("Slam")),
+    ("miseres", _("Misères")),
+    ("card_points", _("Card points per player")),
+    ("sides", _("Sides")),
+)
+
+
+def changed_answers(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The questions a correction answered differently ("Contract", "Points"), for the deal's
+    history; an extra left blank is the same whether stored as nothing, ``null`` or ``[]``."""
+
+    def given(payload: Mapping[str, Any], key: str) -> Any:
+        value = payload.get(key)
+        return None if value == "" or value == [] else value
+
+    return [str(label) for key, label in CHANGEABLE if given(before, key) != given(after, key)]

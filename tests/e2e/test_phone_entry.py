@@ -240,6 +240,31 @@ def test_undo_strikes_the_deal_off_and_gives_its_answers_back(
     assert phone.errors == [], phone.errors[:3]
 
 
+def test_after_undo_the_focus_is_on_the_undone_notice(
+    phone: Phone, live_server: LiveServer
+) -> None:
+    """The Undo button leaves with the "saved" notice: a keyboard or screen reader user is
+    left on the notice that replaced it, not thrown back to the top of the page."""
+    table = build_table(players=4)
+    table.record(garde(table.ids[0]))
+    open_entry(phone, live_server, table)
+    page = phone.page
+    phone.tap(phone.chip("taker", table.ids[1]))
+    phone.tap(phone.chip("contract", "garde"))
+    phone.tap(phone.chip("oudlers", 2))
+    phone.tap(page.locator("#id_points"))
+    phone.type("49")
+    phone.tap(page.locator("#save-deal"))
+    expect(page.locator("#deal-saved")).to_contain_text("Donne 2 enregistrée.")
+    page.locator("#undo-deal").focus()
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#deal-undone")).to_contain_text("Donne 2 annulée")
+    expect(page.locator("#deal-undone")).to_be_focused()
+    assert in_viewport(page, page.locator("#deal-undone"))
+    assert phone.errors == [], phone.errors[:3]
+
+
 @pytest.fixture
 def page_without_js(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     context = browser.new_context(

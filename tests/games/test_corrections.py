@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -53,6 +55,31 @@ def test_a_correction_rescores_the_deal_and_keeps_the_old_version(table: Table) 
     assert lines(deal) == {a: -68, b: -68, c: -68, d: 204}  # (25 + 9) x 2
     actions = list(deal.revisions.order_by("version").values_list("action", "version"))
     assert actions == [("created", 1), ("edited", 2)]
+
+
+def test_a_correction_that_changes_nothing_adds_no_version(table: Table) -> None:
+    """Saved as it was (the page opened, then Save): the history does not gain a "corrected"
+    version identical to the one before, and the page says nothing changed."""
+    a, b, c, d = table.ids
+    deal = table.record(garde(a))
+    before = lines(deal)
+    client = table.client("seated")
+
+    response = client.post(
+        edit_url(deal), tarot_post(a, version=1), headers={"Accept-Language": "en"}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert "Deal 1 is unchanged: nothing to correct." in page_text(response.content)
+    assert "Deal 1 corrected." not in page_text(response.content)
+    deal.refresh_from_db()
+    assert deal.version == 1 and lines(deal) == before
+    assert list(deal.revisions.values_list("action", flat=True)) == ["created"]
+    # In French as well.
+    response = client.post(
+        edit_url(deal), tarot_post(a, version=1), headers={"Accept-Language": "fr"}, follow=True
+    )
+    assert "La donne 1 est inchangée : rien à corriger." in page_text(response.content)
 
 
 def test_a_stale_correction_is_refused_and_shows_what_the_deal_is_now(table: Table) -> None:
@@ -180,6 +207,33 @@ def test_the_history_lists_every_version_with_who_and_when(table: Table) -> None
     local = timezone.localtime(at)
     assert str(local.year) in text
     assert f'datetime="{local.isoformat()}' in response.content.decode()
+
+
+def test_the_history_says_what_each_correction_changed(table: Table) -> None:
+    """Who changed what and when: a correction's version names the answers it changed, so
+    staff need not compare two lines of the deal word by word."""
+    a, b, c, d = table.ids
+    organiser = table.users["organiser"]
+    deal = services.deal_record(game=table.game, payload=garde(a), by=organiser).deal
+    services.deal_update(
+        deal=deal,
+        payload=garde(a, contract="garde_sans", points=60, petit_au_bout=None, handfuls=[]),
+        version=1,
+        by=organiser,
+    )
+    services.deal_update(
+        deal=deal, payload=garde(c, contract="garde_sans", points=60), version=2, by=organiser
+    )
+    url = reverse("games:deal_history", args=[deal.pk])
+
+    content = table.client("anonymous").get(url, headers={"Accept-Language": "en"}).content
+    changed = re.findall(r'<p class="revision-changed">(.*?)</p>', content.decode(), re.S)
+    assert [page_text(line.encode()).strip() for line in changed] == [
+        "Changed: Taker",  # version 3, shown first
+        "Changed: Contract, Points",  # an extra left blank is no change
+    ]
+    french = table.client("anonymous").get(url, headers={"Accept-Language": "fr"}).content
+    assert "Modifié : Contrat, Points" in page_text(french)
 
 
 def test_corrections_are_refused_when_the_game_is_finished(table: Table) -> None:
