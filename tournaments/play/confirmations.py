@@ -384,5 +384,10 @@ def dispute_settle(*, deal: Deal, keep: str, by: Actor, reason: str = "") -> Dea
         by_label=_("Referee"),
         reason=reason,
     )
+    if corrected.version == current.version:
+        # The other side's version is the deal as entered (a dispute that changed nothing):
+        # no correction to make, so the referee's decision confirms it as it stands.
+        deal_confirm(deal=current, by=by, reason=reason)
+        return current
     DealConfirmation.objects.filter(deal=current).update(referee_reason=reason)
     return corrected

@@ -287,6 +287,25 @@ def test_the_referee_keeps_the_other_sides_version_and_the_history_says_so() -> 
     assert totals(e.tournament)[table.players[0].pk] < 0
 
 
+def test_the_other_sides_version_that_is_the_deal_as_entered_confirms_it() -> None:
+    """A side may send back the very deal entered as its version: keeping it corrects nothing
+    (no new version), and the referee's decision still ends the dispute."""
+    e = event()
+    table = e.tables[0]
+    deal = enter(table, taker=0, acting=table.players[0].pk)
+    same = factories.garde(table.players[0].pk)
+    deal_dispute(deal=deal, payload=same, by=None, player=table.players[1].pk)
+    assert status(deal) == Status.DISPUTED
+
+    dispute_settle(deal=deal, keep=KEEP_OTHER, by=e.referee, reason="Même donne")
+
+    deal.refresh_from_db()
+    assert deal.version == 1
+    confirmation = DealConfirmation.objects.get(deal=deal)
+    assert confirmation.status == Status.CONFIRMED and confirmation.confirmed_by_user == e.referee
+    assert totals(e.tournament)[table.players[0].pk] > 0
+
+
 def test_only_a_referee_not_playing_there_settles() -> None:
     e = event()
     table = e.tables[0]
