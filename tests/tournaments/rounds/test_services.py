@@ -523,10 +523,14 @@ def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> 
             holding.set()
             time.sleep(1.0)  # long enough for the close to lock the round and wait on this game
 
+    # A real change (a correction that changes nothing writes nothing, and runs no hook).
+    ids = [p.pk for p in first.players]
+    changed = random_tarot_payload(rng, ids, 2)
+    while changed == deal.payload:
+        changed = random_tarot_payload(rng, ids, 2)
+
     def correct() -> Any:
-        return game_services.deal_update(
-            deal=deal, payload=deal.payload, version=deal.version, by=None
-        )
+        return game_services.deal_update(deal=deal, payload=changed, version=deal.version, by=None)
 
     def close() -> Any:
         assert holding.wait(timeout=10)
