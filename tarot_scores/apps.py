@@ -19,7 +19,8 @@ class TarotScoresConfig(AppConfig):
         from tarot_scores.core.signin import lock_the_django_request
         from tarot_scores.games.home import home_open_games
         from tarot_scores.games.services import on_deal_change, on_scores_counted
-        from tarot_scores.stats.services import ratings_after_deal, stats_apply
+        from tarot_scores.ratings.services import ratings_after_deal
+        from tarot_scores.stats.services import stats_apply
         from tarot_scores.webhooks.events import deal_announce
 
         # The season statistics and the ratings follow every way a deal is written (game page,
