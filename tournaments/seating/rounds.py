@@ -44,6 +44,7 @@ from typing import Generic, TypeVar
 
 from . import movement
 from .designs import schedule_without_repeats
+from .fairness import SWISS_REPEAT, meeting_score, meeting_steps, schedule_floor, water_floor
 from .freedom import freedom_rounds
 from .plan import SeatingError, TablePlan, plan_tables
 from .search import Budget, Problem, Tables, improve, tally
@@ -51,10 +52,6 @@ from .seats import SeatMemory
 
 P = TypeVar("P", bound=Hashable)
 
-SWISS_REPEAT = 20
-"""In ``swiss``, what one repeat weighs in places of distance from a player's rank band."""
-MIXING_REPEAT = 100
-"""In ``mixing``, one repeat against the fairness of tables of 5 or 3 (squared counts)."""
 WORK_MOVES = 1_000_000
 """Swaps a seating may evaluate (all its searches together). Most draws settle far below it (a
 construction without repeats, or a plan at its floors: 250 players over 6 rounds spend about
@@ -378,33 +375,60 @@ class _Field(Generic[P]):
         self.seats.record(tables)
 
     def problem(
-        self, rounds: int, *, repeat_weight: int, rank_weight: int = 0, odd_weight: int = 0
+        self,
+        rounds: int,
+        *,
+        second: int | None,
+        rank_weight: int = 0,
+        odd_weight: int = 0,
     ) -> Problem:
-        """The search's problem for ``rounds`` rounds planned together, with its floors."""
+        """The search's problem for ``rounds`` rounds planned together, with its floors.
+
+        ``second``: what a second meeting weighs against the light terms (``None``: more than
+        all of them, the lexicographic score of ``fairness``; 0: meetings do not count)."""
+        n = len(self.players)
+        pairs = n * (n - 1) // 2
+        # The most the light terms can add up to: odd tables (squared counts), rank bands.
+        light = odd_weight * sum((c + rounds) ** 2 for c in self.odd_count)
+        light += rank_weight * n * n * rounds
+        steps: list[int] = []
+        floor = 0
+        if second != 0:
+            most = max((max(row) for row in self.met), default=0)
+            steps = meeting_steps(
+                pairs=pairs,
+                levels=most + rounds + 1,
+                second=light + 1 if second is None else second,
+                light=light,
+            )
+            floor = self.meeting_floor(rounds, steps)
+        team_weight = pairs * sum(steps) + light + 1
         return Problem(
-            players=len(self.players),
+            players=n,
             met=self.met,
             apart=self.apart,
             odd_table=self.odd_table,
             odd_count=self.odd_count,
-            repeat_weight=repeat_weight,
+            steps=steps,
+            team_weight=team_weight,
             rank_weight=rank_weight,
             odd_weight=odd_weight,
-            repeat_floor=self.repeat_floor(rounds),
+            meeting_floor=floor,
             clash_floor=self.clash_floor(rounds),
         )
 
-    def repeat_floor(self, rounds: int) -> int:
-        """Repeats no plan of ``rounds`` more rounds can avoid: more meetings than fresh pairs
-        left, overall or for one player (each repeat involves two players)."""
+    def meeting_floor(self, rounds: int, steps: list[int]) -> int:
+        """What the meetings of ``rounds`` more rounds cost at the least (``fairness``): the
+        counting floor of a whole schedule on a fresh field, else the even spread of the new
+        meetings over the pairs and over each player's partners."""
         n = len(self.players)
         sizes = self.plan.sizes
-        meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
-        known = [sum(c > 0 for c in row) for row in self.met]
-        fresh_pairs = n * (n - 1) // 2 - sum(known) // 2
-        each = rounds * (min(sizes) - 1)
-        short = sum(max(0, each - (n - 1 - k)) for k in known)
-        return max(0, meetings - fresh_pairs, (short + 1) // 2)
+        made = [rounds * (min(sizes) - 1)] * n
+        floor = water_floor(self.met, made, steps)
+        if not self.played:
+            least = schedule_floor(n, [sizes] * rounds)
+            floor = max(floor, meeting_score(least, steps))
+        return floor
 
     def clash_floor(self, rounds: int) -> int:
         """Team clashes no plan can avoid: a team spread as evenly as possible over the tables
@@ -570,7 +594,7 @@ def _apart(
     do not count here."""
     if not field.has_apart:
         return tables, False
-    problem = field.problem(1, repeat_weight=0)
+    problem = field.problem(1, second=0)
     # Only hard constraints: the search stops as soon as none is broken, so a patient search
     # costs nothing where it is easy and finds the tight cases (9 players, 12 pairs apart).
     outcome = improve(problem, [tables], rng, budget=budget, patience=APART_PATIENCE)
@@ -623,7 +647,7 @@ def _mixing_plan(
     baseline, each round after round. The search never makes its start worse, so the plan is
     never worse than the baseline, and a construction at its floors is the answer as it is.
     """
-    problem = field.problem(rounds, repeat_weight=MIXING_REPEAT, odd_weight=1)
+    problem = field.problem(rounds, second=None, odd_weight=1)
     if start is None:
         starts = [
             *_designed(field, rounds, _rng(seed, first, "design")),
@@ -738,7 +762,7 @@ def _swiss(
         tables.append(order[low : low + size])
         low += size
     rank_cost = [[max(0, lo - rank[a], rank[a] - hi) for lo, hi in bands] for a in range(len(rank))]
-    problem = field.problem(1, repeat_weight=SWISS_REPEAT, rank_weight=1)
+    problem = field.problem(1, second=SWISS_REPEAT, rank_weight=1)
     problem.rank_cost = rank_cost
     outcome = improve(problem, [tables], rng, budget=budget, patience=QUICK_PATIENCE)
     return outcome.rounds[0], outcome.timed_out
