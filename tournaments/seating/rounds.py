@@ -692,8 +692,10 @@ DESIGN_SWAPS = 2000
 
 def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Tables]]:
     """A construction without repeats mapped onto the players, as a one-item list; ``[]`` when
-    none applies (tables of 5 or 3, rounds already played, or no mapping keeping teammates
-    apart). Rounds past the construction's length are the greedy baseline's.
+    none applies (tables of 3, rounds already played, or no mapping keeping teammates apart).
+    With tables of 5, the construction seats the players of the tables of 4 and one more at
+    each table of 5, and the others are added (``_add_fifths``: 17 players on the 16's, 41 on
+    the 40's). Rounds past the construction's length are the greedy baseline's.
 
     The players are drawn onto the construction's numbers; with teams, players are then swapped
     (a member of a team that clashes with another player, kept when the clashes do not grow)
@@ -702,14 +704,18 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
     meets in 8-4-10).
     """
     n = len(field.players)
-    if field.plan.fours * 4 != n or any(any(row) for row in field.met):
+    plan = field.plan
+    if plan.threes or any(any(row) for row in field.met):
         return []
-    design = schedule_without_repeats(n)[:rounds]
+    base = 4 * plan.tables  # with tables of 5: the construction, one player added per table
+    design = schedule_without_repeats(base)[:rounds]
     if len(design) < 2:
         return []  # one round: the other starts do as well
-    spot = list(range(n))  # spot[player]: his number in the construction
+    spot = list(range(n))  # spot[player]: his number in the construction (base.. : added)
     rng.shuffle(spot)
     mates = [(a, b) for a in range(n) for b in range(a + 1, n) if field.apart[a][b]]
+    if mates and base != n:
+        return []  # teams and tables of 5: the search's start is the greedy ones'
     if mates:
         meets = [[False] * n for _ in range(n)]
         for tables in design:
@@ -738,10 +744,34 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
     player = [0] * n
     for p, x in enumerate(spot):
         player[x] = p
-    plan = [[[player[x] for x in table] for table in tables] for tables in design]
-    for tables in plan:
-        rng.shuffle(tables)  # table numbers say nothing of the construction
-    return [_greedy_after(field, plan, 1, rounds, rng.randrange(2**32))]
+    planned = [[[player[x] for x in table] for table in tables] for tables in design]
+    if base != n:
+        _add_fifths(planned, [player[x] for x in range(base, n)], n)
+    for tables in planned:
+        # Table numbers say nothing of the construction; the tables of 5 come last (the plan's
+        # numbering), in a seeded order.
+        rng.shuffle(tables)
+        tables.sort(key=len)
+    return [_greedy_after(field, planned, 1, rounds, rng.randrange(2**32))]
+
+
+def _add_fifths(planned: list[Tables], added: list[int], players: int) -> None:
+    """Each added player to a table of each round (a different one for each, so the added never
+    meet one another), the table where he has met the fewest players so far, the first on a
+    tie: on a construction, as few repeats as the counts allow."""
+    met = [[0] * players for _ in range(players)]
+    for tables in planned:
+        free = list(range(len(tables)))
+        for p in added:
+            row = met[p]
+            t = min(free, key=lambda t: sum(row[x] for x in tables[t]))
+            free.remove(t)
+            tables[t].append(p)
+        for table in tables:
+            for a in table:
+                for b in table:
+                    if a != b:
+                        met[a][b] += 1
 
 
 def _swiss(
