@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 SWISS_REPEAT = 20
@@ -121,6 +122,9 @@ def _even_overlap(size: int, tables: int, caps: Sequence[int] | None = None) -> 
     (of sizes ``caps``): spread as evenly as the tables allow."""
     if tables <= 0:
         return 0
+    low, extra = divmod(size, tables)
+    if caps is None or low + (extra > 0) <= min(caps):
+        return extra * (low + 1) * low // 2 + (tables - extra) * low * (low - 1) // 2
     load = [0] * tables
     capacity = list(caps) if caps is not None else [size] * tables
     for _ in range(size):
@@ -139,35 +143,88 @@ def schedule_floor(players: int, rounds: Sequence[Sequence[int]]) -> Meetings:
     """The least meetings any schedule of ``players`` over ``rounds`` can have (each round the
     sizes of its tables, everyone seated every round): the counting bounds of the module's
     docstring, combined level by level from the highest."""
-    n = players
-    pairs = n * (n - 1) // 2
-    if not rounds or pairs == 0:
+    everyone = frozenset(range(players))
+    return _floor([(everyone, tuple(sizes)) for sizes in rounds])
+
+
+def played_floor(rounds: Sequence[Sequence[Sequence[Hashable]]]) -> Meetings:
+    """The least meetings any schedule can have with the same players present in each round
+    at tables of the same sizes as ``rounds`` (each a list of tables of players): players who
+    came late, left or sat a round out count only where they were seated."""
+    shapes = []
+    for tables in rounds:
+        present = frozenset(p for table in tables for p in table)
+        shapes.append((present, tuple(sorted(len(table) for table in tables))))
+    return _floor(shapes)
+
+
+def _spread(count: int, caps: tuple[int, ...]) -> list[int]:
+    """``count`` players over tables of sizes ``caps``, as evenly as the sizes allow."""
+    load = [0] * len(caps)
+    for _ in range(count):
+        best = -1
+        for t, cap in enumerate(caps):
+            if load[t] < cap and (best < 0 or load[t] < load[best]):
+                best = t
+        if best < 0:
+            break
+        load[best] += 1
+    return load
+
+
+@cache
+def _overlap(both: int, first: tuple[int, ...], second: tuple[int, ...]) -> int:
+    """Pairs of the ``both`` players seated in two rounds (tables ``first``, then ``second``)
+    who share a table in both: the least, spread evenly in each (the count is convex)."""
+    loads = list(first) if both == sum(first) else _spread(both, first)
+    return sum(_even_overlap(x, len(second), second) for x in loads)
+
+
+def _floor(shapes: Sequence[tuple[frozenset[Hashable], tuple[int, ...]]]) -> Meetings:
+    """``schedule_floor`` for rounds given as (players present, sizes of the tables)."""
+    if not shapes:
         return Meetings(0)
-    total = sum(s * (s - 1) // 2 for sizes in rounds for s in sizes)
-    if total == 0:
+    total = sum(s * (s - 1) // 2 for _present, sizes in shapes for s in sizes)
+    everyone = frozenset().union(*(present for present, _sizes in shapes))
+    order = sorted(everyone, key=repr)
+    number = {p: i for i, p in enumerate(order)}
+    n = len(order)
+    masks = [sum(1 << number[p] for p in present) for present, _sizes in shapes]
+    # Pairs that can meet at all: both present in some round.
+    partners = [0] * n
+    for mask in masks:
+        for i in range(n):
+            if mask >> i & 1:
+                partners[i] |= mask & ~(1 << i)
+    pairs = sum(m.bit_count() for m in partners) // 2
+    if total == 0 or pairs == 0:
         return Meetings(0)
     # Pigeonhole: sum over pairs of C(m, 2) >= the overlaps forced between any two rounds.
     forced = 0
-    for i, j in combinations(range(len(rounds)), 2):
-        forced += max(
-            sum(_even_overlap(s, len(rounds[b]), rounds[b]) for s in rounds[a])
-            for a, b in ((i, j), (j, i))
-        )
-    # Per player: the fewest meetings a player makes, over his n - 1 others.
-    each = sum(min(sizes) - 1 for sizes in rounds)
-    most = max(-(-total // pairs), -(-each // max(1, n - 1)), 1)
+    for i, j in combinations(range(len(shapes)), 2):
+        both = (masks[i] & masks[j]).bit_count()
+        first, second = shapes[i][1], shapes[j][1]
+        forced += max(_overlap(both, first, second), _overlap(both, second, first))
+    # Per player: the fewest meetings he makes (smallest table of each round he plays), over
+    # the others he can meet.
+    each = [0] * n
+    for mask, (_present, sizes) in zip(masks, shapes, strict=True):
+        for i in range(n):
+            if mask >> i & 1:
+                each[i] += min(sizes) - 1
+    others = [max(1, m.bit_count()) for m in partners]
+    most = max(1, -(-total // pairs), *(-(-e // o) for e, o in zip(each, others, strict=True)))
     while not _feasible(total, pairs, most, forced):
         most += 1
     counts: list[tuple[int, int]] = []
     left_total, left_pairs, left_forced = total, pairs, forced
     for level in range(most, 1, -1):
-        least = 0
+        x = 0
         if level == most:
-            # Each player with more meetings than (most - 1) x others has that many partners
+            # A player with more meetings than (most - 1) x his others has that many partners
             # at ``most``; each such pair counted from both ends.
-            over = max(0, each - (most - 1) * (n - 1))
-            least = -(-(over * n) // 2)
-        x = least
+            over = sum(max(0, e - (most - 1) * o) for e, o in zip(each, others, strict=True))
+            x = -(-over // 2)
         while not _feasible(
             left_total - x * level,
             left_pairs - x,
@@ -181,6 +238,24 @@ def schedule_floor(players: int, rounds: Sequence[Sequence[int]]) -> Meetings:
         left_pairs -= x
         left_forced -= x * level * (level - 1) // 2
     return Meetings(most, tuple(counts))
+
+
+@dataclass(frozen=True, slots=True)
+class Quality:
+    """How fair the rounds played so far are, and the best any schedule of them could be."""
+
+    meetings: Meetings
+    floor: Meetings
+
+    @property
+    def best_possible(self) -> bool:
+        """No schedule of these rounds does better: the floor is reached."""
+        return self.meetings.key() <= self.floor.key()
+
+
+def quality_of(rounds: Sequence[Sequence[Sequence[Hashable]]]) -> Quality:
+    """The meetings of ``rounds`` (each a list of tables of players) against their floor."""
+    return Quality(meetings_of(rounds), played_floor(rounds))
 
 
 def _feasible(total: int, pairs: int, level: int, forced: int) -> bool:

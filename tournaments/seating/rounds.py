@@ -3,16 +3,17 @@
 Methods (``Method``):
 
 - ``random``: a seeded draw.
-- ``mixing``: as few repeated meetings as possible (a repeat is a pair who already shared a
-  table in an earlier round), then seat numbers rotated so nobody keeps seat 1 or always sits
+- ``mixing``: the fairest meetings (``fairness``: no pair meets a third time while a second
+  will do, then as few pairs at each count as possible; a repeat is a pair who already shared
+  a table in an earlier round), then seat numbers rotated so nobody keeps seat 1 or always sits
   after the same neighbour. Given the number of rounds (``total_rounds`` or ``seat_all_rounds``)
   it plans the rounds still to come together, which is what finds the schedules where nobody
   ever meets twice (16 players over 5 rounds, 20 over 5...): from a construction (``designs``)
   for fields at tables of 4 that have one, else from a greedy start (``freedom`` or the
   baseline) improved by the search (``search``).
 - ``swiss``: players of similar standing together (ranks 1-4 at table 1, 5-8 at table 2...),
-  bent where that avoids a repeat: a repeat weighs as much as moving players ``SWISS_REPEAT``
-  places in all away from their band.
+  bent where that avoids a repeat: a second meeting weighs as much as moving players
+  ``fairness.SWISS_REPEAT`` places in all away from their band, a third more than any band.
 - ``fixed``: a printed movement (see ``movement``): deterministic from the round-1 draw.
 - ``greedy``: the baseline ``mixing`` is measured against: each player in turn (in a seeded
   order) to the table where he has met the fewest people.
@@ -47,17 +48,21 @@ from .designs import schedule_without_repeats
 from .fairness import SWISS_REPEAT, meeting_score, meeting_steps, schedule_floor, water_floor
 from .freedom import freedom_rounds
 from .plan import SeatingError, TablePlan, plan_tables
-from .search import Budget, Problem, Tables, improve, tally
+from .search import Budget, Problem, Tables, improve, tally, tally_all
 from .seats import SeatMemory
 
 P = TypeVar("P", bound=Hashable)
 
-WORK_MOVES = 1_000_000
-"""Swaps a seating may evaluate (all its searches together). Most draws settle far below it (a
-construction without repeats, or a plan at its floors: 250 players over 6 rounds spend about
-30,000); a field that cannot avoid repeats (30 players over 10 rounds) spends it all, in 1 to
-3 seconds on a server (300,000 to 450,000 swaps a second, measured under load). A count, so
-the same seed seats the same tables on any machine."""
+WORK_MOVES = 300_000
+"""Swaps a search may evaluate. Most draws settle far below it: a construction, or a plan that
+reaches the counting floor (``fairness``), stops at once (12 or 13 players over 3 rounds,
+30 over 10, 250 over 6). A field whose floor is not reached (21 players over 10 rounds)
+spends it all: with the greedy starts, at most about 0.6 s of CPU on a small server (500,000
+to 700,000 swaps a second), so any field up to 300 players over 10 rounds is seated within a
+second. A count, so the same seed seats the same tables on any machine."""
+REPLAN_SHARE = 3
+"""Once the history has left the plan, the rest is planned from the old plan with
+``WORK_MOVES // REPLAN_SHARE`` more swaps: a good start needs less."""
 SAFETY_SECONDS = 20.0
 """A wall-clock cap, only as a safety net against a machine far slower than expected: a search
 it stops reports it (``SeatingResult.timed_out``)."""
@@ -145,8 +150,8 @@ def seat_round(
     plans the whole tournament as round 1 did (same players, same seed: the same plan): while
     the history follows that plan, the round is the plan's next one, so a schedule without
     repeats found at round 1 is kept to the end. Once the history has left it (a swap, a player
-    who came or left), the rest is planned again from the old plan (this can take twice the
-    budget).
+    who came or left), the rest is planned again from the old plan (with a third of the
+    budget more, ``REPLAN_SHARE``).
     """
     method = _method(method)
     rounds = 1
@@ -556,24 +561,39 @@ def _fixed_start(field: _Field[P], rng: random.Random, horizon: int) -> Tables:
 def _greedy(field: _Field[P], met: list[list[int]], rng: random.Random) -> Tables:
     """Each player in a seeded order to the open table where he has met the fewest (never with
     a teammate if it can be helped; the emptier table on a tie)."""
-    order = list(range(len(field.players)))
+    n = len(field.players)
+    order = list(range(n))
     rng.shuffle(order)
     sizes = field.plan.sizes
     tables: Tables = [[] for _ in sizes]
+    where = [-1] * n
+    partners = [
+        [x for x, (c, kept) in enumerate(zip(row, far, strict=True)) if c or kept]
+        for row, far in zip(met, field.apart, strict=True)
+    ]
+    # Only the tables of those he has met or is kept apart from can count against a table:
+    # each player's few such partners, instead of every seat of every table.
     for p in order:
         row = met[p]
         far = field.apart[p]
+        counts: dict[int, list[int]] = {}
+        for x in partners[p]:
+            t = where[x]
+            if t >= 0:
+                count = counts.setdefault(t, [0, 0])
+                count[0] += far[x]
+                count[1] += row[x] >= 1
         best_t = -1
         best_key = (0, 0, 0)
         for t, table in enumerate(tables):
             if len(table) >= sizes[t]:
                 continue
-            clashes = sum(far[x] for x in table)
-            known = sum(row[x] >= 1 for x in table)
+            clashes, known = counts.get(t, (0, 0))
             key = (clashes, known, len(table))
             if best_t < 0 or key < best_key:
                 best_t, best_key = t, key
         tables[best_t].append(p)
+        where[p] = best_t
     return tables
 
 
@@ -630,7 +650,8 @@ def _mixing(
         if [_table_sets(tables) for tables in plan[: first - 1]] == field.played:
             return plan[first - 1 :], timed_out
         start = plan[first - 1 :]
-    return _mixing_plan(field, first, rounds, seed, Budget.of(work, seconds), start)
+    replan = work // REPLAN_SHARE if start is not None else work
+    return _mixing_plan(field, first, rounds, seed, Budget.of(replan, seconds), start)
 
 
 def _mixing_plan(
@@ -649,15 +670,29 @@ def _mixing_plan(
     """
     problem = field.problem(rounds, second=None, odd_weight=1)
     if start is None:
-        starts = [
-            *_designed(field, rounds, _rng(seed, first, "design")),
-            _freedom(field, rounds, _rng(seed, first, "freedom")),
-            _greedy_after(field, [], first, rounds, seed),
-        ]
+        starts = _designed(field, rounds, _rng(seed, first, "design"))
+        if not starts or not _at_floor(problem, starts[0]):
+            # The greedy starts only where no construction reaches the floor: the freedom
+            # one costs n^2 per round (a second for 300 players over 10 rounds).
+            if len(field.players) <= FREEDOM_MOST:
+                starts.append(_freedom(field, rounds, _rng(seed, first, "freedom")))
+            starts.append(_greedy_after(field, [], first, rounds, seed))
         start = min(starts, key=lambda plan: tally(problem, plan)[0])
     rng = _rng(seed, first, "search")
     outcome = improve(problem, start, rng, budget=budget, patience=MIXING_PATIENCE)
     return outcome.rounds, outcome.timed_out
+
+
+FREEDOM_MOST = 160
+"""Players up to which the freedom greedy is one of the search's starts. Larger fields have room
+enough for the baseline's start, and the freedom greedy's work grows with the square of the
+field."""
+
+
+def _at_floor(problem: Problem, plan: list[Tables]) -> bool:
+    """The plan's meetings are at their floor and nobody kept apart shares a table."""
+    _cost, _repeats, clashes, meetings = tally_all(problem, plan)
+    return meetings <= problem.meeting_floor and clashes <= problem.clash_floor
 
 
 def _greedy_after(

@@ -117,10 +117,10 @@ class Outcome:
 
 def tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int]:
     """A plan's cost, repeats and clashes (pairs kept apart at one table), from scratch."""
-    return _tally(problem, rounds)[:3]
+    return tally_all(problem, rounds)[:3]
 
 
-def _tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int, int]:
+def tally_all(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int, int]:
     """``tally`` and the meeting part of the cost."""
     met = [row[:] for row in problem.met]
     odd = problem.odd_count[:]
@@ -175,7 +175,7 @@ class _Search:
                     for b in table:
                         if b != a:
                             row[b] += 1
-        self.cost, self.repeats, self.clashes, self.meetings = _tally(problem, rounds)
+        self.cost, self.repeats, self.clashes, self.meetings = tally_all(problem, rounds)
 
     def snapshot(self) -> list[Tables]:
         return [[table[:] for table in tables] for tables in self.rounds]
@@ -334,6 +334,8 @@ def improve(
             best = search.snapshot()
             break
         candidates = search.conflicted()
+        # The scan for conflicts is work too: for a small field it costs more than the swaps.
+        budget.spent += len(start) * problem.players
         if not candidates:  # pragma: no cover - a plan above its floors has conflicts
             break
         if len(candidates) > MOST_CANDIDATES:
@@ -451,6 +453,7 @@ def _polish(search: _Search, budget: Budget) -> None:
     """Makes every swap that lowers the cost until none is left (steepest for each player), or
     the budget is spent."""
     problem = search.problem
+    odd = problem.odd_table
     improved = True
     while improved and not budget.spent_up() and not budget.past_deadline():
         improved = False
@@ -458,7 +461,6 @@ def _polish(search: _Search, budget: Budget) -> None:
             movers = list(range(problem.players))
             if problem.rank_cost is None:
                 # Only the fairness of odd tables is left to gain: someone there must move.
-                odd = problem.odd_table
                 movers = [a for t, table in enumerate(tables) if odd[t] for a in table]
             for a in movers:
                 ta = search.where[r][a]
@@ -466,8 +468,8 @@ def _polish(search: _Search, budget: Budget) -> None:
                 best_delta = 0
                 best_b = -1
                 for t, table in enumerate(tables):
-                    if t == ta:
-                        continue
+                    if t == ta or (problem.rank_cost is None and odd[t] == odd[ta]):
+                        continue  # without ranks, only a move to or from an odd table gains
                     for b in table:
                         d = search.delta(r, a, b)
                         if d < best_delta:
