@@ -39,13 +39,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Generic, TypeVar
 
 from . import movement
 from .designs import schedule_without_repeats
-from .fairness import SWISS_REPEAT, meeting_score, meeting_steps, schedule_floor, water_floor
+from .fairness import (
+    SWISS_REPEAT,
+    meeting_score,
+    meeting_steps,
+    meetings_of,
+    schedule_floor,
+    water_floor,
+)
 from .freedom import freedom_rounds
 from .plan import SeatingError, TablePlan, plan_tables
 from .search import Budget, Problem, Tables, improve, tally, tally_all
@@ -117,6 +124,9 @@ class SeatingResult(Generic[P]):
     budget was spent, the only thing that depends on the machine: another machine might have
     given another seating."""
     pair_clashes: tuple[PairClash[P], ...] = ()
+    work: int = 0
+    """Swaps the searches of this seating evaluated, all its rounds together (at most about
+    ``WORK_MOVES`` and a third more: see ``REPLAN_SHARE``)."""
 
 
 def seat_round(
@@ -247,8 +257,9 @@ def _seat(
     budget = Budget.of(work_budget, time_budget)
     planned: list[Tables] = []
     timed_out = False
+    work = 0
     if method is Method.MIXING:
-        planned, timed_out = _mixing(
+        planned, timed_out, work = _mixing(
             field, first, rounds, seed, work_budget, time_budget, planned_ahead=planned_ahead
         )
     start: Tables = []
@@ -272,7 +283,8 @@ def _seat(
             tables, timed_out = _random(field, _rng(seed, r, "draw"), budget)
         results.append(field.result(r, method, tables, timed_out=timed_out))
         field.record(tables)
-    return results
+    work += budget.spent
+    return [replace(result, work=work) for result in results]
 
 
 def _method(method: Method | str) -> Method:
@@ -634,24 +646,27 @@ def _mixing(
     seconds: float,
     *,
     planned_ahead: bool,
-) -> tuple[list[Tables], bool]:
-    """Rounds ``first`` to ``first + rounds - 1`` planned together.
+) -> tuple[list[Tables], bool, int]:
+    """Rounds ``first`` to ``first + rounds - 1`` planned together, whether the safety net
+    stopped a search, and the swaps evaluated.
 
     Planned ahead from a history of every earlier round, the plan round 1 made (same players,
     same seed, no history) is made again: while the history follows it, its next rounds are
     the answer; once the history has left it, they are where the search starts.
     """
     start = None
+    spent = 0
     if planned_ahead and first > 1 and len(field.played) == first - 1:
         # Round 1's plan made again: the same work budget gives the same plan.
-        plan, timed_out = _mixing_plan(
-            field.fresh(), 1, first - 1 + rounds, seed, Budget.of(work, seconds)
-        )
+        again = Budget.of(work, seconds)
+        plan, timed_out = _mixing_plan(field.fresh(), 1, first - 1 + rounds, seed, again)
         if [_table_sets(tables) for tables in plan[: first - 1]] == field.played:
-            return plan[first - 1 :], timed_out
+            return plan[first - 1 :], timed_out, again.spent
         start = plan[first - 1 :]
-    replan = work // REPLAN_SHARE if start is not None else work
-    return _mixing_plan(field, first, rounds, seed, Budget.of(replan, seconds), start)
+        spent = again.spent
+    budget = Budget.of(work // REPLAN_SHARE if start is not None else work, seconds)
+    plan, timed_out = _mixing_plan(field, first, rounds, seed, budget, start)
+    return plan, timed_out, spent + budget.spent
 
 
 def _mixing_plan(
@@ -781,7 +796,7 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
         player[x] = p
     planned = [[[player[x] for x in table] for table in tables] for tables in design]
     if base != n:
-        _add_fifths(planned, [player[x] for x in range(base, n)], n)
+        _add_fifths(planned, [player[x] for x in range(base, n)], n, rng)
     for tables in planned:
         # Table numbers say nothing of the construction; the tables of 5 come last (the plan's
         # numbering), in a seeded order.
@@ -790,23 +805,46 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
     return [_greedy_after(field, planned, 1, rounds, rng.randrange(2**32))]
 
 
-def _add_fifths(planned: list[Tables], added: list[int], players: int) -> None:
+ADD_TRIES = 30
+"""Draws of the added players' tables tried on a construction (the fairest is kept)."""
+
+
+def _add_fifths(planned: list[Tables], added: list[int], players: int, rng: random.Random) -> None:
     """Each added player to a table of each round (a different one for each, so the added never
-    meet one another), the table where he has met the fewest players so far, the first on a
-    tie: on a construction, as few repeats as the counts allow."""
-    met = [[0] * players for _ in range(players)]
-    for tables in planned:
-        free = list(range(len(tables)))
-        for p in added:
-            row = met[p]
-            t = min(free, key=lambda t: sum(row[x] for x in tables[t]))
-            free.remove(t)
+    meet one another): the table where he would meet nobody a third time, then the fewest
+    players already met, ties drawn; the fairest of ``ADD_TRIES`` such draws is kept (on
+    AG(2, 4), 17 players: five tables no three of which share a player)."""
+    best: list[list[int]] = []
+    best_key: tuple[int, ...] = ()
+    for _ in range(ADD_TRIES):
+        met = [[0] * players for _ in range(players)]
+        chosen: list[list[int]] = []
+        for tables in planned:
+            free = list(range(len(tables)))
+            rng.shuffle(free)
+            picks = []
+            for p in added:
+                row = met[p]
+                t = min(
+                    free,
+                    key=lambda t: (max(row[x] for x in tables[t]), sum(row[x] for x in tables[t])),
+                )
+                free.remove(t)
+                picks.append(t)
+                for x in tables[t]:
+                    row[x] += 1
+            chosen.append(picks)
+        key = meetings_of(
+            [
+                [[*tables[t], p] for p, t in zip(added, picks, strict=True)]
+                for tables, picks in zip(planned, chosen, strict=True)
+            ]
+        ).key()
+        if not best or key < best_key:
+            best, best_key = chosen, key
+    for tables, picks in zip(planned, best, strict=True):
+        for p, t in zip(added, picks, strict=True):
             tables[t].append(p)
-        for table in tables:
-            for a in table:
-                for b in table:
-                    if a != b:
-                        met[a][b] += 1
 
 
 def _swiss(
