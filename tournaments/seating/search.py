@@ -2,9 +2,10 @@
 
 It works on player numbers ``0..n-1`` and plans one or several rounds at once. The cost of a plan
 is, by weight: two players who must not share a table seated together (members of one team, or a
-pair the organiser keeps apart: a hard constraint, so a weight nothing else can outbid), repeated
-meetings (a pair sharing a table for the second time or more, counted against the rounds already
-played and between the rounds being planned), then lighter terms: for ``swiss`` each player's
+pair the organiser keeps apart: a hard constraint, so a weight nothing else can outbid), meetings
+(a pair's m-th meeting costs ``Problem.steps[m]``, ``fairness.meeting_steps``: a third meeting
+more than every second one, counted against the rounds already played and between the rounds
+being planned), then lighter terms: for ``swiss`` each player's
 distance in places from the rank band of his table, and the fairness of who keeps landing at a table
 of 5 or 3 (squared counts, so it is spread out).
 

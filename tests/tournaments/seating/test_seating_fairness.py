@@ -5,8 +5,12 @@ there; the constructions give the known optima; a seed seats the same tables any
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from itertools import combinations
+from pathlib import Path
 from typing import NamedTuple
 
 import pytest
@@ -215,3 +219,31 @@ def test_any_field_is_seated_once_a_round_at_valid_tables_and_above_its_floor(
     assert floor.key() <= meetings_of([r.tables for r in results]).key()
     again = seat_all_rounds(field, rounds=rounds, method="mixing", seed=seed, work_budget=20_000)
     assert [r.tables for r in again] == [r.tables for r in results]
+
+
+def test_the_same_seed_seats_the_same_tables_whatever_the_hash_seed() -> None:
+    """Players named by strings, whose hashes change with each interpreter: two interpreters
+    with different hash seeds seat the same tables (nothing depends on a set's order)."""
+    script = (
+        "from tournaments.seating import seat_all_rounds\n"
+        "field = [f'joueur {i}' for i in range(19)]\n"
+        "apart = [('joueur 1', 'joueur 2'), ('joueur 3', 'joueur 4')]\n"
+        "for method in ('mixing', 'swiss', 'greedy', 'random', 'fixed'):\n"
+        "    results = seat_all_rounds(field, rounds=4, method=method, seed=9, apart=apart,\n"
+        "                              work_budget=20_000)\n"
+        "    print([r.tables for r in results])\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in ("1", "2")
+    ]
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("joueur 18") == 5 * 4
