@@ -5,7 +5,6 @@ seating."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import combinations
@@ -53,9 +52,9 @@ def assert_valid(result: SeatingResult[int], players: Sequence[int]) -> None:
 @pytest.mark.parametrize(("players", "rounds"), [(16, 5), (20, 5)])
 def test_mixing_finds_a_schedule_without_repeats(players: int, rounds: int, seed: int) -> None:
     field = list(range(1, players + 1))
-    started = time.monotonic()
     results = seat_all_rounds(field, rounds=rounds, method=Method.MIXING, seed=seed)
-    assert time.monotonic() - started < 2.0
+    # The construction is at its floor: no swap is even weighed (work, not a clock).
+    assert results[0].work == 0
     assert [r.repeats for r in results] == [0] * rounds == recount(results)
     assert not any(r.timed_out for r in results)
     for result in results:
