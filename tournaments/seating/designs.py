@@ -34,7 +34,8 @@ give them instantly.
   element of each coset of H. Every block of the developed design (the short orbit of
   ``{infinity} + H`` and the full orbits of the base blocks) falls in exactly one round, and
   the design meets every pair once: ``infinity`` with each point and the pairs whose
-  difference is in H in the short orbit, the others by their unique difference. 40 players
+  difference is in H in the short orbit, the others by their unique difference. For 76, 88 and
+  100 players the search for cyclic base blocks found none within a minute: not done here. 40 players
   are also the points of PG(3, 3), whose lines fall into 13 spreads; this design does the same
   work.
 - **A published schedule: 32 players over 10 rounds** (the social golfer problem 8-4-10, first
