@@ -19,8 +19,8 @@ give them instantly.
   seated side by side with a schedule for ``q`` players (the same construction again, or one
   round of ``q / 4`` tables). 16 players get 4 + 1 = 5 rounds (this is the affine plane
   AG(2, 4)), 32 get 8 + 1 = 9, 64 get 16 + 5 = 21 (every pair meets exactly once).
-- **1-rotational resolvable designs** (28, 40 and 52 players, every pair meeting exactly once
-  in ``(n - 1) / 3`` rounds: 9, 13 and 17). Resolvable 2-(v, 4, 1) designs exist for every
+- **1-rotational resolvable designs** (28, 40, 52 and 88 players, every pair meeting exactly
+  once in ``(n - 1) / 3`` rounds: 9, 13, 17 and 29). Resolvable 2-(v, 4, 1) designs exist for every
   ``v`` that is 4 more than a multiple of 12 (H. Hanani, D. K. Ray-Chaudhuri and R. M. Wilson,
   "On resolvable designs", Discrete Math. 3, 1972); the ones here are 1-rotational, in the
   manner of M. Buratti and F. Zuanni ("G-invariantly resolvable Steiner 2-designs which are
@@ -34,8 +34,12 @@ give them instantly.
   element of each coset of H. Every block of the developed design (the short orbit of
   ``{infinity} + H`` and the full orbits of the base blocks) falls in exactly one round, and
   the design meets every pair once: ``infinity`` with each point and the pairs whose
-  difference is in H in the short orbit, the others by their unique difference. For 76, 88 and
-  100 players the search for cyclic base blocks found none within a minute: not done here. 40 players
+  difference is in H in the short orbit, the others by their unique difference. For 88 players
+  (G = Z_3 x Z_29, H = Z_3) the seven base blocks are one block ``{(0, 1), (0, 2), (1, 10),
+  (1, 22)}`` multiplied, in its Z_29 part, by the powers of 7 (of order 7 mod 29): its four
+  residues lie in the four cosets of the powers of 7, and its differences of each lift in
+  the four cosets too, so the seven blocks' differences cover G outside H once. For 76 and
+  100 players no base blocks were found within a minute: not done here. 40 players
   are also the points of PG(3, 3), whose lines fall into 13 spreads; this design does the same
   work.
 - **A published schedule: 32 players over 10 rounds** (the social golfer problem 8-4-10, first
@@ -298,6 +302,19 @@ _ROTATIONAL: dict[
             ((3,), (26,), (30,), (15,)),
             ((4,), (22,), (24,), (29,)),
             ((6,), (27,), (28,), (14,)),
+        ),
+    ),
+    88: (
+        (3, 29),
+        (1, 0),
+        (
+            ((0, 1), (0, 2), (1, 10), (1, 22)),
+            ((0, 7), (0, 14), (1, 12), (1, 9)),
+            ((0, 20), (0, 11), (1, 26), (1, 5)),
+            ((0, 24), (0, 19), (1, 8), (1, 6)),
+            ((0, 23), (0, 17), (1, 27), (1, 13)),
+            ((0, 16), (0, 3), (1, 15), (1, 4)),
+            ((0, 25), (0, 21), (1, 18), (1, 28)),
         ),
     ),
 }

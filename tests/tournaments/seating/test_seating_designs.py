@@ -45,10 +45,11 @@ DESIGNS = [
     Design(44, 11),  # resolvable TD(4,11)
     Design(52, 17),  # 1-rotational resolvable 2-(52,4,1) over Z_51: every pair meets once
     Design(64, 21),  # resolvable TD(4,16), then AG(2,4) in each group: every pair meets once
+    Design(88, 29),  # 1-rotational resolvable 2-(88,4,1) over Z_3 x Z_29: every pair once
 ]
 
 
-@pytest.mark.parametrize("players", [28, 40, 52])
+@pytest.mark.parametrize("players", [28, 40, 52, 88])
 def test_rotational_designs_meet_every_pair_exactly_once(players: int) -> None:
     """The resolvable 2-(v,4,1) designs: (v - 1) / 3 rounds, each a partition of the players
     into tables of 4, and every pair of players at one table exactly once."""
