@@ -32,7 +32,9 @@ and a number of rounds, by counting.
 
 The floor is the least score of any histogram of meeting counts that meets the three counts
 (found level by level, the highest first), so a search that reaches it has nothing left to
-gain and stops. With rounds already played (a plan that left its draw), the floor is the
+gain and stops. ``played_floor`` counts the same for rounds as they were played (who was
+there, the tables' sizes), and ``quality_of`` sets a schedule's meetings against it: what the
+round page and the seating list tell the organiser. With rounds already played (a plan that left its draw), the floor is the
 water-filling one: the new meetings spread as evenly as counts allow, overall and per player.
 
 Pure Python on player numbers; nothing here depends on the order of a set or a dict.
@@ -52,7 +54,8 @@ SWISS_REPEAT = 20
 
 @dataclass(frozen=True, slots=True)
 class Meetings:
-    """How often the pairs of a schedule met: ``pairs_at[m]`` pairs met ``m`` times (m >= 2).
+    """How often the pairs of a schedule met: ``(m, count)`` in ``pairs_at`` when ``count``
+    pairs met ``m`` times (m >= 2).
 
     ``most`` is the largest number of meetings of any pair (0 for a field that never sat, 1
     when no pair met twice); ``repeats`` the meetings past the first, summed over pairs."""
