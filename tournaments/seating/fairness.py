@@ -34,8 +34,9 @@ The floor is the least score of any histogram of meeting counts that meets the t
 (found level by level, the highest first), so a search that reaches it has nothing left to
 gain and stops. ``played_floor`` counts the same for rounds as they were played (who was
 there, the tables' sizes), and ``quality_of`` sets a schedule's meetings against it: what the
-round page and the seating list tell the organiser. With rounds already played (a plan that left its draw), the floor is the
-water-filling one: the new meetings spread as evenly as counts allow, overall and per player.
+round page and the seating list tell the organiser. With rounds already played (a plan that
+left its draw), the search's floor is the water-filling one: the new meetings spread as evenly
+as counts allow, overall and per player.
 
 Pure Python on player numbers; nothing here depends on the order of a set or a dict.
 """
