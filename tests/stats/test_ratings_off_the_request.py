@@ -23,7 +23,7 @@ from tarot_scores.ratings.models import PlayerRating, RatingsBehind, RatingStep
 from tarot_scores.ratings.replay import hold_the_scope
 from tarot_scores.ratings.services import ratings_rebuild
 from tests.factories import ClubFactory, PlayerFactory, build_api_table, make_game
-from tests.queue import database_queue, run_waiting_jobs
+from tests.queue import DATABASE_QUEUE, database_queue, run_waiting_jobs
 from tests.stats.test_ratings import _close, _snapshot, prise
 
 pytestmark = pytest.mark.django_db
@@ -251,7 +251,7 @@ def test_a_replay_holds_nothing_a_deal_entry_waits_for(settings: Any) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("SQLite writes one transaction at a time")
     settings.TASKS_BACKEND = "database"
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASKS = DATABASE_QUEUE
     club = ClubFactory.create()
     players = [PlayerFactory.create(clubs=[club]) for _ in range(4)]
     game = make_game(club=club, players=players, date=AUTUMN)
