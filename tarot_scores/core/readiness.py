@@ -29,7 +29,7 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
-from django.db.models import Count, Min, Q
+from django.db.models import Count, Min
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -156,9 +156,8 @@ def _seconds(since: datetime.datetime | None, now: datetime.datetime) -> int | N
 def _database_queues() -> tuple[dict[str, QueueState], list[LongJob]]:
     """Two queries: the jobs due per queue with the oldest's time, and the jobs running long."""
     now = timezone.now()
-    due = Q(run_after__isnull=True) | Q(run_after__lte=now)
     rows = (
-        DBTaskResult.objects.filter(due, status=TaskResultStatus.READY)
+        DBTaskResult.objects.ready()  # the engine's own "due now" (no run_after, or past)
         .values("queue_name")
         .annotate(waiting=Count("id"), oldest=Min("enqueued_at"))
         .order_by()

@@ -3,6 +3,7 @@ waited, and any job running too long; a queue past its limits is ``behind`` (200
 so a stuck slot is seen by a monitor rather than guessed."""
 
 import datetime
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -21,10 +22,11 @@ pytestmark = pytest.mark.django_db
 __all__ = ["database_queue"]  # a fixture
 
 
-def _ready() -> dict:
+def _ready() -> dict[str, Any]:
     answer = Client().get(reverse("readyz"))
     assert answer.status_code == 200  # a queue behind never takes the server out
-    return answer.json()
+    body: dict[str, Any] = answer.json()
+    return body
 
 
 def test_each_queue_says_its_jobs_due_and_how_long_the_oldest_waited(

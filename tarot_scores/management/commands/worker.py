@@ -244,7 +244,12 @@ class Command(BaseCommand):
             threading.Thread(target=slot.run, name=f"worker-{slot.name}", daemon=True)
             for slot in slots
         ]
-        stops = self._on_signals(lambda: [slot.stop() for slot in slots])
+
+        def stop_all() -> None:
+            for slot in slots:
+                slot.stop()
+
+        stops = self._on_signals(stop_all)
         logger.info(
             "Worker %s serving %s",
             worker_id,
