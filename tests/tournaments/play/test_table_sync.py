@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
+from tarot_scores.clubs.models import Player
 from tarot_scores.games.models import Deal
 from tests import factories
 from tests.tournaments.play.test_pages_confirmation import enter_at, event, link, phone
@@ -112,6 +113,24 @@ def test_a_poll_reads_a_bounded_number_of_queries(
     # table: a round's few), never the tournament's other deals.
     with django_assert_max_num_queries(10 + deals):
         assert poll(taker_phone, state).status_code == 200
+
+
+def test_a_signed_in_players_poll_reads_no_more(
+    django_assert_max_num_queries: DjangoAssertNumQueries,
+) -> None:
+    e = event()
+    state = e.tables[0]
+    user = factories.UserFactory.create()
+    Player.objects.filter(pk=state.players[1].pk).update(user=user)
+    client = factories.signed_in_client(user)
+    enter_at(state, phone(state, 0))
+    first = poll(client, state)
+    assert first.status_code == 200 and 'id="confirm-1"' in first.content.decode()
+    with django_assert_max_num_queries(2):
+        assert poll(client, state, first["ETag"]).status_code == 304
+    # Signed out, the same browser is another reader: never the signed-in one's 304.
+    client.logout()
+    assert poll(client, state, first["ETag"]).status_code == 200
 
 
 def test_without_htmx_the_poll_is_the_tables_page() -> None:
