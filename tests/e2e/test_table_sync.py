@@ -15,6 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tarot_scores.games.models import Deal
 from tests import factories
+from tests.e2e.a11y import assert_accessible
 from tests.e2e.test_game_entry import enter_deal
 from tests.e2e.test_offline_entry import KEPT
 from tournaments.models import DealConfirmation, Round
@@ -119,6 +120,7 @@ def test_a_poll_that_finds_the_round_closed_or_the_link_replaced_reloads_the_pag
     round_services.table_link_renew(table=state.table)
     expect(page.locator("#link-replaced")).to_be_visible(timeout=IN_STEP_MS)
     expect(page.locator("#link-replaced")).to_contain_text("Demandez le nouveau lien")
+    assert_accessible(page)
 
     state.table.refresh_from_db()
     page.goto(f"/tournaments/t/{state.table.token}/")

@@ -67,15 +67,15 @@ def table_poll(request: HtmxHttpRequest, token: str) -> HttpResponseBase:
     """The table's block for a phone polling it: 304 while what it shows (its ETag) is current;
     a closed round or a replaced link reloads the page. Asked without htmx (a link followed),
     the table's page itself."""
-    if not request.htmx:
-        return redirect("tournaments:table_entry", token=token)
     table = (
         Table.objects.select_related("round__tournament__club", "game").filter(token=token).first()
     )
-    if table is None:
-        if ReplacedTableLink.objects.filter(token=token).exists():
-            return _refresh(HttpResponse(status=410))
+    if table is None and not ReplacedTableLink.objects.filter(token=token).exists():
         raise Http404
+    if not request.htmx:
+        return redirect("tournaments:table_entry", token=token)  # the page says what stands
+    if table is None:
+        return _refresh(HttpResponse(status=410))
     if table.round.status == Round.Status.CLOSED:
         return _refresh(HttpResponse(status=204))
     club = table.round.tournament.club  # read before the block: a later change is a new tag
