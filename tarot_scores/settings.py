@@ -168,6 +168,10 @@ CACHES = {
 # every new results version (docs/performance.md, "Coalescing").
 RESULTS_LAG_SECONDS = float(os.environ.get("RESULTS_LAG_SECONDS", "2"))
 
+# Every phone of a tournament table asks every this many seconds whether the table changed
+# (tournaments.views.table_sync: an ETag'd poll answered 304 while nothing did).
+TABLE_POLL_SECONDS = float(os.environ.get("TABLE_POLL_SECONDS", "5"))
+
 # Background jobs (docs/operations.md, "The worker"): Django's Tasks API (the django-tasks
 # backport). TASKS_BACKEND=database (the default: the jobs wait in a table of the site's own
 # database, `manage.py worker` runs them), rq (Redis, through RQ, for several servers:

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 import segno
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -53,6 +54,18 @@ def round_of(tournament: Tournament, number: int) -> Round:
 def entry_url(request: HttpRequest, table: Table) -> str:
     """A table's private link, absolute: it is printed and read by phones as a QR code."""
     return request.build_absolute_uri(reverse("tournaments:table_entry", args=[table.token]))
+
+
+def table_poll_context(table: Table) -> dict[str, str]:
+    """What a table's page needs to keep in step with the table's other phones (the poll of
+    ``views.table_sync``): the poll's address, how often (htmx's "every", from
+    ``TABLE_POLL_SECONDS``), and the page that "Refresh" reloads without JavaScript."""
+    every = max(100, round(settings.TABLE_POLL_SECONDS * 1000))
+    return {
+        "poll_url": reverse("tournaments:table_poll", args=[table.token]),
+        "poll_every": f"{every}ms",
+        "table_url": reverse("tournaments:table_entry", args=[table.token]),
+    }
 
 
 def qr_svg(url: str, title: str) -> SafeString:
