@@ -288,7 +288,7 @@ def test_a_job_whose_rq_worker_is_killed_runs_again_on_another(
         for process in (first, second):
             if process is not None and process.poll() is None:
                 process.terminate()
-                process.wait(timeout=30)
+                process.wait(timeout=120)  # its RQ workers finish too
             if process is not None:
                 with contextlib.suppress(ProcessLookupError):  # its scheduler, if still there
                     os.killpg(process.pid, signal.SIGKILL)

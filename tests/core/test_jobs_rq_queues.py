@@ -4,11 +4,13 @@ slot), so a job held in one queue does not delay another queue's job asked for a
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import redis
 from pytest_django import Settings
 from rq.queue import Queue
@@ -16,7 +18,7 @@ from rq.queue import Queue
 from tarot_scores.core.jobs import enqueue
 from tarot_scores.settings import tasks_from
 from tests.core.jobs_for_tests import always_fails, note_run
-from tests.core.test_jobs_rq import own_redis
+from tests.core.test_jobs_rq import free_port, own_redis
 from tests.processes import MANAGE, PYTHON, ROOT, child_env
 
 __all__ = ["own_redis"]  # a fixture
@@ -31,6 +33,7 @@ def _wait_for(condition: Callable[[], bool], what: str, seconds: float = 180) ->
     raise AssertionError(f"Timed out waiting for {what}")
 
 
+@pytest.mark.django_db(transaction=True)  # sent to Redis once the caller's work commits
 def test_each_job_goes_to_the_rq_queue_of_its_kind(own_redis: str, settings: Settings) -> None:
     settings.TASKS_BACKEND = "rq"
     settings.TASKS = tasks_from("rq", own_redis)
@@ -98,3 +101,86 @@ def test_a_job_held_in_one_queue_does_not_delay_another_queue(
         worker.terminate()
         assert worker.wait(timeout=120) == 0
     assert (quick / "runs").read_text().split()[0] == "7"
+
+
+def _redis_server(port: int, folder: Path) -> subprocess.Popen[bytes]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed")
+    server = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+
+    def up() -> bool:
+        try:
+            return bool(redis.Redis.from_url(url).ping())
+        except redis.ConnectionError:
+            return False
+
+    _wait_for(up, "redis-server to start")
+    return server
+
+
+def test_the_rq_worker_outlives_its_redis(tmp_path: Path) -> None:
+    """Redis stops under a running worker, then comes back: the worker waits and tries again
+    (its RQ workers, started again if they end), and runs the next job, never having ended."""
+    port = free_port()
+    server = _redis_server(port, tmp_path)
+    env = child_env(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
+        TASKS_BACKEND="rq",
+        TASKS_REDIS_URL=f"redis://127.0.0.1:{port}/0",
+        TASKS_RECONNECT_SECONDS="0.5",
+        TASKS_RECONNECT_MAX_SECONDS="2",
+        TASKS_WORKERS="webhooks=1",
+        DJANGO_DEBUG="1",
+    )
+    subprocess.run([PYTHON, MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+
+    def ask(n: int) -> None:
+        code = (
+            "from tarot_scores.core.jobs import enqueue; "
+            "from tests.core.jobs_for_tests import note_run as job; "
+            f"enqueue(job, folder={str(folder)!r}, n={n})"
+        )
+        subprocess.run([PYTHON, MANAGE, "shell", "-v0", "-c", code], cwd=ROOT, env=env, check=True)
+
+    def ran() -> list[str]:
+        runs = folder / "runs"
+        return [line.split()[0] for line in runs.read_text().splitlines()] if runs.exists() else []
+
+    log_path = tmp_path / "worker.log"
+    log = log_path.open("w")
+    worker = subprocess.Popen(
+        [PYTHON, MANAGE, "worker"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    try:
+        ask(1)
+        _wait_for(lambda: ran() == ["1"], "the first job")
+        server.terminate()
+        server.wait(timeout=30)
+        _wait_for(
+            # RQ's own word, or the worker's about an RQ worker it starts again.
+            lambda: any(
+                said in log_path.read_text()
+                for said in ("could not connect to Redis", "RQ worker of")
+            ),
+            "the worker to find Redis gone",
+        )
+        assert worker.poll() is None, "the worker ended with its Redis"
+        server = _redis_server(port, tmp_path)
+        ask(2)
+        _wait_for(lambda: ran() == ["1", "2"], "the job asked for once Redis is back")
+        assert worker.poll() is None
+    finally:
+        worker.terminate()
+        worker.wait(timeout=120)
+        log.close()
+        server.terminate()
+        server.wait(timeout=30)
