@@ -164,7 +164,8 @@ SEARCH_LENGTH = 80
 
 
 def _ranked_count(tournament: Tournament, series: str = "") -> int:
-    """How many players the standings rank (one query)."""
+    """How many players the standings rank: stored on the tournament for the whole ranking of
+    a championship (no query), counted otherwise (one query)."""
     if format_for(tournament).compares_boards:
         return duplicate_results.duplicate_count(tournament=tournament, series=series)
     return standings_selectors.standings_count(tournament=tournament, series=series)
@@ -204,6 +205,9 @@ def _standings_block(
         first = (number - 1) * STANDINGS_ROWS
         context = _results(tournament, series=series, page=(first, STANDINGS_ROWS))
         pages = max(1, -(-context["count"] // STANDINGS_ROWS))
+        if number > pages:  # a series' page beyond its last (asked within the whole ranking's)
+            number, first = pages, (pages - 1) * STANDINGS_ROWS
+            context = _results(tournament, series=series, page=(first, STANDINGS_ROWS))
         page = standings_selectors.StandingsPage(context["rows"], number, pages, first)
     url = reverse("tournaments:standings", args=[tournament.pk])
     within = {"series": series} if series else {}
@@ -253,9 +257,11 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         html = None if etag_matches(request.headers, etag) else draw()
     else:
         # Shared per page shown (a page beyond the last shows the last): one entry per page.
-        # The first page always exists: no count for it (what most readers ask).
+        # The first page always exists: no count for it (what most readers ask). Beyond it,
+        # the whole ranking's count bounds the page (stored: no query before the ETag); a
+        # series' own last page is found when drawn.
         if number is not None and number > 1:
-            count = _ranked_count(tournament, series)
+            count = _ranked_count(tournament)
             number = min(number, max(1, -(-count // STANDINGS_ROWS)))
         number = number or 1
         etag, html = _shared(
