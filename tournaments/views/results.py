@@ -235,7 +235,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The standings, a page at a time; ``?q=`` finds a player by name (his row highlighted,
     on its page), ``?player=`` shows a found player's page. htmx asks for the block alone.
     A reader polling with the ETag of the results version he has gets 304 until it changes."""
-    tournament = readable(request, tournament_id)
+    tournament = readable(request, tournament_id, rules=False)
     number, player = _positive(request, "page"), _positive(request, "player")
     query = request.GET.get("q", "")[:SEARCH_LENGTH].strip()
     series = _series(request)
@@ -383,7 +383,7 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     What the board shows is named before anything is rendered: the page of the ranking and the
     countdown's minute, with the results version of the shared drawing (``_shared``). A board
     polling with that ETag gets 304 (three queries) until one of them changes."""
-    tournament = readable(request, tournament_id)
+    tournament = readable(request, tournament_id, rules=False)
     pinned = _pinned_page(request)
     slot = int(time.time() // PROJECTOR_SECONDS)
     current = Round.objects.filter(tournament=tournament).order_by("-number").first()
