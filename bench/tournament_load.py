@@ -511,7 +511,8 @@ def main() -> None:
     def viewers_for(tables: int) -> int:
         if args.viewers_per_table is not None:
             return round(tables * args.viewers_per_table)
-        return int(args.viewers)
+        viewers: int = args.viewers
+        return viewers
 
     with shared_cache(args.redis) as _prefix, serving(url, workers=args.workers) as server:
         if args.sweep:

@@ -41,10 +41,11 @@ class _ReusedClient(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        django: Any = self  # Django's own helpers, which django-stubs does not declare
+        pool = django._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            client = self._clients[id(pool)] = django._client(connection_pool=pool)
         return client
 
 

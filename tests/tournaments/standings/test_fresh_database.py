@@ -78,7 +78,9 @@ def _plan(sql: str) -> dict[str, Any]:
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN (FORMAT JSON) " + sql)
         value = cursor.fetchone()[0]
-    return (json.loads(value) if isinstance(value, str) else value)[0]["Plan"]
+    plans: list[dict[str, Any]] = json.loads(value) if isinstance(value, str) else value
+    plan: dict[str, Any] = plans[0]["Plan"]
+    return plan
 
 
 def _looped_scans(plan: dict[str, Any]) -> list[str]:

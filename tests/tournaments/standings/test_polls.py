@@ -167,5 +167,5 @@ def test_a_page_beyond_a_series_last_shows_its_last(festival: Tournament) -> Non
     url = urls(festival)["page"][0]
     # The whole ranking (two pages) bounds the page asked; the series' own last page (its
     # first: two players) is the one drawn.
-    html = Client().get(url, {"series": "s1", "page": 2}).content.decode()
+    html = Client().get(url, {"series": "s1", "page": "2"}).content.decode()
     assert sorted(shown(html)) == sorted(e.player_id for e in entries)
