@@ -132,6 +132,10 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
     )
+    # How many players the standings rank (their stored rows, substitutes apart): kept by
+    # ``tournaments.standings.store`` where rows are made or removed, so that a poll of the
+    # projector reads it with the tournament instead of counting rows (docs/performance.md).
+    ranked_players = models.PositiveIntegerField(default=0, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -20,6 +20,7 @@ from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.kinds import FIVE_PLAYER_WORDS
 from tarot_scores.core.names import name_as_stored, name_refusal
+from tarot_scores.core.planner import statistics_refresh
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.setup import rule_set_for
 from tournaments.errors import Code, TournamentError, TournamentRefusal
@@ -275,6 +276,7 @@ def entries_register(
             entry = entry_add(tournament=tournament, player=player, checked_in=checked_in)
         registered.add(entry.player_id)
         entries.append(entry)
+    statistics_refresh(Entry, Player, rows=len(entries))  # a festival's list, pasted at once
     return Registration(entries, already)
 
 

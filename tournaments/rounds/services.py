@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.i18n import engine_language
+from tarot_scores.core.planner import statistics_refresh
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
@@ -28,8 +29,10 @@ from tournaments.formats import TablePlan, format_for
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.models import (
     DealConfirmation,
+    Entry,
     ReplacedTableLink,
     Round,
+    Standing,
     Table,
     Tournament,
     new_token,
@@ -141,6 +144,11 @@ def _round_create(
     round_.tournament = tournament
     people.byes_record(round_=round_, player_ids=sitting_out)
     standings_refresh(round_=round_, player_ids=[*players, *sitting_out])
+    # The round's rows, and the entries and players its standings and tables join, as the
+    # planner must see them from the first read (the projectors open at this moment).
+    statistics_refresh(
+        Standing, Entry, Player, Table, Game, Seat, rows=len(players) + len(sitting_out)
+    )
     if tournament.status != Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.actors import signed_in
+from tarot_scores.core.planner import statistics_refresh
 from tarot_scores.core.results import results_changed
 from tournaments.errors import Code, CutRefused, TournamentRefusal
 from tournaments.formats import format_for
@@ -238,9 +239,14 @@ def cut_confirm(
     )
     qualified = [row.player.pk for row in preview.qualified]
     # A substitute's own entry is never in the field (ranked apart): not cut either.
-    Entry.objects.filter(
-        tournament=tournament, cut_after__isnull=True, substitute_for__isnull=True
-    ).exclude(player_id__in=qualified).update(cut_after=after_round)
+    cut_players = (
+        Entry.objects.filter(
+            tournament=tournament, cut_after__isnull=True, substitute_for__isnull=True
+        )
+        .exclude(player_id__in=qualified)
+        .update(cut_after=after_round)
+    )
+    statistics_refresh(Entry, rows=cut_players)
     standings_changed(tournament=tournament)
     results_changed(club_id=tournament.club_id)
     return cut
@@ -270,7 +276,8 @@ def cut_undo(*, tournament: Tournament, after_round: int, by: Any) -> Cut:
     if refusal is not None:
         raise refusal
     cut = Cut.objects.get(tournament=tournament, after_round=after_round, undone_at__isnull=True)
-    Entry.objects.filter(tournament=tournament, cut_after=after_round).update(cut_after=None)
+    back = Entry.objects.filter(tournament=tournament, cut_after=after_round).update(cut_after=None)
+    statistics_refresh(Entry, rows=back)
     cut.undone_at = timezone.now()
     cut.undone_by = signed_in(by)
     cut.save(update_fields=["undone_at", "undone_by"])

@@ -344,7 +344,11 @@ def standings_summary(*, tournament: Tournament, series: str = "") -> StandingsS
 
 
 def standings_count(*, tournament: Tournament, series: str = "") -> int:
-    """How many players the standings (of that series, if any) rank (one query)."""
+    """How many players the standings (of that series, if any) rank: for the whole ranking, the
+    count the store keeps on the tournament (``Tournament.ranked_players``, as ``tournament``
+    was read: no query); one query for a series."""
+    if not series:
+        return tournament.ranked_players
     return _stored(tournament, series).count()
 
 

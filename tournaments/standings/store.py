@@ -21,6 +21,10 @@ Closing a round, reopening a table's game, a check-in or a withdrawal change not
 counts. ``standings_rebuild`` (``manage.py rebuild_standings``) recomputes every row from the
 score lines, as ``selectors.standings_from_score_lines`` does at each read.
 
+The tournament keeps the count of players its standings rank (``Tournament.ranked_players``),
+moved here where rows are made or removed: every poll of the projector needs it, and counting
+the rows there each time would cost a join per poll.
+
 Each of these writes, and a round closed or a cut made or undone, notes a ``StandingsChange``
 (``standings_changed``): the tournament's standings take their place in the change feed.
 """
@@ -30,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import F, Q, Sum
 
 from tarot_scores.core import feed
 from tarot_scores.games.models import ScoreLine, Seat
@@ -126,7 +130,20 @@ def _created(
             row = Standing(tournament=tournament, entry=entry, player_id=pid)
             _fill(row, *cells[pid])
             rows.append(row)
-    return Standing.objects.bulk_create(rows)
+    created = Standing.objects.bulk_create(rows)
+    _ranked_moved(tournament, sum(1 for r in created if r.entry.substitute_for_id is None))
+    return created
+
+
+def _ranked_moved(tournament: Tournament, delta: int) -> None:
+    """Rows of ranked players (substitutes apart) were made (``delta`` > 0) or removed: the
+    tournament's stored count follows, in the same transaction (an increment: two writers
+    never lose each other's)."""
+    if delta:
+        Tournament.objects.filter(pk=tournament.pk).update(
+            ranked_players=F("ranked_players") + delta
+        )
+        tournament.ranked_players += delta
 
 
 def standings_changed(*, tournament: Tournament, round_closed: bool = False) -> None:
@@ -207,7 +224,9 @@ def standings_refresh(
             last_round=row.last_round,
         )
     if gone:
-        Standing.objects.filter(pk__in=gone).delete()
+        removed = Standing.objects.filter(pk__in=gone)
+        _ranked_moved(tournament, -removed.filter(entry__substitute_for__isnull=True).count())
+        removed.delete()
     missing = [pid for pid in ids if pid in seated and pid not in rows]
     if missing:
         _created(tournament, missing)
@@ -241,6 +260,8 @@ def standings_after_table_change(*, game_id: int) -> None:
 def standings_rebuild(*, tournament: Tournament) -> int:
     """Recompute the tournament's standings from its seats and score lines; returns the rows."""
     Standing.objects.filter(tournament=tournament).delete()
+    Tournament.objects.filter(pk=tournament.pk).update(ranked_players=0)
+    tournament.ranked_players = 0
     cells = _computed(tournament)
     rows = len(_created(tournament, cells, cells))
     standings_changed(tournament=tournament)

@@ -28,11 +28,12 @@ from tournaments.models import Round, Table, Tournament
 __all__ = ["round_name"]  # the pages name rounds as the papers do (tournaments.formats)
 
 
-def readable(request: HttpRequest, tournament_id: int) -> Tournament:
-    """The tournament, if this user may read its club; otherwise 404, whether or not it exists."""
-    tournament = get_object_or_404(
-        Tournament.objects.select_related("club", "house_rules"), pk=tournament_id
-    )
+def readable(request: HttpRequest, tournament_id: int, *, rules: bool = True) -> Tournament:
+    """The tournament, if this user may read its club; otherwise 404, whether or not it exists.
+    ``rules=False``: without its house rules (the results pages never read them, and their
+    polls are most of a festival's requests: one join less)."""
+    related = ("club", "house_rules") if rules else ("club",)
+    tournament = get_object_or_404(Tournament.objects.select_related(*related), pk=tournament_id)
     club_readable(request, tournament.club)
     return tournament
 

@@ -164,7 +164,8 @@ SEARCH_LENGTH = 80
 
 
 def _ranked_count(tournament: Tournament, series: str = "") -> int:
-    """How many players the standings rank (one query)."""
+    """How many players the standings rank: stored on the tournament for the whole ranking of
+    a championship (no query), counted otherwise (one query)."""
     if format_for(tournament).compares_boards:
         return duplicate_results.duplicate_count(tournament=tournament, series=series)
     return standings_selectors.standings_count(tournament=tournament, series=series)
@@ -204,6 +205,9 @@ def _standings_block(
         first = (number - 1) * STANDINGS_ROWS
         context = _results(tournament, series=series, page=(first, STANDINGS_ROWS))
         pages = max(1, -(-context["count"] // STANDINGS_ROWS))
+        if number > pages:  # a series' page beyond its last (asked within the whole ranking's)
+            number, first = pages, (pages - 1) * STANDINGS_ROWS
+            context = _results(tournament, series=series, page=(first, STANDINGS_ROWS))
         page = standings_selectors.StandingsPage(context["rows"], number, pages, first)
     url = reverse("tournaments:standings", args=[tournament.pk])
     within = {"series": series} if series else {}
@@ -231,7 +235,7 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The standings, a page at a time; ``?q=`` finds a player by name (his row highlighted,
     on its page), ``?player=`` shows a found player's page. htmx asks for the block alone.
     A reader polling with the ETag of the results version he has gets 304 until it changes."""
-    tournament = readable(request, tournament_id)
+    tournament = readable(request, tournament_id, rules=False)
     number, player = _positive(request, "page"), _positive(request, "player")
     query = request.GET.get("q", "")[:SEARCH_LENGTH].strip()
     series = _series(request)
@@ -253,9 +257,11 @@ def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         html = None if etag_matches(request.headers, etag) else draw()
     else:
         # Shared per page shown (a page beyond the last shows the last): one entry per page.
-        # The first page always exists: no count for it (what most readers ask).
+        # The first page always exists: no count for it (what most readers ask). Beyond it,
+        # the whole ranking's count bounds the page (stored: no query before the ETag); a
+        # series' own last page is found when drawn.
         if number is not None and number > 1:
-            count = _ranked_count(tournament, series)
+            count = _ranked_count(tournament)
             number = min(number, max(1, -(-count // STANDINGS_ROWS)))
         number = number or 1
         etag, html = _shared(
@@ -353,7 +359,7 @@ def projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     What the board shows is named before anything is rendered: the page of the ranking and the
     countdown's minute, with the results version of the shared drawing (``_shared``). A board
     polling with that ETag gets 304 (three queries) until one of them changes."""
-    tournament = readable(request, tournament_id)
+    tournament = readable(request, tournament_id, rules=False)
     pinned = _pinned_page(request)
     slot = int(time.time() // PROJECTOR_SECONDS)
     current = Round.objects.filter(tournament=tournament).order_by("-number").first()
