@@ -293,6 +293,8 @@ EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", default=False)
+# The site's name in its mails ("Bonjour, c'est Tarot Scores !") and pages: not the host name.
+SITE_NAME = os.environ.get("SITE_NAME", "Tarot Scores")
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tarot Scores <noreply@localhost>")
 
 # Below this many rated deals a player is listed apart on the rating rankings, "not yet ranked":
