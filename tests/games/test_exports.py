@@ -79,7 +79,7 @@ def test_csv_base_class_writes_header_then_rows() -> None:
     response = Squares().response()
 
     assert response["Content-Disposition"] == 'attachment; filename="squares.csv"'
-    assert response.content.decode("utf-8-sig").splitlines() == ["n,square", "1,1", "2,4", "3,9"]
+    assert response.content.decode("utf-8-sig").splitlines() == ["n;square", "1;1", "2;4", "3;9"]
 
 
 def pdf_text(data: bytes) -> tuple[int, str]:
@@ -221,3 +221,53 @@ def test_the_pdf_prints_the_taker_and_the_partner_in_their_own_columns() -> None
 
     assert "Preneur" in text and "Partenaire" in text
     assert "Aurélie + Chloé" not in text  # no longer both under "Taker"
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        # A French spreadsheet: semicolons between cells, a decimal comma (40,5 half points).
+        ("fr", "1;Aurélie;Chloé;Garde;non;40,5;2;"),
+        ("en", "1,Aurélie,Chloé,Garde,no,40.5,2,"),
+    ],
+)
+def test_csv_opens_in_the_readers_spreadsheet(language: str, line: str) -> None:
+    # At three the attack's points can end in a half.
+    table = build_table(players=3)
+    table.record(garde(table.ids[2], points=40.5))
+    response = table.client("anonymous").get(
+        reverse("games:csv", args=[table.game.pk]), headers={"Accept-Language": language}
+    )
+    lines = response.content.decode("utf-8-sig").splitlines()
+    assert lines[1].startswith(line), lines
+
+
+def test_the_base_writes_decimals_the_readers_way() -> None:
+    class Figures(CsvExport):
+        def header(self) -> list[str]:
+            return ["what", "value"]
+
+        def write_rows(self, writer: RowWriter) -> None:
+            writer.writerow(["average", 40.5])
+            writer.writerow(["percentage", "66.67"])
+            writer.writerow(["loss", -0.5])
+            writer.writerow(["a name", "Dupont, Jean"])
+
+    with translation.override("fr"):
+        french = Figures().response().content.decode("utf-8-sig").splitlines()
+    with translation.override("en"):
+        english = Figures().response().content.decode("utf-8-sig").splitlines()
+    assert french == [
+        "what;value",
+        "average;40,5",
+        "percentage;66,67",
+        "loss;-0,5",
+        "a name;Dupont, Jean",
+    ]
+    assert english == [
+        "what,value",
+        "average,40.5",
+        "percentage,66.67",
+        "loss,-0.5",
+        'a name,"Dupont, Jean"',
+    ]
