@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages gzipped (static files come compressed from whitenoise): see core/compression.py.
+    "tarot_scores.core.compression.CompressPages",
     # Before CommonMiddleware: answers the API's preflights (CORS_* below; off by default).
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
