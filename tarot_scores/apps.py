@@ -19,7 +19,8 @@ class TarotScoresConfig(AppConfig):
         from tarot_scores.core.signin import lock_the_django_request
         from tarot_scores.games.home import home_open_games
         from tarot_scores.games.services import on_deal_change, on_scores_counted
-        from tarot_scores.stats.services import ratings_after_deal, stats_apply
+        from tarot_scores.ratings.services import ratings_after_deal
+        from tarot_scores.stats.services import stats_apply
         from tarot_scores.webhooks.events import deal_announce
 
         # The season statistics and the ratings follow every way a deal is written (game page,
@@ -34,7 +35,8 @@ class TarotScoresConfig(AppConfig):
         on_home_page(home_open_games)
         # The API token view signs in through DRF's request: axes' answer must still reach it.
         user_locked_out.connect(lock_the_django_request, dispatch_uid="lock_the_django_request")
-        # A password changed or reset revokes the account's API tokens.
+        # A password changed or reset (not a hash upgraded at sign-in), an account deactivated
+        # or reactivated: the account's API tokens are revoked.
         pre_save.connect(
             revoke_tokens_on_password_change,
             sender=get_user_model(),

@@ -19,8 +19,9 @@ from django.utils import timezone
 
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
-from tarot_scores.stats.models import PlayerRating, RatingsBehind, RatingStep
-from tarot_scores.stats.services import _hold_the_scope, ratings_rebuild
+from tarot_scores.ratings.models import PlayerRating, RatingsBehind, RatingStep
+from tarot_scores.ratings.replay import hold_the_scope
+from tarot_scores.ratings.services import ratings_rebuild
 from tests.factories import ClubFactory, PlayerFactory, build_api_table, make_game
 from tests.queue import database_queue, run_waiting_jobs
 from tests.stats.test_ratings import _close, _snapshot, prise
@@ -264,7 +265,7 @@ def test_a_replay_holds_nothing_a_deal_entry_waits_for(settings: Any) -> None:
         try:
             with transaction.atomic():
                 for scope in (club.pk, None):
-                    _hold_the_scope(scope)
+                    hold_the_scope(scope)
                 # What a replay does to the rows it rewrites: they stay locked until it ends.
                 list(PlayerRating.objects.select_for_update().all())
                 RatingStep.objects.all().delete()

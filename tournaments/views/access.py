@@ -18,12 +18,13 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.permissions import club_readable
-from tournaments.formats import format_for
+from tournaments.formats import round_name
 from tournaments.models import Round, Table, Tournament
+
+__all__ = ["round_name"]  # the pages name rounds as the papers do (tournaments.formats)
 
 
 def readable(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -47,13 +48,6 @@ def round_of(tournament: Tournament, number: int) -> Round:
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     round_.tournament = tournament
     return round_
-
-
-def round_name(tournament: Tournament, number: int) -> str:
-    """ "Round 2", or "Stage 2" in a knockout."""
-    if format_for(tournament).has_bracket:
-        return _("Stage %(n)s") % {"n": number}
-    return _("Round %(n)s") % {"n": number}
 
 
 def entry_url(request: HttpRequest, table: Table) -> str:

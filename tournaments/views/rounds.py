@@ -35,6 +35,7 @@ from tournaments.forms import SubstituteForm, SwapForm
 from tournaments.models import Entry, Penalty, Round, Substitution, Table, Tournament
 from tournaments.people import selectors as people_selectors
 from tournaments.printing import pdf
+from tournaments.printing.jobs import TABLE_SHEETS
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
 from tournaments.rounds.selectors import TableState
@@ -354,39 +355,6 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
         },
         filename=f"tournament-{tournament.pk}-round-{number}-tables.pdf",
     )
-
-
-TABLE_SHEETS = "tournament_table_sheets"
-
-
-def draw_table_sheets(*, tournament_id: int, number: int, site: str, language: str) -> bytes:
-    """A round's table sheets (the job of ``table_sheets_pdf``); ``site`` is the address the
-    QR codes' links start with."""
-    tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
-    round_ = Round.objects.get(tournament=tournament, number=number)
-    states = round_selectors.round_tables(round_=round_)
-    # A duplicate table plays the boards the movement gives it, each dealt by its direction.
-    plan = (
-        duplicate_format.session_movement(
-            len(states), tournament.rounds, tournament.deals_per_round
-        )
-        if format_for(tournament).compares_boards and states
-        else None
-    )
-    base = site.rstrip("/")
-    tables = [
-        pdf.SheetTable(
-            number=state.table.number,
-            players=[p.label for p in state.players],
-            entry_url=base + reverse("tournaments:table_entry", args=[state.table.token]),
-            boards=plan.station(number, state.table.number).boards if plan else (),
-        )
-        for state in states
-    ]
-    with translation.override(language):
-        return pdf.render_table_sheets(
-            tournament=tournament, round_name=round_name(tournament, number), tables=tables
-        )
 
 
 @require_safe
