@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
+from reportlab.lib.units import cm
 
 from tarot_scores.core.exports import CsvExport, RowWriter
 from tarot_scores.games import selectors, services
@@ -271,3 +272,39 @@ def test_the_base_writes_decimals_the_readers_way() -> None:
         "loss,-0.5",
         'a name,"Dupont, Jean"',
     ]
+
+
+def header_x(data: bytes) -> dict[str, float]:
+    """Where (x, in points) each word first appears on the PDF's first page."""
+    found: dict[str, float] = {}
+
+    def visit(text: str, cm_: Any, tm: Any, _font: Any, _size: Any) -> None:
+        word = text.strip()
+        if word and word not in found:
+            found[word] = float(cm_[4]) + float(tm[4])
+
+    PdfReader(io.BytesIO(data)).pages[0].extract_text(visitor_text=visit)
+    return found
+
+
+def test_a_five_player_sheet_says_who_sat_out_and_gives_room_to_the_result() -> None:
+    table = build_table(players=5)
+    a, b, c, d, e = table.ids
+    dealer = selectors.game_sheet(game_id=table.game.pk).next_dealer.pk
+    taker = next(pk for pk in table.ids if pk != dealer)
+    table.record(garde(taker, partner=None, sitting_out=dealer, points=30, petit_au_bout="attack"))
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+    out = sheet.table.labels[dealer]
+
+    with translation.override("fr"):
+        pdf = render_score_sheet(sheet)
+    text = pdf_text(pdf)[1]
+    assert "Mort" in text
+    # Deal 1: the taker, no partner, who sat out, in their columns.
+    assert f"\n1\n{sheet.table.labels[taker]}\n—\n{out}\nGarde\n" in text
+    x = header_x(pdf)
+    # The taker's column as wide as a name, the result's words with room of their own.
+    assert x["Mort"] - x["Preneur"] < 4 * cm
+    result_room = x[sheet.table.labels[sheet.players[0].pk]] - x["Résultat"]
+    assert result_room >= 3.2 * cm - 1
+    assert "chutée de 11" in text
