@@ -148,7 +148,7 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
 
     def names_w(title: str, *values: str) -> float:
         # As wide as its longest word (a name wraps between its words), within bounds.
-        return min(3.5 * cm, fitting_width(title, *values, size=size, least=1.4 * cm))
+        return float(min(3.5 * cm, fitting_width(title, *values, size=size, least=1.4 * cm)))
 
     if tarot:
         fixed = [deal_w, names_w(_("Taker"), *names)]

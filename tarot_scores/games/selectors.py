@@ -213,8 +213,9 @@ def game_day_number(game: Game) -> Game:
     """``game`` with its ``day_number`` (one query), for a page that read it without."""
     if "day_number" not in game.__dict__ and not game.label:
         game.day_number = (  # type: ignore[attr-defined]
-            with_day_number(Game.objects.filter(pk=game.pk))
-            .values_list("day_number", flat=True)
+            Game.objects.filter(pk=game.pk)
+            .annotate(number=day_number_of())
+            .values_list("number", flat=True)
             .get()
         )
     return game

@@ -458,7 +458,7 @@ def latest_games(*, club: Club, player: Player, most: int = GAMES_SHOWN) -> list
     )
     out = []
     for row in rows:
-        row.game.day_number = row.game_day_number
+        row.game.day_number = row.game_day_number  # type: ignore[attr-defined]
         out.append(PlayerGame(row.game, row.total, row.deals))
     return out
 

@@ -59,7 +59,7 @@ def test_the_password_reset_mail_names_the_site(client: Client, member: User) ->
 )
 def test_the_confirmation_page_in_sentence_case(client: Client, language: str, title: str) -> None:
     sign_up(client)
-    link = re.search(r"https?://\S+/accounts/confirm-email/[-:\w]+/", mail.outbox[-1].body)
+    link = re.search(r"https?://\S+/accounts/confirm-email/[-:\w]+/", str(mail.outbox[-1].body))
     assert link is not None
     html = client.get(link.group(0), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f"<title>{title}" in html

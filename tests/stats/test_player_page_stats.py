@@ -116,8 +116,8 @@ def test_the_rating_and_its_chart(
 ) -> None:
     settings.RATING_MIN_DEALS = 5  # ranked from 5 rated deals: he has 5
     html = page(client, played, players[0], "en")
-    rating = PlayerRating.objects.get(club=played, player=players[0])
-    shown = cote(rating.mu, rating.sigma)
+    stored = PlayerRating.objects.get(club=played, player=players[0])
+    shown = cote(stored.mu, stored.sigma)
     assert f"Rating {shown}, after 5 rated deals at this club" in html
     assert shown >= 0 and 900 < shown < 1400  # five deals: near a newcomer's 1000
     charts = [ET.fromstring(m) for m in re.findall(r"<svg.*?</svg>", html, re.S)]
@@ -240,6 +240,6 @@ def test_no_rating_on_the_page_while_the_ranking_has_none(
     pdf = client.get(
         reverse("clubs:player_report", args=[played.slug, players[0].pk]), HTTP_ACCEPT_LANGUAGE=lang
     )
-    reader = PdfReader(io.BytesIO(b"".join(pdf.streaming_content)))
+    reader = PdfReader(io.BytesIO(b"".join(pdf.streaming_content)))  # type: ignore[attr-defined]
     text = " ".join(p.extract_text() for p in reader.pages)
     assert " ".join(said.split()) in " ".join(text.split())
