@@ -6,7 +6,12 @@ from tarot_scores.api.models import ApiToken
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.models import FeedClock, PreparedPdf, WorkerBeat
 from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
-from tarot_scores.ratings.models import PlayerRating, RatingsBehind, RatingStep
+from tarot_scores.ratings.models import (
+    PlayerRating,
+    RatingsBehind,
+    RatingsJobWaiting,
+    RatingStep,
+)
 from tarot_scores.stats.models import (
     PlayerContract,
     PlayerFigures,
@@ -37,6 +42,7 @@ __all__ = [
     "PreparedPdf",
     "RatingStep",
     "RatingsBehind",
+    "RatingsJobWaiting",
     "ScoreLine",
     "Seat",
     "Webhook",

@@ -120,3 +120,16 @@ class RatingsBehind(models.Model):
     @property
     def place(self) -> tuple[datetime.date, int, int]:
         return (self.played_on, self.game_id_at, self.number)
+
+
+class RatingsJobWaiting(models.Model):
+    """A club's ratings job is waiting in the queue: one row per club at most (the unique
+    key), so a burst of deals asks for one job, not one each. A deal's save adds the row if
+    none is there and asks for the job only then (``ratings.waiting``); the job deletes it as
+    it starts, so a deal saved while it runs asks for the next one."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="+")
+    asked_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"ratings job waiting @ {self.club_id}"

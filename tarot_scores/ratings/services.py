@@ -15,6 +15,7 @@ from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.ratings.jobs import ratings_catch_up
 from tarot_scores.ratings.models import RatingsBehind
 from tarot_scores.ratings.replay import hold_the_scope, ratings_from
+from tarot_scores.ratings.waiting import ratings_job_wanted
 
 
 def ratings_after_deal(
@@ -28,8 +29,9 @@ def ratings_after_deal(
     """The deal services' hook: a tarot deal was entered, corrected, deleted or restored (by
     whomever: ``at_table`` changes nothing of a rating). The
     save only notes it (``RatingsBehind``, in the club and in the federation: two rows added,
-    nothing shared locked) and asks for the ratings' job, which commits with the deal. The job
-    (``ratings_catch_up``) rates it, out of the request."""
+    nothing shared locked) and asks for the ratings' job, which commits with the deal, unless
+    one of the club's is waiting already (``ratings.waiting``: that one takes this deal too).
+    The job (``ratings.jobs.ratings_catch_up``) rates it, out of the request."""
     if game.kind != TAROT:
         return
     new = action == DealRevision.Action.CREATED
@@ -44,7 +46,9 @@ def ratings_after_deal(
         )
         for scope in (game.club_id, None)
     )
-    enqueue(ratings_catch_up, club_id=game.club_id)
+    # One job waiting per club, however many deals ask (ratings.waiting).
+    if ratings_job_wanted(club_id=game.club_id):
+        enqueue(ratings_catch_up, club_id=game.club_id)
 
 
 @transaction.atomic

@@ -91,7 +91,7 @@ def standings_pdf_bytes(tournament: Tournament, *, series: str) -> bytes:
     """The standings (of one series, with ``series``) as the page ranks them: a duplicate
     tournament by its boards; else the players, the teams (no series: a team's total counts
     every member) and the substitutes, ranked apart."""
-    series_label = Entry.Series(series).label if series else ""
+    series_label = str(Entry.Series(series).label) if series else ""
     if format_for(tournament).compares_boards:
         return pdf.render_duplicate_standings(
             tournament=tournament,

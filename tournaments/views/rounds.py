@@ -28,6 +28,7 @@ from tarot_scores.core.prepared import pdf_later
 from tarot_scores.games.models import Seat
 from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
+from tournaments import words
 from tournaments.duplicate import DIRECTIONS
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for
@@ -203,6 +204,9 @@ def _round_context(
         "name": round_name(tournament, round_.number),
         "cards": cards,
         "repeats": round_selectors.round_repeats(round_=round_),
+        "seating_quality": words.seating_quality(
+            round_selectors.round_seating_quality(round_=round_)
+        ),
         "is_organiser": organiser,
         "countdown": countdown(tournament, round_),
         "complete": complete,
@@ -372,5 +376,6 @@ def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> Fi
         round_name=round_name(tournament, number),
         lines=lines,
         byes=[bye.entry.player.label for bye in people_selectors.round_byes(round_=round_)],
+        quality=words.seating_quality(round_selectors.round_seating_quality(round_=round_)),
     )
     return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-seating.pdf")

@@ -51,7 +51,7 @@ def fill_and_resolve(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tarot_scores", "0021_prepared_pdf_failed_at"),
+        ("tarot_scores", "0022_ratings_job_waiting"),
     ]
 
     operations = [
