@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages gzipped (static files come compressed from whitenoise): see core/compression.py.
+    "tarot_scores.core.compression.CompressPages",
     # Before CommonMiddleware: answers the API's preflights (CORS_* below; off by default).
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -326,6 +328,8 @@ EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", default=False)
+# The site's name in its mails ("Bonjour, c'est Tarot Scores !") and pages: not the host name.
+SITE_NAME = os.environ.get("SITE_NAME", "Tarot Scores")
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tarot Scores <noreply@localhost>")
 
 # Below this many rated deals a player is listed apart on the rating rankings, "not yet ranked":

@@ -30,7 +30,9 @@ class RatedPlayerRefSerializer(serializers.Serializer):  # type: ignore[type-arg
 class RatingRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rank = serializers.IntegerField()
     player = RatedPlayerRefSerializer()
-    rating = serializers.IntegerField(help_text="The rating shown: mu - 3 sigma, rounded.")
+    rating = serializers.IntegerField(
+        help_text="The rating shown: 1000 + 40 (mu - 3 sigma), rounded, never below 0."
+    )
     mu = serializers.FloatField(help_text="The skill the site believes in (a newcomer: 25).")
     sigma = serializers.FloatField(help_text="How unsure it still is (a newcomer: 8.33).")
     deals = serializers.IntegerField(help_text="Rated deals (in the season, with `season`).")
@@ -105,7 +107,8 @@ class ClubRatingsView(ClubAPIView):
         operation_id="clubs_ratings",
         summary="A club's players ranked by rating",
         description="Players with at least `RATING_MIN_DEALS` rated deals of this club (20 "
-        "unless the site says otherwise), best first by the rating shown (`mu - 3 sigma`). "
+        "unless the site says otherwise), best first by the rating shown "
+        "(`1000 + 40 (mu - 3 sigma)`). "
         "Without `season`, today's ratings; with it, each player's rating just after his last "
         "deal of that season, and `deals` counts the deals he played in it. 50 a page. "
         "`ratings_behind_since` is null, or the time since which a deal entered or corrected "

@@ -29,7 +29,15 @@ from tarot_scores.clubs.models import (
     Player,
     label_key,
 )
-from tarot_scores.clubs.roster import LINES_MAX, LineProblem, PastedPlayer, Roster, roster_read
+from tarot_scores.clubs.roster import (
+    LINES_MAX,
+    LineProblem,
+    Lookalikes,
+    PastedPlayer,
+    Roster,
+    looks_like_player,
+    roster_read,
+)
 from tarot_scores.core.accounts import address_proved, check_email_confirmed
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import WHOLE, Reason, Refusal
@@ -399,12 +407,17 @@ def players_paste_check(*, club: Club, text: str) -> Roster:
     problem per line whose label is already one of the club's players. Reads the club's labels
     once; stores nothing."""
     roster = roster_read(text)
-    taken = {
-        (nickname or name).casefold()
-        for name, nickname in club.players.values_list("name", "nickname")
-    }
+    members = list(club.players.values_list("name", "nickname"))
+    taken = {(nickname or name).casefold() for name, nickname in members}
+    # A line that reads like one of the club's players (accents and case aside) is noted.
+    alike: Lookalikes[tuple[str, str]] = Lookalikes()
+    for name, nickname in members:
+        alike.add(name, nickname, (name, nickname))
     kept: list[PastedPlayer] = []
     for player in roster.players:
+        found = alike.like(player.name, player.nickname)
+        if found is not None and player.line not in roster.notes:
+            roster.notes[player.line] = looks_like_player(*found)
         if player.label.casefold() in taken:
             roster.problems.append(
                 LineProblem(

@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.db import transaction
@@ -41,6 +40,7 @@ from tarot_scores.core.accounts import email_confirmed
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
+from tarot_scores.core.site import site_identity
 from tarot_scores.scoring import PRESETS
 
 
@@ -183,7 +183,7 @@ def players_paste(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 def send_invitation(request: HttpRequest, invitation: Invitation) -> None:
     """Mail the invitation's link to its holder: only they see it (never the organiser)."""
-    site = get_current_site(request)
+    site = site_identity(request)
     link = request.build_absolute_uri(reverse("invitations:answer", args=[invitation.token]))
     context = {"invitation": invitation, "link": link, "site_name": site.name}
     subject = render_to_string("registration/club_invitation_subject.txt", context, request)

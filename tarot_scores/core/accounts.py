@@ -18,6 +18,7 @@ from typing import Any
 from allauth.account import views as allauth_views
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
+from allauth.core import context as allauth_context
 from django.contrib import messages
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
@@ -27,9 +28,15 @@ from django.utils.translation import gettext_lazy
 
 from tarot_scores.core.errors import WHOLE, Refusal
 from tarot_scores.core.signin import client_address
+from tarot_scores.core.site import site_identity
 
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        # allauth names the site by the request's host: its mails say the site's name.
+        named = {"current_site": site_identity(allauth_context.request), **context}
+        super().send_mail(template_prefix, email, named)
+
     def get_client_ip(self, request: HttpRequest) -> str:
         address = client_address(request)
         if not address:

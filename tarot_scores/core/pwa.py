@@ -32,6 +32,7 @@ SHELL_STATIC = [
     "css/site.css",
     "js/htmx.min.js",
     "js/offline.js",
+    "js/form-errors.js",
     "js/deal-entry.js",
     "img/icon-192.png",
     "img/favicon-32.png",

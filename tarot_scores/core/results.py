@@ -99,9 +99,14 @@ def results_etag(*, club: Club, parts: Iterable[object], version: str | None = N
 
 def etag_matches(headers: Mapping[str, str], etag: str) -> bool:
     """The request (its ``headers``) already holds this answer: its If-None-Match names the tag
-    (weak or not)."""
+    (weak or not: a gzipped answer's tag comes back weak, ``W/"..."``, and If-None-Match
+    compares weakly)."""
     header = headers.get("If-None-Match", "")
-    return bool(header) and (header.strip() == "*" or etag in parse_etags(header))
+    if not header:
+        return False
+    if header.strip() == "*":
+        return True
+    return etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in parse_etags(header)}
 
 
 def not_modified(etag: str) -> HttpResponseNotModified:

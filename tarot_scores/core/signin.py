@@ -29,6 +29,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from tarot_scores.core.problems import problem_body, problem_json
+from tarot_scores.core.site import site_identity
 
 LOCKED_STATUS = 429
 
@@ -187,7 +188,12 @@ class ResetPerClient(_ResetThrottle):
 
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset form, refused (429, nothing sent) past the rate per typed address and per
-    client: it would otherwise send any number of mails and let anyone probe addresses fast."""
+    client: it would otherwise send any number of mails and let anyone probe addresses fast.
+    Its mail names the site (``SITE_NAME``), not the host."""
+
+    @property
+    def extra_email_context(self) -> dict[str, str]:  # type: ignore[override]
+        return {"site_name": site_identity(self.request).name}
 
     def form_valid(self, form: Any) -> HttpResponse:
         email = str(form.cleaned_data.get("email", ""))

@@ -15,6 +15,7 @@ from reportlab.lib.units import cm
 from reportlab.platypus import KeepTogether, Spacer, Table
 
 from tarot_scores.core.exports import CsvExport, RowWriter
+from tarot_scores.core.french import french
 from tarot_scores.core.pdf import (
     GRID_LIGHT,
     HEAD_FILL,
@@ -120,8 +121,8 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
         para(_("Rules: %(rules)s") % {"rules": rules_label(game)}, st["meta"]),
         para(_("Players: %(names)s") % {"names": ", ".join(names)}, st["meta"]),
     ]
-    if game.label:
-        story.insert(1, para(game.label, st["meta"]))
+    # The game's title, as its page names it (its label, or its day and place in the day).
+    story.insert(1, para(game.title, st["meta"]))
     story.append(Spacer(1, 0.4 * cm))
 
     size = 8
@@ -129,8 +130,11 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
     # The called partner has a column of his own where a partner can be called (five at the
     # table): "Taker" holds the taker only.
     partners = tarot and (len(names) == 5 or any(words.partner for _row, words in rows))
+    # At five with the dealer sitting out, who sat out each deal (the mort) has a column.
+    sat_out = tarot and any(words.sitting_out for _row, words in rows)
     if tarot:
-        head = [_("Deal"), _("Taker"), *([_("Partner")] if partners else []), _("Contract")]
+        head = [_("Deal"), _("Taker"), *([_("Partner")] if partners else [])]
+        head += [*([pgettext("score sheet column", "Sat out")] if sat_out else []), _("Contract")]
         head.append(_("Result"))
     else:
         head = [_("Deal"), _("Details")]
@@ -141,15 +145,30 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
     # A marked score is one unbroken string in its cell: measured whole.
     marked = [f"+1234-[{n}]" for n in note.values()]
     score_w = fitting_width(*sub_head, "+1234", *marked, size=size, padding=3, least=0.9 * cm)
-    fixed = [deal_w, 0.0, *([2.2 * cm] if partners else []), 2.4 * cm, 2.6 * cm]
-    if not tarot:
+
+    def names_w(title: str, *values: str) -> float:
+        # As wide as its longest word (a name wraps between its words), within bounds.
+        return float(min(3.5 * cm, fitting_width(title, *values, size=size, least=1.4 * cm)))
+
+    if tarot:
+        fixed = [deal_w, names_w(_("Taker"), *names)]
+        if partners:
+            fixed.append(names_w(_("Partner"), *names, "—"))
+        if sat_out:
+            fixed.append(names_w(pgettext("score sheet column", "Sat out"), *names))
+        contracts = [words.contract for _row, words in rows]
+        fixed.append(min(2.6 * cm, fitting_width(_("Contract"), *contracts, size=size)))
+        fixed.append(0.0)  # the result's words take what is left
+    else:
         fixed = [deal_w, 0.0]
+    flexible = len(fixed) - 1
+    least_flexible = 3.2 * cm if tarot else 2.4 * cm
     scores_w = 2 * score_w * len(names)
     pagesize = A4
-    if A4[0] - 3 * cm - sum(fixed) - scores_w < 2.4 * cm:
+    if A4[0] - 3 * cm - sum(fixed) - scores_w < least_flexible:
         pagesize = landscape(A4)  # five players and wide numbers: turn the page
     usable = pagesize[0] - 3 * cm
-    fixed[1] = max(2.4 * cm, usable - sum(fixed) - scores_w)
+    fixed[flexible] = max(least_flexible, usable - sum(fixed) - scores_w)
     widths = [*fixed, *([score_w] * 2 * len(names))]
 
     first_score = len(head)
@@ -168,11 +187,13 @@ def render_score_sheet(sheet: GameSheet, penalties: SheetPenalties | None = None
         if tarot:
             result = words.result
             if words.extras:
-                result = f"{result}; {'; '.join(words.extras)}"
+                result = french(f"{result}; {'; '.join(words.extras)}")
             cells = [str(row.deal.number), para(words.taker, st["cell"])]
             if partners:
                 # Alone at five: the taker called no one (or himself).
                 cells.append(para(words.partner or "—", st["cell"]))
+            if sat_out:
+                cells.append(para(words.sitting_out or "—", st["cell"]))
             cells += [para(words.contract, st["cell"]), para(result, st["cell"])]
         else:
             cells = [str(row.deal.number), para(words.text, st["cell"])]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
@@ -67,6 +67,23 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.label or f"{self.club} {self.date}"
+
+    @property
+    def title(self) -> str:
+        """What the pages call the game: its label, else "Game of 2 December 2026", and the
+        day's second game of the club "(2)". The place in the day (``day_number``) is
+        annotated by ``games.selectors.with_day_number``: a game read without it has no
+        title but its label."""
+        if self.label:
+            return self.label
+        number = self.__dict__.get("day_number")
+        if number is None:
+            # Loud, not silent: a template would print an empty title for an AttributeError.
+            raise RuntimeError("Game.title needs games.selectors.with_day_number")
+        day = formats.date_format(self.date, "DATE_FORMAT")
+        if number <= 1:
+            return gettext("Game of %(date)s") % {"date": day}
+        return gettext("Game of %(date)s (%(number)s)") % {"date": day, "number": number}
 
     @property
     def kind(self) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
@@ -62,7 +62,7 @@ class GameSheet:
 
 def game_sheet(*, game_id: int) -> GameSheet:
     """A game's score sheet: every deal in order with each player's score and running totals."""
-    game = Game.objects.select_related("club", "house_rules").get(pk=game_id)
+    game = with_day_number(Game.objects.select_related("club", "house_rules")).get(pk=game_id)
     table = TableSeats(list(Seat.objects.filter(game=game).select_related("player")))
     # A struck deal sorts before the live one that took its number again.
     deals = list(Deal.objects.filter(game=game).order_by("number", "pk"))
@@ -152,7 +152,7 @@ def usual_rules(*, club: Club) -> str:
 
 def club_games(*, club: Club) -> QuerySet[Game]:
     return (
-        Game.objects.filter(club=club)
+        with_day_number(Game.objects.filter(club=club))
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-date", "-id")
     )
@@ -182,7 +182,40 @@ def open_games_of(*, user: Any, limit: int) -> list[Game]:
     for grouped in grouped_elsewhere:
         games = games.exclude(grouped)
     return list(
-        games.select_related("club")
+        with_day_number(games.select_related("club"))
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-date", "-id")[:limit]
     )
+
+
+def with_day_number(games: QuerySet[Game]) -> QuerySet[Game]:
+    """These games, each with ``day_number``: its place among its club's games of its day, in
+    the order they were started (1 for the first), which ``Game.title`` writes after the date
+    from the second game on."""
+    return games.annotate(day_number=day_number_of())
+
+
+def day_number_of(game: str = "") -> Subquery:
+    """The place of the game (at the path ``game`` from the rows read, or the row itself) among
+    its club's games of its day, as a subquery on the (club, date) index. A tournament's tables
+    (games grouped elsewhere) are left out of the count: they are named by their label."""
+    at = f"{game}__" if game else ""
+    same_day = Game.objects.filter(
+        club=OuterRef(f"{at}club"), date=OuterRef(f"{at}date"), pk__lte=OuterRef(f"{at}pk")
+    )
+    for grouped in grouped_elsewhere:
+        same_day = same_day.exclude(grouped)
+    counted = same_day.order_by().values("club").annotate(n=Count("pk")).values("n")[:1]
+    return Subquery(counted, output_field=IntegerField())
+
+
+def game_day_number(game: Game) -> Game:
+    """``game`` with its ``day_number`` (one query), for a page that read it without."""
+    if "day_number" not in game.__dict__ and not game.label:
+        game.day_number = (  # type: ignore[attr-defined]
+            Game.objects.filter(pk=game.pk)
+            .annotate(number=day_number_of())
+            .values_list("number", flat=True)
+            .get()
+        )
+    return game

@@ -226,7 +226,7 @@ def _correction_gate(request: HtmxHttpRequest, deal: Deal) -> HttpResponse | Non
 def _edit_context(
     request: HtmxHttpRequest, deal: Deal, table: TableSeats, form: DealForm, **extra: Any
 ) -> dict[str, Any]:
-    game = deal.game
+    game = selectors.game_day_number(deal.game)
     context: dict[str, Any] = {
         "game": game,
         "deal": deal,
@@ -364,7 +364,7 @@ def deal_history(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     """Every version of a deal: who entered, corrected, deleted or restored it, and when; and
     the penalties given on it (a tournament table's), and their removal, in time order."""
     deal = _deal_or_404(deal_id)
-    game = deal.game
+    game = selectors.game_day_number(deal.game)
     club_readable(request, game.club)
     table = table_seats(game)
     revisions: QuerySet[DealRevision] = deal.revisions.select_related("by").order_by(

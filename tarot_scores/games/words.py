@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import get_language, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tarot_scores.core.french import french
 from tarot_scores.core.kinds import BURACO, HOUSE, NOVATAROK, variant_label
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
@@ -91,9 +92,10 @@ class DealWords:
 
     @property
     def summary(self) -> str:
-        """One line: "Chloé + Denis, Garde, 2 bouts, 49 pts: won by 8; petit au bout attack"."""
+        """One line: "Chloé + Denis, Garde, 2 bouts, 49 pts: won by 8; petit au bout attack"
+        (in French, a non-breaking space before the colon and the semicolons)."""
         if self.text:
-            return self.text
+            return french(self.text)
         who = f"{self.taker} + {self.partner}" if self.partner else self.taker
         head = ", ".join(
             part
@@ -112,7 +114,7 @@ class DealWords:
             if self.result
             else head
         )
-        return "; ".join([line, *self.extras])
+        return french("; ".join([line, *self.extras]))
 
 
 def outcome(deal: Deal) -> tuple[bool | None, int | None]:

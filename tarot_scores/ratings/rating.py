@@ -5,7 +5,8 @@ defence is every other active player. The player sitting out (the mort) is not r
 in the deal given here at all. A rating is a belief about a player's skill, ``mu`` (the mean)
 and ``sigma`` (how unsure it still is); the rating shown to people is the conservative one,
 ``mu - 3 sigma`` (:func:`conservative`), so a newcomer starts low and climbs as his deals make
-the site sure of him.
+the site sure of him, read on a scale of its own (:func:`cote`: 1000 for a newcomer, never below
+0).
 
 The model is OpenSkill's Plackett-Luce (Weng and Lin 2011) with its defaults for ``mu = 25``.
 Two choices are ours, both measured by ``bench/ratings.py`` and explained with the figures in
@@ -63,8 +64,13 @@ class Rating:
 
     @property
     def shown(self) -> float:
-        """The conservative rating people see (:func:`conservative`)."""
+        """The conservative rating (:func:`conservative`), on the model's own scale."""
         return conservative(self.mu, self.sigma)
+
+    @property
+    def cote(self) -> int:
+        """The rating as people read it (:func:`cote`)."""
+        return cote(self.mu, self.sigma)
 
 
 NEW_PLAYER = Rating()
@@ -149,6 +155,19 @@ def _model(tau: float) -> PlackettLuce:
 def conservative(mu: float, sigma: float, z: float = CONSERVATIVE_Z) -> float:
     """The rating shown: ``mu - z sigma``, a skill the player is almost surely above."""
     return mu - z * sigma
+
+
+# The scale members read (docs/ratings.md, "The rating shown"): a newcomer's cautious rating (0
+# on the model's scale) is 1000, each point of it 40, and nothing shows below 0.
+COTE_START = 1000
+COTE_PER_POINT = 40
+
+
+def cote(mu: float, sigma: float) -> int:
+    """The rating shown on the pages, the PDFs and the API: ``1000 + 40 (mu - 3 sigma)``,
+    rounded, never below 0. A newcomer shows 1000; a regular of average play about 1800 once
+    the site is sure of him (mu 25, sigma about 1.5); the strongest 2000 and more."""
+    return max(0, round(COTE_START + COTE_PER_POINT * conservative(mu, sigma)))
 
 
 def deal_weight(deal: RatedDeal[P], rules: RatingRules = DEFAULT_RULES) -> float:

@@ -7,12 +7,13 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, F, Min, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.ratings.models import PlayerRating, RatingsBehind, RatingStep
-from tarot_scores.ratings.rating import conservative
+from tarot_scores.ratings.rating import conservative, cote
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,8 @@ class RatedPlayer:
 
     @property
     def rating(self) -> int:
-        """The rating shown: mu - 3 sigma, rounded."""
-        return round(conservative(self.mu, self.sigma))
+        """The rating shown (``rating.cote``: 1000 + 40 (mu - 3 sigma), never below 0)."""
+        return cote(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,34 @@ class Ranking:
 
     ranked: list[RatedPlayer]
     unranked: list[RatedPlayer]
+
+
+def is_ranked(deals: int, *, min_deals: int | None = None) -> bool:
+    """The one rule of "ranked", for the rankings, the player's page and his PDF alike: at
+    least ``RATING_MIN_DEALS`` rated deals (settings; a season's ranking counts that season's)."""
+    return deals >= (settings.RATING_MIN_DEALS if min_deals is None else min_deals)
+
+
+@dataclass(frozen=True)
+class PlayerCote:
+    """A player's rating as his page shows it: ``cote`` only once he is ranked."""
+
+    cote: int | None
+    deals: int
+    min_deals: int
+
+    @property
+    def ranked(self) -> bool:
+        return self.cote is not None
+
+
+def player_cote(*, player: Player, club: Club | None) -> PlayerCote:
+    """The player's rating in a club (or the federation) today, shown only when he is ranked
+    there (``is_ranked``), so that his page never shows a rating the ranking does not."""
+    row = current_rating(player=player, club=club)
+    deals = 0 if row is None else row.deals
+    shown = cote(row.mu, row.sigma) if row is not None and is_ranked(deals) else None
+    return PlayerCote(shown, deals, settings.RATING_MIN_DEALS)
 
 
 def _scope(club: Club | None) -> Q:
@@ -89,14 +118,14 @@ def rating_ranking(
     lines.sort(key=lambda r: (-conservative(r.mu, r.sigma), -r.deals, r.name, r.player_id))
     ranked: list[RatedPlayer] = []
     for line in lines:
-        if line.deals >= min_deals:
+        if is_ranked(line.deals, min_deals=min_deals):
             ranked.append(
                 RatedPlayer(
                     len(ranked) + 1, line.player_id, line.name, line.mu, line.sigma, line.deals
                 )
             )
     unranked = sorted(
-        (line for line in lines if line.deals < min_deals),
+        (line for line in lines if not is_ranked(line.deals, min_deals=min_deals)),
         key=lambda r: (-r.deals, r.name, r.player_id),
     )
     return Ranking(ranked, unranked)
@@ -128,7 +157,7 @@ def rating_history(
     )
     if most is not None:
         steps = steps[:most]
-    return [RatingPoint(day, conservative(mu, sigma), n) for day, mu, sigma, n in steps][::-1]
+    return [RatingPoint(day, cote(mu, sigma), n) for day, mu, sigma, n in steps][::-1]
 
 
 def current_rating(*, player: Player, club: Club | None) -> PlayerRating | None:

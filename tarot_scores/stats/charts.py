@@ -1,12 +1,17 @@
 """Charts drawn with reportlab.graphics: one drawing goes to a PDF as it is, and to the web as
 inline SVG (``svg_markup``), so a player's score and rating curves look the same on screen and
-on paper; the season report's bars of the top players' points."""
+on paper; the season report's bars of the top players' points.
+
+Numbers on an axis are written as the reader writes them: a decimal comma in French, and a
+true minus sign (−0,2, not -0.2); a date is written once under the axis, at the first game
+of its day."""
 
 from __future__ import annotations
 
 import re
 from xml.sax.saxutils import escape
 
+from django.utils.formats import get_format
 from reportlab.graphics import renderSVG
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.lineplots import LinePlot
@@ -22,6 +27,29 @@ MAX_MARKERS = 60
 # The plot is 330 units wide: past about two units a point, more points draw the same line and
 # only cost time (a rating curve has a point per day of play, a score curve one per game).
 MAX_POINTS = 160
+MINUS = "\u2212"
+
+
+def axis_number(value: float) -> str:
+    """A tick's number as the reader writes it: no needless decimals, the language's decimal
+    mark, a true minus sign (−0,2; 1 250 is left without a thousands mark, as on the pages)."""
+    rounded = round(float(value), 2)
+    if rounded == 0:
+        return "0"
+    text = f"{abs(rounded):.2f}".rstrip("0").rstrip(".")
+    text = text.replace(".", str(get_format("DECIMAL_SEPARATOR")))
+    return (MINUS + text) if rounded < 0 else text
+
+
+def label_steps(labels: list[str], most: int = MAX_X_LABELS) -> list[int]:
+    """Where (1-based) to write the x axis's labels: at the first point of each run of equal
+    labels (a day of several games is written once), at most ``most`` of them, evenly spread."""
+    firsts = [i for i, label in enumerate(labels, start=1) if i == 1 or label != labels[i - 2]]
+    if len(firsts) <= most:
+        return firsts
+    last = len(firsts) - 1
+    picked = sorted({firsts[round(k * last / (most - 1))] for k in range(most)})
+    return picked
 
 
 def render_score_chart(points: list[tuple[str, int]]) -> Drawing:
@@ -62,12 +90,12 @@ def _line_chart(points: list[tuple[str, float]]) -> Drawing:
     count = max(len(points), 1)
     plot.xValueAxis.valueMin = 0.5
     plot.xValueAxis.valueMax = count + 0.5
-    step = max(1, -(-count // MAX_X_LABELS))  # ceiling division
-    plot.xValueAxis.valueSteps = list(range(1, count + 1, step))
     labels = [label for label, _total in points]
+    plot.xValueAxis.valueSteps = label_steps(labels) if labels else [1]
     plot.xValueAxis.labelTextFormat = lambda v: labels[int(v) - 1] if labels else ""
     plot.xValueAxis.labels.fontSize = 9
     plot.yValueAxis.labels.fontSize = 10
+    plot.yValueAxis.labelTextFormat = axis_number
     totals = [total for _label, total in points] or [0]
     low, high = min(0.0, *totals), max(0.0, *totals)
     if low == high:
@@ -94,14 +122,26 @@ def render_points_bars(totals: list[tuple[str, int]]) -> Drawing:
     chart.bars[0].fillColor = ACCENT
     chart.bars[0].strokeColor = None
     chart.categoryAxis.categoryNames = [name for name, _total in totals] or [""]
+    # The names under the chart, not on the zero line where they would cross the bars below it.
+    chart.categoryAxis.joinAxisMode = "bottom"
     chart.categoryAxis.labels.angle = 30
     chart.categoryAxis.labels.boxAnchor = "ne"
     chart.categoryAxis.labels.fontSize = 8
     chart.valueAxis.labels.fontSize = 8
+    chart.valueAxis.labelTextFormat = axis_number
     low, high = min(0, *values), max(0, *values)
+    high = high if high > low else low + 10
     chart.valueAxis.valueMin = low
-    chart.valueAxis.valueMax = high if high > low else low + 10
+    chart.valueAxis.valueMax = high
     drawing.add(chart)
+    if low < 0:
+        # The zero line, where the bars below it start.
+        zero = chart.y + (0 - low) / (high - low) * chart.height
+        drawing.add(
+            Line(
+                chart.x, zero, chart.x + chart.width, zero, strokeColor=colors.grey, strokeWidth=0.5
+            )
+        )
     return drawing
 
 

@@ -230,10 +230,19 @@ class PlayerReport:
     club_name: str
     player_name: str
     deals: int
-    rating: int | None  # the shown rating; None before a first rated deal
+    rating: int | None  # the shown rating; None until he is ranked (ratings.selectors.is_ranked)
     rating_deals: int
     contracts: list[tuple[str, int, int]]  # (contract in words, taken, won)
     charts: list[tuple[str, Drawing]]  # (title, the same drawing as the page's SVG)
+    rating_min_deals: int = 20  # the rated deals a ranking needs
+
+
+def not_yet_ranked(deals: int, min_deals: int) -> str:
+    return ngettext(
+        "Not yet ranked: %(count)s rated deal of the %(min)s a rating needs.",
+        "Not yet ranked: %(count)s rated deals of the %(min)s a rating needs.",
+        deals,
+    ) % {"count": deals, "min": min_deals}
 
 
 def render_player_report(data: PlayerReport) -> bytes:
@@ -247,6 +256,8 @@ def render_player_report(data: PlayerReport) -> bytes:
         _("Rating: %(rating)s after %(count)s rated deals.")
         % {"rating": data.rating, "count": data.rating_deals}
         if data.rating is not None
+        else not_yet_ranked(data.rating_deals, data.rating_min_deals)
+        if data.rating_deals
         else _("No rated deal yet."),
     ]
     story += [para(text, st["meta"]) for text in facts]

@@ -14,6 +14,7 @@ from django.db.models.functions import ExtractYear
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.kinds import TAROT
 from tarot_scores.games.models import Game, ScoreLine
+from tarot_scores.games.selectors import day_number_of
 from tarot_scores.scoring import OTHER_GAMES
 from tarot_scores.stats.models import (
     PlayerContract,
@@ -451,9 +452,15 @@ def latest_games(*, club: Club, player: Player, most: int = GAMES_SHOWN) -> list
     rows = (
         PlayerGameTotal.objects.filter(club=club, player=player, deals__gt=0)
         .select_related("game")
+        # Two games of one day are told apart by their title's number.
+        .annotate(game_day_number=day_number_of("game"))
         .order_by("-played_on", "-game_id")[:most]
     )
-    return [PlayerGame(row.game, row.total, row.deals) for row in rows]
+    out = []
+    for row in rows:
+        row.game.day_number = row.game_day_number  # type: ignore[attr-defined]
+        out.append(PlayerGame(row.game, row.total, row.deals))
+    return out
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key, player_page_key
 from tarot_scores.games.words import rules_label
 from tarot_scores.ratings import selectors as rating_selectors
-from tarot_scores.ratings.rating import Rating
 from tarot_scores.stats import charts, report, selectors
 from tarot_scores.stats.forms import (
     LeaderboardFilterForm,
@@ -217,8 +216,9 @@ def _player_figures(club: Club, player: Player, season: int) -> dict[str, Any]:
         # svg_markup escapes the only text that comes from users (the title).
         chart = mark_safe(charts.svg_markup(curves.score_drawing(), title=curves.score_title))
     stats = selectors.player_figures(player=player, club=club)
-    rating = rating_selectors.current_rating(player=player, club=club)
-    rating_points = curves.rating
+    rating = rating_selectors.player_cote(player=player, club=club)
+    # A rating (its number, its curve) shows once the player is ranked, as on the ranking.
+    rating_points = curves.rating if rating.ranked else []
     rating_chart = None
     if rating_points:
         rating_chart = mark_safe(
@@ -242,8 +242,9 @@ def _player_figures(club: Club, player: Player, season: int) -> dict[str, Any]:
         "contracts": [(CONTRACT_WORDS.get(c.contract, c.contract), c) for c in stats.contracts],
         "handfuls": [(words, stats.handfuls.get(size, 0)) for size, words in HANDFUL_WORDS.items()],
         "head_to_head_min": selectors.HEAD_TO_HEAD_MIN_DEALS,
-        "rating": None if rating is None else round(Rating(rating.mu, rating.sigma).shown),
-        "rating_deals": 0 if rating is None else rating.deals,
+        "rating": rating.cote,
+        "rating_deals": rating.deals,
+        "rating_min_deals": rating.min_deals,
         "rating_chart": rating_chart,
         # The table beside the chart: one row per day (the rating after that day's last deal).
         "rating_days": rating_points,
@@ -317,18 +318,19 @@ def player_report(request: HttpRequest, slug: str, player_id: int) -> FileRespon
     player = get_object_or_404(club.players.all(), pk=player_id)
     curves = _player_curves(player=player, club=club)
     stats = selectors.player_figures(player=player, club=club)
-    rating = rating_selectors.current_rating(player=player, club=club)
+    rating = rating_selectors.player_cote(player=player, club=club)
     drawings = []
     if curves.score:
         drawings.append((curves.score_title, curves.score_drawing()))
-    if curves.rating:
+    if curves.rating and rating.ranked:
         drawings.append((curves.rating_title, curves.rating_drawing()))
     data = report.PlayerReport(
         club_name=club.name,
         player_name=player.label,
         deals=stats.deals,
-        rating=None if rating is None else round(Rating(rating.mu, rating.sigma).shown),
-        rating_deals=0 if rating is None else rating.deals,
+        rating=rating.cote,
+        rating_deals=rating.deals,
+        rating_min_deals=rating.min_deals,
         contracts=[
             (str(CONTRACT_WORDS.get(c.contract, c.contract)), c.taken, c.won)
             for c in stats.contracts

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Club
 from tarot_scores.clubs.permissions import club_for
+from tarot_scores.core.compression import secret_inside
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.webhooks import selectors, services
@@ -116,9 +117,9 @@ def webhook_detail(request: HtmxHttpRequest, slug: str, webhook_id: int) -> Http
         secret = request.session.pop(_secret_key(webhook), None)
         if secret is not None and secret == webhook.secret:
             response = _detail(request, club, webhook, secret=secret)
-            # Not kept for the Back button either.
+            # Not kept for the Back button either, nor compressed (core.compression).
             response["Cache-Control"] = "no-store"
-            return response
+            return secret_inside(response)
         return _detail(request, club, webhook)
     form = WebhookForm(request.POST)
     if form.is_valid():

@@ -18,7 +18,7 @@ from rest_framework.pagination import PageNumberPagination
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
 from tarot_scores.ratings.models import PlayerRating, RatingStep
-from tarot_scores.ratings.rating import conservative
+from tarot_scores.ratings.rating import cote
 from tests.api.helpers import messages_of
 from tests.factories import garde, token_client
 
@@ -58,7 +58,7 @@ def test_the_ranked_players_best_first_with_their_ratings(
     assert first == {
         "rank": 1,
         "player": {"id": a.pk, "name": a.name},
-        "rating": round(conservative(row.mu, row.sigma)),
+        "rating": cote(row.mu, row.sigma),
         "mu": row.mu,
         "sigma": row.sigma,
         "deals": 2,

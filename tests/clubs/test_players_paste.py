@@ -198,3 +198,62 @@ def test_checking_and_adding_a_long_list_takes_a_bounded_number_of_queries(
     with django_assert_max_num_queries(20):
         client.post(url, {"players": names, "action": "add"})
     assert empty_club.players.count() == 200
+
+
+# --- lines that look alike: noted in the preview, not refused -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "notes"),
+    [
+        # The list: the same person typed three ways.
+        ("Zoé Lefèvre, Zozo\nZoé Lefèvre\nZoe Lefevre", {2: 1, 3: 2}),
+        ("Zoé Lefèvre\nZOE  LEFEVRE", {2: 1}),
+        ("Jean-Pierre Roux\nJean Pierre Roux", {2: 1}),
+        ("Aurélie, Auré\nAure", {2: 1}),  # a label like an earlier nickname
+        # Two of one name, each with a nickname of his own: two people, nothing to say.
+        ("Bruno,Bruno P.\nBruno,Bruno L.", {}),
+        ("Chloé\nChloé Durand", {}),
+    ],
+)
+def test_lines_that_look_alike_are_noted(text: str, notes: dict[int, int]) -> None:
+    with translation.override("en"):
+        roster = roster_read(text)
+    assert roster.ok  # a note never refuses: two people may share a name
+    said = {line: int(note.split("line ")[1].split(" ")[0]) for line, note in roster.notes.items()}
+    assert said == notes
+
+
+def test_the_note_names_the_earlier_line_in_french() -> None:
+    with translation.override("fr"):
+        roster = roster_read("Zoé Lefèvre, Zozo\nZoe Lefevre")
+    assert roster.notes == {
+        2: "Ressemble à la ligne 1 (Zoé Lefèvre, Zozo) : la même personne deux fois ?"
+    }
+
+
+@pytest.mark.django_db
+def test_a_line_like_a_player_of_the_club_is_noted(empty_club: Club) -> None:
+    services.player_create(club=empty_club, name="Zoé Lefèvre")
+    with translation.override("en"):
+        roster = services.players_paste_check(club=empty_club, text="Bruno\nzoe lefevre, Zozo")
+    assert roster.ok
+    assert roster.notes == {
+        2: "Looks like Zoé Lefèvre, already a player of the club: the same person?"
+    }
+
+
+@pytest.mark.django_db
+def test_the_preview_says_which_line_a_line_looks_like(
+    client: Client, organiser: User, empty_club: Club
+) -> None:
+    client.force_login(organiser)
+    url = reverse("clubs:players_paste", args=[empty_club.slug])
+    html = client.post(
+        url, {"players": "Zoé Lefèvre, Zozo\nZoé Lefèvre\nZoe Lefevre", "action": "check"}
+    ).content.decode()
+    assert "Ressemble à la ligne 1 (Zoé Lefèvre, Zozo) : la même personne" in html
+    assert "Ressemble à la ligne 2 (Zoé Lefèvre) : la même personne" in html
+    assert '<li value="3">' in html
+    # Still one tap to add them all: the note warns, it does not refuse.
+    assert "Ajouter ces 3 joueurs" in html

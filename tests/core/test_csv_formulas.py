@@ -3,8 +3,6 @@ leaves numbers (scores such as -54) as numbers."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 
 import pytest
@@ -14,6 +12,7 @@ from django.urls import reverse
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.exports import spreadsheet_safe
 from tarot_scores.games import services
+from tests.csv_reading import csv_rows
 from tests.factories import ClubFactory, PlayerFactory, garde, make_game, play
 from tournaments.models import Tournament
 from tournaments.registration import services as registration_services
@@ -45,7 +44,7 @@ def test_spreadsheet_safe(value: object, cell: object) -> None:
 def read_csv(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"), newline="")))
+    return csv_rows(response)
 
 
 def club_with(name: str) -> tuple[Club, list[Player]]:

@@ -94,3 +94,34 @@ def test_the_leaderboard_keeps_the_player_column_while_the_numbers_scroll(page: 
             list(middle),
         )
         assert on_top == name
+
+
+def test_the_leaderboards_rank_heading_is_whole(page: Page) -> None:
+    """ "Rang" (and "Rank") fits its sticky column: not cut by the cell, not hidden under the
+    player's column beside it, on the leaderboard and on the ratings' ranking."""
+    table = build_table()
+    table.record()
+    for language in ("fr", "en"):
+        page.context.set_extra_http_headers({"Accept-Language": language})
+        for url in (
+            f"/clubs/{table.club.slug}/leaderboard/",
+            f"/clubs/{table.club.slug}/ratings/",
+        ):
+            page.goto(url)
+            measures = page.evaluate(
+                """() => {
+                const head = document.querySelector('.leaderboard thead th');
+                const next = head.nextElementSibling;
+                const range = document.createRange();
+                range.selectNodeContents(head);
+                const text = range.getBoundingClientRect();
+                return {text: head.textContent.trim(), right: text.right,
+                        cell: head.getBoundingClientRect().right,
+                        next: next.getBoundingClientRect().left,
+                        overflow: head.scrollWidth - head.clientWidth};
+            }"""
+            )
+            assert measures["text"] in ("Rang", "Rank")
+            assert measures["overflow"] <= 0, (url, language, measures)
+            assert measures["right"] <= measures["cell"], (url, language, measures)
+            assert measures["right"] <= measures["next"], (url, language, measures)

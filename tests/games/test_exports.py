@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
+from reportlab.lib.units import cm
 
 from tarot_scores.core.exports import CsvExport, RowWriter
 from tarot_scores.games import selectors, services
@@ -79,7 +80,7 @@ def test_csv_base_class_writes_header_then_rows() -> None:
     response = Squares().response()
 
     assert response["Content-Disposition"] == 'attachment; filename="squares.csv"'
-    assert response.content.decode("utf-8-sig").splitlines() == ["n,square", "1,1", "2,4", "3,9"]
+    assert response.content.decode("utf-8-sig").splitlines() == ["n;square", "1;1", "2;4", "3;9"]
 
 
 def pdf_text(data: bytes) -> tuple[int, str]:
@@ -221,3 +222,89 @@ def test_the_pdf_prints_the_taker_and_the_partner_in_their_own_columns() -> None
 
     assert "Preneur" in text and "Partenaire" in text
     assert "Aurélie + Chloé" not in text  # no longer both under "Taker"
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        # A French spreadsheet: semicolons between cells, a decimal comma (40,5 half points).
+        ("fr", "1;Aurélie;Chloé;Garde;non;40,5;2;"),
+        ("en", "1,Aurélie,Chloé,Garde,no,40.5,2,"),
+    ],
+)
+def test_csv_opens_in_the_readers_spreadsheet(language: str, line: str) -> None:
+    # At three the attack's points can end in a half.
+    table = build_table(players=3)
+    table.record(garde(table.ids[2], points=40.5))
+    response = table.client("anonymous").get(
+        reverse("games:csv", args=[table.game.pk]), headers={"Accept-Language": language}
+    )
+    lines = response.content.decode("utf-8-sig").splitlines()
+    assert lines[1].startswith(line), lines
+
+
+def test_the_base_writes_decimals_the_readers_way() -> None:
+    class Figures(CsvExport):
+        def header(self) -> list[str]:
+            return ["what", "value"]
+
+        def write_rows(self, writer: RowWriter) -> None:
+            writer.writerow(["average", 40.5])
+            writer.writerow(["percentage", "66.67"])
+            writer.writerow(["loss", -0.5])
+            writer.writerow(["a name", "Dupont, Jean"])
+
+    with translation.override("fr"):
+        french = Figures().response().content.decode("utf-8-sig").splitlines()
+    with translation.override("en"):
+        english = Figures().response().content.decode("utf-8-sig").splitlines()
+    assert french == [
+        "what;value",
+        "average;40,5",
+        "percentage;66,67",
+        "loss;-0,5",
+        "a name;Dupont, Jean",
+    ]
+    assert english == [
+        "what,value",
+        "average,40.5",
+        "percentage,66.67",
+        "loss,-0.5",
+        'a name,"Dupont, Jean"',
+    ]
+
+
+def header_x(data: bytes) -> dict[str, float]:
+    """Where (x, in points) each word first appears on the PDF's first page."""
+    found: dict[str, float] = {}
+
+    def visit(text: str, cm_: Any, tm: Any, _font: Any, _size: Any) -> None:
+        word = text.strip()
+        if word and word not in found:
+            found[word] = float(cm_[4]) + float(tm[4])
+
+    PdfReader(io.BytesIO(data)).pages[0].extract_text(visitor_text=visit)
+    return found
+
+
+def test_a_five_player_sheet_says_who_sat_out_and_gives_room_to_the_result() -> None:
+    table = build_table(players=5)
+    a, b, c, d, e = table.ids
+    dealer = selectors.game_sheet(game_id=table.game.pk).next_dealer.pk
+    taker = next(pk for pk in table.ids if pk != dealer)
+    table.record(garde(taker, partner=None, sitting_out=dealer, points=30, petit_au_bout="attack"))
+    sheet = selectors.game_sheet(game_id=table.game.pk)
+    out = sheet.table.labels[dealer]
+
+    with translation.override("fr"):
+        pdf = render_score_sheet(sheet)
+    text = pdf_text(pdf)[1]
+    assert "Mort" in text
+    # Deal 1: the taker, no partner, who sat out, in their columns.
+    assert f"\n1\n{sheet.table.labels[taker]}\n—\n{out}\nGarde\n" in text
+    x = header_x(pdf)
+    # The taker's column as wide as a name, the result's words with room of their own.
+    assert x["Mort"] - x["Preneur"] < 4 * cm
+    result_room = x[sheet.table.labels[sheet.players[0].pk]] - x["Résultat"]
+    assert result_room >= 3.2 * cm - 1
+    assert "chutée de 11" in text

@@ -4,16 +4,21 @@ chart that a PDF can draw too."""
 from __future__ import annotations
 
 import datetime
+import io
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pypdf import PdfReader
+from pytest_django import Settings
 from reportlab.graphics import renderPDF
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
+from tarot_scores.ratings.models import PlayerRating
+from tarot_scores.ratings.rating import cote
 from tarot_scores.stats.charts import render_rating_chart, svg_markup
 from tests.clubs.helpers import garde, text_of
 
@@ -106,9 +111,15 @@ def test_the_takes_table_has_headers_and_values(
     ]
 
 
-def test_the_rating_and_its_chart(client: Client, played: Club, players: list[Player]) -> None:
+def test_the_rating_and_its_chart(
+    client: Client, played: Club, players: list[Player], settings: Settings
+) -> None:
+    settings.RATING_MIN_DEALS = 5  # ranked from 5 rated deals: he has 5
     html = page(client, played, players[0], "en")
-    assert "after 5 rated deals at this club" in html
+    stored = PlayerRating.objects.get(club=played, player=players[0])
+    shown = cote(stored.mu, stored.sigma)
+    assert f"Rating {shown}, after 5 rated deals at this club" in html
+    assert shown >= 0 and 900 < shown < 1400  # five deals: near a newcomer's 1000
     charts = [ET.fromstring(m) for m in re.findall(r"<svg.*?</svg>", html, re.S)]
     assert len(charts) == 2  # the score and the rating
     rating = charts[1]
@@ -169,12 +180,14 @@ def test_the_called_partner_line(
     ],
 )
 def test_the_player_pdf_holds_the_figures_and_both_curves(
-    client: Client, played: Club, players: list[Player], lang: str, words: list[str]
+    client: Client,
+    played: Club,
+    players: list[Player],
+    lang: str,
+    words: list[str],
+    settings: Settings,
 ) -> None:
-    import io
-
-    from pypdf import PdfReader
-
+    settings.RATING_MIN_DEALS = 5
     player = players[0]
     url = reverse("clubs:player_report", args=[played.slug, player.pk])
     assert url in page(client, played, player, lang)
@@ -200,3 +213,33 @@ def test_the_player_pdf_of_a_private_club_is_404_for_outsiders(
     assert player is not None
     url = reverse("clubs:player_report", args=[private_club.slug, player.pk])
     assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Not yet ranked: 5 rated deals of the 20 a rating needs."),
+        ("fr", "Pas encore classé : 5 donnes cotées sur les 20 qu'il faut pour une cote."),
+    ],
+)
+def test_no_rating_on_the_page_while_the_ranking_has_none(
+    client: Client, played: Club, players: list[Player], lang: str, said: str
+) -> None:
+    """The one rule of "ranked" (ratings.selectors.is_ranked): with 5 rated deals of the 20
+    needed, the ranking says nobody is ranked, and the player's page shows no rating either."""
+    ratings = text_of(
+        client.get(
+            reverse("clubs:ratings", args=[played.slug]), HTTP_ACCEPT_LANGUAGE=lang
+        ).content.decode()
+    )
+    assert ("No player is ranked yet." if lang == "en" else "Aucun joueur") in ratings
+    html = page(client, played, players[0], lang)
+    assert said in text_of(html)
+    assert not re.search(r"(Rating|Cote) \d+, (after|après)", text_of(html))
+    assert len(re.findall(r"<svg", html)) == 1  # the score's curve, no rating curve
+    pdf = client.get(
+        reverse("clubs:player_report", args=[played.slug, players[0].pk]), HTTP_ACCEPT_LANGUAGE=lang
+    )
+    reader = PdfReader(io.BytesIO(b"".join(pdf.streaming_content)))  # type: ignore[attr-defined]
+    text = " ".join(p.extract_text() for p in reader.pages)
+    assert " ".join(said.split()) in " ".join(text.split())

@@ -32,6 +32,7 @@ from tarot_scores.ratings.rating import (
     RatingRules,
     Weighting,
     conservative,
+    cote,
     deal_weight,
     one_against_one,
     rate_deal,
@@ -273,3 +274,14 @@ def test_one_against_one_is_openskills_own_update_to_the_last_bit(
         Rating(new_winner.mu, new_winner.sigma),
         Rating(new_loser.mu, new_loser.sigma),
     )
+
+
+def test_the_rating_members_read_starts_at_1000_and_is_never_negative() -> None:
+    assert NEW_PLAYER.cote == 1000 == cote(25.0, 25.0 / 3)
+    assert cote(25.0, 1.5) == 1820  # a regular of average play, once the site is sure
+    assert cote(22.0, 7.5) < 1000  # a bad start shows below a newcomer
+    assert cote(-20.0, 8.0) == 0  # and never below 0
+    # The order is that of the model's cautious rating.
+    pairs = [(30.0, 2.0), (25.0, 1.0), (20.0, 5.0), (10.0, 1.0)]
+    by_cote = sorted(pairs, key=lambda p: -cote(*p))
+    assert by_cote == sorted(pairs, key=lambda p: -conservative(*p))

@@ -19,7 +19,7 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
 from tarot_scores.games.models import Game
 from tarot_scores.ratings.models import PlayerRating, RatingStep
-from tarot_scores.ratings.rating import conservative
+from tarot_scores.ratings.rating import cote
 from tests.clubs.helpers import text_of
 from tests.factories import garde
 
@@ -61,7 +61,7 @@ def page(client: Client, url: str, language: str = "en", **query: str) -> str:
 
 def shown(club: Club | None, player: Player) -> str:
     row = PlayerRating.objects.get(club=club, player=player)
-    return str(round(conservative(row.mu, row.sigma)))
+    return str(cote(row.mu, row.sigma))
 
 
 def test_the_club_ranks_players_best_first_and_lists_the_others_apart(
@@ -97,8 +97,9 @@ def test_the_page_says_what_a_rating_is_in_french_and_in_english(
     english = text_of(page(client, url, "en"))
     french = text_of(page(client, url, "fr"))
     assert "the level we are almost sure the player is at least" in english
-    assert "rises as you play and win" in english
-    assert "ranked from 2 deals" in english
+    assert "A newcomer starts at 1000" in english and "never below 0" in english
+    assert "ranked, and his rating shown, from 2 rated deals" in english
+    assert "Un nouveau joueur part de 1000" in french
     assert "le niveau que le joueur a presque sûrement au moins" in french
     assert "Pas encore classés" not in french  # no one unranked here
     assert "Cotes" in french and "Aujourd'hui (toutes les donnes)" in french
@@ -117,7 +118,7 @@ def test_a_season_ranks_the_ratings_as_it_ended_with_its_deals(
 
     last_of_spring = RatingStep.objects.get(club=club, player=d, season=2024, number=3)
     row_d = next(r for r in spring if r[1] == d.name)
-    assert row_d[2:] == [str(round(conservative(last_of_spring.mu, last_of_spring.sigma))), "3"]
+    assert row_d[2:] == [str(cote(last_of_spring.mu, last_of_spring.sigma)), "3"]
     assert today[0][1] == d.name  # three gardes won in the autumn
     assert next(r for r in today if r[1] == d.name)[3] == "6"
     assert "2024–2025" in page(client, url, season="2024")

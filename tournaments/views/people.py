@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
+from tarot_scores.core.french import french
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.forms import ApartPairForm
@@ -104,12 +105,14 @@ def round_substitute(request: HtmxHttpRequest, tournament_id: int, number: int) 
         else:
             messages.success(
                 request,
-                _("%(sub)s takes over %(name)s's seat at table %(t)s.")
-                % {
-                    "sub": done.substitute.player.label,
-                    "name": replaced.player.label,
-                    "t": done.table.number,
-                },
+                french(
+                    _("%(sub)s takes over %(name)s's seat at table %(t)s.")
+                    % {
+                        "sub": done.substitute.player.label,
+                        "name": replaced.player.label,
+                        "t": done.table.number,
+                    }
+                ),
             )
             return redirect(here)
     context = rounds._round_context(request, tournament, round_, None, substitute=form)

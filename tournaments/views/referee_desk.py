@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
+from tarot_scores.core.french import french
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.games.entry import (
@@ -139,7 +140,9 @@ def referee_pin_unlock(request: HtmxHttpRequest, tournament_id: int, entry_id: i
         return found
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament=found)
     pins.pin_unlock(entry=entry)
-    messages.success(request, _("%(name)s's PIN is unlocked.") % {"name": entry.player.label})
+    messages.success(
+        request, french(_("%(name)s's PIN is unlocked.") % {"name": entry.player.label})
+    )
     return _back(found)
 
 

@@ -3,7 +3,6 @@ withdrawals, end to end through the services, the pages and the API."""
 
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from itertools import combinations
@@ -19,6 +18,7 @@ from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.models import ScoreLine, Seat
 from tests import factories
 from tests.api.helpers import messages_of
+from tests.csv_reading import csv_rows
 from tournaments import errors as tournament_errors
 from tournaments.models import ApartPair, Bye, Entry, Round, Standing, Substitution, Tournament
 from tournaments.people import selectors as people_selectors
@@ -343,15 +343,7 @@ def test_a_bye_shows_on_the_round_page_the_standings_csv_and_pdfs(
     assert f'data-testid="bye-{bye.entry.player_id}"' in page.content.decode()
     standings = client.get(reverse("tournaments:standings", args=[e.tournament.pk]))
     assert 'class="bye"' in standings.content.decode()
-    lines = list(
-        csv.reader(
-            io.StringIO(
-                client.get(
-                    reverse("tournaments:standings_csv", args=[e.tournament.pk])
-                ).content.decode("utf-8-sig")
-            )
-        )
-    )
+    lines = csv_rows(client.get(reverse("tournaments:standings_csv", args=[e.tournament.pk])))
     (line,) = [line for line in lines if len(line) > 1 and line[1] == name]
     assert line[2] == "exempt"  # "bye", in the site's first language
     seating_pdf = client.get(reverse("tournaments:seating_pdf", args=[e.tournament.pk, 1]))

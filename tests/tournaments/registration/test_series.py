@@ -4,15 +4,13 @@ players ranked among themselves (page, htmx block, CSV, PDF, API)."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 from tests.api.helpers import messages_of
+from tests.csv_reading import csv_rows
 from tests.factories import World, build_world, token_client
 from tests.tournaments.printing.test_pdf import read, streamed
 from tournaments.models import Entry, Standing
@@ -166,7 +164,7 @@ def test_the_csv_of_a_series(world: World) -> None:
     url = reverse("tournaments:standings_csv", args=[world.tournament.pk]) + "?series=s1"
     response = Client().get(url)
     assert "-standings-s1.csv" in response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = csv_rows(response)
     assert [(r[1], int(r[0])) for r in rows[1:]] == expected(world, "s1")
 
 

@@ -5,9 +5,7 @@ Standings and projector read a fixed number of queries, whatever the number of d
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import re
 
 import pytest
@@ -23,6 +21,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import ScoreLine
+from tests.csv_reading import csv_rows
 from tests.factories import ClubFactory, UserFactory, World, build_world, make_tournament, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tests.tournaments.views.test_pages_world import deal_post, live_deals, text_of
@@ -389,7 +388,7 @@ def test_the_standings_csv_matches_the_standings(world: World) -> None:
     play(world.round, seed=5)
     response = Client().get(reverse("tournaments:standings_csv", args=[world.tournament.pk]))
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = csv_rows(response)
     assert len(rows[0]) == 4  # rank, player, round 1, total
     standings = standings_selectors.standings_for(tournament=world.tournament)
     assert [r[1] for r in rows[1:]] == [s.player.label for s in standings]
