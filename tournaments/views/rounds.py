@@ -210,6 +210,10 @@ def _round_context(
         "swap_form": (swap_form or _swap_form(cards)) if swappable else None,
         "can_start": organiser and round_.status == Round.Status.SEATED,
         "can_close": organiser and round_.status != Round.Status.CLOSED and complete,
+        # Time is up before every table finished: the organiser may close the round now.
+        "close_now": _close_now(cards)
+        if organiser and round_.status == Round.Status.PLAYING and not complete
+        else None,
         "can_seat_next": organiser
         and last
         and round_services.next_round_refusal(tournament) is None,
@@ -223,6 +227,26 @@ def _round_context(
         if organiser and round_.status != Round.Status.CLOSED and not movement_seats
         else None,
     }
+
+
+@dataclass(frozen=True)
+class CloseNow:
+    """What closing the round now would do, said before the organiser confirms it."""
+
+    unfinished: int  # tables short of deals, or with deals waiting
+    missing: int  # deals not entered: they score nothing
+    pending: int  # deals waiting for the other side: confirmed as entered
+    disputed: int  # deals a referee must settle first: closing is refused until then
+
+
+def _close_now(cards: list[TableCard]) -> CloseNow:
+    states = [card.state for card in cards]
+    return CloseNow(
+        unfinished=sum(1 for s in states if not s.complete),
+        missing=sum(max(s.goal - s.entered, 0) for s in states),
+        pending=sum(s.pending for s in states),
+        disputed=sum(s.disputed for s in states),
+    )
 
 
 @require_safe
@@ -320,6 +344,31 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
     tournament, round_ = found
     try:
         round_services.round_close(round_=round_)
+    except tournament_errors.TournamentError as error:
+        messages.error(request, str(error))
+        return redirect(_round_url(tournament.pk, number))
+    tournament.refresh_from_db(fields=["status"])
+    if tournament.status == Tournament.Status.FINISHED:
+        messages.success(request, _("The last round is closed: here is the final ranking."))
+        return redirect("tournaments:standings", tournament_id=tournament.pk)
+    messages.success(request, _("%(round)s is closed.") % {"round": round_name(tournament, number)})
+    return redirect(_round_url(tournament.pk, number))
+
+
+@require_POST
+def round_close_now(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Close a round before every table has finished, once the organiser has confirmed it
+    (``confirm``: the confirmation's button); what happens to the unfinished tables is
+    ``rounds.services.round_close_now``'s."""
+    found = _round_write(request, tournament_id, number)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, round_ = found
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("The round was not closed: confirm it with the button."))
+        return redirect(_round_url(tournament.pk, number))
+    try:
+        round_services.round_close_now(round_=round_, by=request.user)
     except tournament_errors.TournamentError as error:
         messages.error(request, str(error))
         return redirect(_round_url(tournament.pk, number))

@@ -331,6 +331,24 @@ def test_the_repeats_the_seating_could_not_avoid_are_listed() -> None:
     assert 'id="repeats-heading"' in page.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("fr", "déjà rencontrés en séances 1 et 2"), ("en", "already met in rounds 1 and 2")],
+)
+def test_the_earlier_rounds_of_a_repeat_read_as_a_list(language: str, words: str) -> None:
+    club = ClubFactory.create()
+    tournament = make_tournament(club, 4, rounds=3)  # four players meet again every round
+    for _number in (1, 2):
+        play(round_services.round_seat_next(tournament=tournament, by=None))
+    round_services.round_seat_next(tournament=tournament, by=None)
+
+    page = Client().get(
+        reverse("tournaments:round", args=[tournament.pk, 3]), HTTP_ACCEPT_LANGUAGE=language
+    )
+
+    assert words in page.content.decode()
+
+
 def test_closing_the_last_round_shows_the_final_ranking(world: World) -> None:
     client = organiser(world)
     for number in (1, 2):
