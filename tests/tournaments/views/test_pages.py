@@ -623,3 +623,17 @@ def test_a_tournament_cannot_play_tables_of_five_against_its_house_rules(world: 
 
     assert organiser(world).post(url, {**post, "five_mode": "called_king"}).status_code == 302
     assert Tournament.objects.get(name="Coupe du roi").rules["five_players"] == "called_king"
+
+
+def test_an_empty_tournament_opens_its_registration_without_an_error(world: World) -> None:
+    tournament = make_tournament(world.club, 0, name="Open vide")
+    url = reverse("tournaments:registration", args=[tournament.pk])
+
+    page = organiser(world).get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "notice-error" not in page and "au moins" not in page
+    assert "Inscrivez et pointez les joueurs" in page
+    # Once someone is checked in, too few to seat is said where the organiser acts.
+    registration_services.entry_add(tournament=tournament, name="Zoé", checked_in=True)
+    page = organiser(world).get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'class="notice notice-error" id="plan-words"' in page
