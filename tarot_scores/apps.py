@@ -34,7 +34,8 @@ class TarotScoresConfig(AppConfig):
         on_home_page(home_open_games)
         # The API token view signs in through DRF's request: axes' answer must still reach it.
         user_locked_out.connect(lock_the_django_request, dispatch_uid="lock_the_django_request")
-        # A password changed or reset revokes the account's API tokens.
+        # A password changed or reset (not a hash upgraded at sign-in), an account deactivated
+        # or reactivated: the account's API tokens are revoked.
         pre_save.connect(
             revoke_tokens_on_password_change,
             sender=get_user_model(),

@@ -181,6 +181,9 @@ TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"
 # --during-replay on 2 cores: entry's time doubled beside a replay at nice 0; docs/performance.md).
 TASKS_WORKER_NICE = int(os.environ.get("TASKS_WORKER_NICE", "10"))
 
+# The ports a webhook may be sent to, 443 always (tarot_scores/webhooks/addresses.py).
+WEBHOOKS_PORTS = [int(port) for port in env_list("WEBHOOKS_PORTS", "443,8443")]
+
 # Webhooks go to public https addresses only (tarot_scores/webhooks/addresses.py). Hosts listed
 # here may take plain http on a loopback address: the tests' local receiver. Never read from
 # the environment: a deployment cannot open it by mistake.
