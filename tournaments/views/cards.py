@@ -18,7 +18,7 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.collation import name_key
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
-from tarot_scores.core.prepared import pdf_later
+from tarot_scores.core.prepared import PdfTitle, pdf_later
 from tournaments.models import Entry, Tournament
 from tournaments.play import cards
 from tournaments.printing import pdf
@@ -65,6 +65,16 @@ def player_cards_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpRespon
             "language": translation.get_language(),
         },
         filename=f"tournament-{tournament.pk}-cards.pdf",
+    )
+
+
+def describe_player_cards(*, tournament_id: int, **_args: object) -> PdfTitle:
+    """The waiting page's title and way back for the players' cards."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return PdfTitle(
+        _("Players' cards, %(tournament)s") % {"tournament": tournament.name},
+        reverse("tournaments:registration", args=[tournament_id]),
+        _("the registration"),
     )
 
 

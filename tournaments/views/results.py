@@ -24,7 +24,7 @@ from tarot_scores.clubs import permissions
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
-from tarot_scores.core.prepared import pdf_shared
+from tarot_scores.core.prepared import PdfTitle, pdf_shared
 from tarot_scores.core.results import (
     etag_matches,
     not_modified,
@@ -328,6 +328,17 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpResponseB
         key=f"{STANDINGS_PDF}:{tournament.pk}:{version}:{series}:{language}",
         args={"tournament_id": tournament.pk, "series": series, "language": language},
         filename=filename,
+    )
+
+
+def describe_standings_pdf(*, tournament_id: int, series: str, **_args: object) -> PdfTitle:
+    """The waiting page's title and way back for a big tournament's standings PDF."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    back = reverse("tournaments:standings", args=[tournament_id])
+    return PdfTitle(
+        _("Standings, %(tournament)s") % {"tournament": tournament.name},
+        f"{back}?series={series}" if series else back,
+        _("the standings"),
     )
 
 

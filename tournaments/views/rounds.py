@@ -4,6 +4,7 @@ countdown, closing a complete round, and the sheets printed for it."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -24,7 +25,7 @@ from tarot_scores.core.access import login_first
 from tarot_scores.core.collation import by_name, name_key
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.pdf import pdf_response
-from tarot_scores.core.prepared import pdf_later
+from tarot_scores.core.prepared import PdfTitle, pdf_later
 from tarot_scores.games.models import Seat
 from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
@@ -390,22 +391,52 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
     if not request.user.is_authenticated:
         return login_first(request, _round_url(tournament_id, number))
     tournament = managed(request, tournament_id)
-    round_of(tournament, number)  # 404 for a round that does not exist
+    round_ = round_of(tournament, number)  # 404 for a round that does not exist
+    site = request.build_absolute_uri("/")
+    language = translation.get_language()
     # Drawn by the worker: about 0.2 s a table, 48 s at 250 (docs/performance.md, "Heavy PDFs").
+    # Tapped again, the same drawing answers until the seating or a table's link changes.
     return pdf_later(
         request,
         kind=TABLE_SHEETS,
-        args={
-            "tournament_id": tournament.pk,
-            "number": number,
-            "site": request.build_absolute_uri("/"),
-            "language": translation.get_language(),
-        },
+        args={"tournament_id": tournament.pk, "number": number, "site": site, "language": language},
         filename=f"tournament-{tournament.pk}-round-{number}-tables.pdf",
+        key=f"{TABLE_SHEETS}:{round_.pk}:{language}:{_seating_digest(round_, site)}",
     )
 
 
 TABLE_SHEETS = "tournament_table_sheets"
+
+
+def _seating_digest(round_: Round, site: str) -> str:
+    """What a round's table sheets print, in a few characters: who sits where, each table's
+    link, and the address the links start with (one query)."""
+    seats = Seat.objects.filter(game__tournament_table__round=round_).order_by(
+        "game__tournament_table__number", "position"
+    )
+    printed = list(
+        seats.values_list(
+            "game__tournament_table__number",
+            "game__tournament_table__token",
+            "position",
+            "player_id",
+            "player__name",
+            "player__nickname",
+        )
+    )
+    return hashlib.sha256(repr((site, printed)).encode()).hexdigest()[:32]
+
+
+def describe_table_sheets(*, tournament_id: int, number: int, **_args: object) -> PdfTitle:
+    """The waiting page's title and way back for a round's table sheets."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    name = round_name(tournament, number)
+    return PdfTitle(
+        _("Table sheets, %(round)s, %(tournament)s")
+        % {"round": name, "tournament": tournament.name},
+        _round_url(tournament_id, number),
+        name,
+    )
 
 
 def draw_table_sheets(*, tournament_id: int, number: int, site: str, language: str) -> bytes:
