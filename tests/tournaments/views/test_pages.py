@@ -23,6 +23,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import ScoreLine
+from tarot_scores.stats.models import PlayerSeason
 from tests.factories import ClubFactory, UserFactory, World, build_world, make_tournament, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tests.tournaments.views.test_pages_world import deal_post, live_deals, text_of
@@ -637,3 +638,20 @@ def test_an_empty_tournament_opens_its_registration_without_an_error(world: Worl
     registration_services.entry_add(tournament=tournament, name="Zoé", checked_in=True)
     page = organiser(world).get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert 'class="notice notice-error" id="plan-words"' in page
+
+
+def test_the_tournament_says_its_deals_count_in_the_clubs_statistics(world: World) -> None:
+    """A decision, not a setting (docs/tournaments.md, "The club's statistics"): the pages say
+    it, and it is so."""
+    detail = reverse("tournaments:detail", args=[world.tournament.pk])
+    new = reverse("tournaments:new", args=[world.club.slug])
+
+    page = organiser(world).get(detail, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    form = organiser(world).get(new, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "ses donnes comptent dans les statistiques de saison et les cotes du club" in page
+    assert "Ses donnes comptent aussi dans les statistiques de saison et les cotes" in form
+    play(world.round, deals=1)
+    seated = [p.pk for s in round_selectors.round_tables(round_=world.round) for p in s.players]
+    counted = PlayerSeason.objects.filter(player_id__in=seated).values_list("deals", flat=True)
+    assert len(counted) == len(seated) and set(counted) == {1}
