@@ -27,6 +27,9 @@ class TournamentsConfig(AppConfig):
             PLAYER_CARDS,
             STANDINGS_PDF,
             TABLE_SHEETS,
+            describe_player_cards,
+            describe_standings_pdf,
+            describe_table_sheets,
             draw_player_cards,
             draw_standings_pdf,
             draw_table_sheets,
@@ -45,11 +48,11 @@ class TournamentsConfig(AppConfig):
         # A deal corrected after a substitute took a seat over is scored with its own players.
         on_deal_seats(seats_when_played)
         # A round's table sheets are drawn by the worker (core.prepared).
-        on_prepared_pdf(TABLE_SHEETS, draw_table_sheets)
+        on_prepared_pdf(TABLE_SHEETS, draw_table_sheets, describe=describe_table_sheets)
         # So is a big tournament's standings PDF, once per results version for all its readers.
-        on_prepared_pdf(STANDINGS_PDF, draw_standings_pdf)
+        on_prepared_pdf(STANDINGS_PDF, draw_standings_pdf, describe=describe_standings_pdf)
         # And the players' cards (a QR code each: about as heavy as a table sheet a page).
-        on_prepared_pdf(PLAYER_CARDS, draw_player_cards)
+        on_prepared_pdf(PLAYER_CARDS, draw_player_cards, describe=describe_player_cards)
         # A table's score sheet and its deals' histories show its penalties.
         on_penalties(table_penalties)
         # A tournament's tables are listed under it on the club's page, not among its games.

@@ -57,6 +57,8 @@ class Code(StrEnum):
     ALREADY_STARTED = "already_started"
     ALREADY_CLOSED = "already_closed"
     TABLES_UNFINISHED = "tables_unfinished"
+    NOT_STARTED = "not_started"
+    DEALS_DISPUTED = "deals_disputed"
     # people
     REQUIRED = "required"
     TOO_LONG = "too_long"

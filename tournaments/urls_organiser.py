@@ -65,6 +65,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<int:tournament_id>/rounds/<int:number>/start/", rounds.round_start, name="round_start"),
     path("<int:tournament_id>/rounds/<int:number>/close/", rounds.round_close, name="round_close"),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/close-now/",
+        rounds.round_close_now,
+        name="round_close_now",
+    ),
     # A championship's cut after a closed round: preview, confirm, undo.
     path("<int:tournament_id>/rounds/<int:number>/cut/", cuts.cut, name="cut"),
     path(

@@ -29,7 +29,7 @@ def parse_points(raw: str) -> Decimal:
     typed = raw.strip().replace(" ", "")
     if not _TYPED.fullmatch(typed):
         raise Refusal.on(
-            POINTS, "points_invalid", _("Enter a number of points, for example 41 or 40,5.")
+            POINTS, "points_invalid", _("Enter a number of points, for example 41 or 40.5.")
         )
     value = Decimal(typed.replace(",", "."))
     if not 0 <= value <= ALL_POINTS:

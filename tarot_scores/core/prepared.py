@@ -21,9 +21,11 @@ from __future__ import annotations
 import datetime
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -42,8 +44,37 @@ KEPT = datetime.timedelta(days=1)
 prepared_drawings: Hook[tuple[str, Draw]] = Hook("prepared_drawings")
 
 
-def on_prepared_pdf(kind: str, draw: Draw) -> None:
+@dataclass(frozen=True)
+class PdfTitle:
+    """What the waiting page says a PDF is, in the reader's language ("Table sheets, round
+    2"), and the page it was asked from, to go back to."""
+
+    title: str
+    back: str  # the address of the page it was asked from
+    back_label: str  # that page's name: "Back to Round 2"
+
+
+# Each kind's title and way back, from the same JSON arguments as its drawing.
+Describe = Callable[..., PdfTitle]
+prepared_titles: Hook[tuple[str, Describe]] = Hook("prepared_titles")
+
+
+def on_prepared_pdf(kind: str, draw: Draw, *, describe: Describe | None = None) -> None:
     prepared_drawings.register((kind, draw))
+    if describe is not None:
+        prepared_titles.register((kind, describe))
+
+
+def _title(prepared: PreparedPdf) -> PdfTitle | None:
+    describe = dict(prepared_titles).get(prepared.kind)
+    if describe is None:
+        return None
+    try:
+        return describe(**prepared.args)
+    except (TypeError, ObjectDoesNotExist):
+        # Arguments of an older shape, or what it was drawn from deleted since: the page
+        # still serves the PDF, under the plain title.
+        return None
 
 
 def _pdf_given_up(pdf_id: str) -> None:
@@ -65,15 +96,30 @@ def pdf_draw(pdf_id: str) -> int:
 
 
 def pdf_later(
-    request: HttpRequest, *, kind: str, args: dict[str, Any], filename: str
+    request: HttpRequest,
+    *,
+    kind: str,
+    args: dict[str, Any],
+    filename: str,
+    key: str | None = None,
 ) -> HttpResponseBase:
-    """Ask the worker for the PDF and send the reader to its page (or, drawn already, the PDF)."""
+    """Ask the worker for the PDF and send the reader to its page (or, drawn already, the PDF).
+
+    ``key`` names what the PDF shows (a round's seating, the language): asked again by the same
+    reader, waiting or ready, the same row answers and no second job is queued (the database's
+    unique key settles two taps at the same instant), until what it shows changes."""
     owner = request.user if request.user.is_authenticated else None
     # A drawn PDF is fetched within minutes: a day later it is only weight in the database.
     PreparedPdf.objects.filter(asked_at__lt=timezone.now() - KEPT).delete()
-    prepared = PreparedPdf.objects.create(kind=kind, args=args, filename=filename, owner=owner)
-    enqueue(pdf_draw, pdf_id=str(prepared.pk))
-    prepared.refresh_from_db()
+    if key is None:
+        prepared = PreparedPdf.objects.create(kind=kind, args=args, filename=filename, owner=owner)
+        created = True
+    else:
+        owned_key = f"{key}:owner:{owner.pk if owner is not None else '-'}"
+        prepared, created = _asked_once(owned_key, kind, args, filename, owner)
+    if created:
+        enqueue(pdf_draw, pdf_id=str(prepared.pk))
+        prepared.refresh_from_db()
     if prepared.ready_at is not None and prepared.content is not None:
         if owner is not None:
             return _owned(bytes(prepared.content), filename)
@@ -81,19 +127,24 @@ def pdf_later(
     return redirect("prepared_pdf", pk=prepared.pk, permanent=False)
 
 
+def _asked_once(
+    key: str, kind: str, args: dict[str, Any], filename: str, owner: Any = None
+) -> tuple[PreparedPdf, bool]:
+    """The one row of ``key`` (made now if none is), and whether it was made now."""
+    defaults = {"kind": kind, "args": args, "filename": filename, "owner": owner}
+    prepared, created = PreparedPdf.objects.get_or_create(key=key, defaults=defaults)
+    if not created and prepared.ready_at is None and prepared.failed_at is not None:
+        # Its drawing gave up: a reader asking again has it drawn again, not the dead row.
+        PreparedPdf.objects.filter(pk=prepared.pk, ready_at__isnull=True).delete()
+        prepared, created = PreparedPdf.objects.get_or_create(key=key, defaults=defaults)
+    return prepared, created
+
+
 def pdf_shared(*, kind: str, key: str, args: dict[str, Any], filename: str) -> HttpResponseBase:
     """The PDF named ``key``, shared by all its readers: the file itself once drawn, else the
     page of the one drawing asked for by its first reader (asked now if none is)."""
     PreparedPdf.objects.filter(asked_at__lt=timezone.now() - KEPT).delete()
-    prepared, created = PreparedPdf.objects.get_or_create(
-        key=key, defaults={"kind": kind, "args": args, "filename": filename}
-    )
-    if not created and prepared.ready_at is None and prepared.failed_at is not None:
-        # Its drawing gave up: a reader asking again has it drawn again, not the dead row.
-        PreparedPdf.objects.filter(pk=prepared.pk, ready_at__isnull=True).delete()
-        prepared, created = PreparedPdf.objects.get_or_create(
-            key=key, defaults={"kind": kind, "args": args, "filename": filename}
-        )
+    prepared, created = _asked_once(key, kind, args, filename)
     if created:
         enqueue(pdf_draw, pdf_id=str(prepared.pk))
         prepared.refresh_from_db()
@@ -130,6 +181,7 @@ def prepared_pdf(request: HttpRequest, pk: uuid.UUID) -> HttpResponseBase:
     stopped = waiting and not given_up and worker_heard() is False
     context = {
         "prepared": prepared,
+        "described": _title(prepared),
         "given_up": given_up,
         "worker_stopped": stopped,
         "refresh_seconds": REFRESH_SECONDS,

@@ -43,6 +43,7 @@ class SheetRow:
     ) -> None:
         self._sheet = sheet
         self.deal = row.deal
+        self.restorable = row.restorable
         self.cells = list(zip(row.scores, row.totals, strict=True))
         marks = [penalties.on(row.deal.pk, p.pk) if penalties else [] for p in sheet.players]
         self.marked = [(s, t, m) for (s, t), m in zip(self.cells, marks, strict=True)]

@@ -641,7 +641,9 @@ class GameForm(forms.Form):
         choices=FIVE_PLAYER_CHOICES,
         widget=ChipSelect,
         required=False,
-        help_text=gettext_lazy("Only for five tarot players."),
+        help_text=gettext_lazy(
+            "Only for five tarot players. Not chosen: called king, the FFT rules' game at five."
+        ),
     )
     date = forms.DateField(
         label=gettext_lazy("Date"),
@@ -703,11 +705,19 @@ class GameForm(forms.Form):
         known_rules = "rules" in data
         house = self.chosen_house_rules()
         seats = self.chosen(data)
+        rule_set = rule_set_for(variant=self.variant(), house_rules=house) if known_rules else None
+        five = data.get("five_players") or None
+        either = rule_set is not None and rule_set.five_players is scoring.FivePlayers.EITHER
+        if five is None and either:
+            # Nothing tapped, rules that allow either: the called king, the game at five of
+            # the FFT rules (and the first choice of a deal at such a table). The dealer
+            # sitting out is the tournaments' way, which they set themselves.
+            five = scoring.FivePlayers.CALLED_KING.value
         setup = game_setup_check(
             kind=self.kind(),
             seats=[self.players_by_id.get(int(value)) for value in seats],
-            rules=rule_set_for(variant=self.variant(), house_rules=house) if known_rules else None,
-            five_players=data.get("five_players") or None,
+            rules=rule_set,
+            five_players=five,
         )
         self.seated = list(setup.players)
         self._place(setup, known_rules=known_rules)

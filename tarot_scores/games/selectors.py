@@ -22,6 +22,10 @@ class DealRow:
     deal: Deal
     scores: list[int | None]  # in seat order; None for a deleted deal
     totals: list[int]  # running totals after this deal
+    # A struck deal that may come back: its number (and board) not entered again since. An
+    # undone deal entered afresh has its number taken, so it stays struck (``deal_restore``
+    # refuses it: ``number_reused``) and the sheet offers no Restore for it.
+    restorable: bool = True
 
 
 @dataclass(frozen=True)
@@ -83,9 +87,13 @@ def _sheet(
     totals = [0] * len(players)
     rows: list[DealRow] = []
     last_number = 0
+    live = [deal for deal in deals if not deal.is_deleted]
+    numbers_taken = {deal.number for deal in live}
+    boards_taken = {deal.board for deal in live if deal.board is not None}
     for deal in deals:
         if deal.is_deleted:
-            rows.append(DealRow(deal, [None] * len(players), list(totals)))
+            restorable = deal.number not in numbers_taken and deal.board not in boards_taken
+            rows.append(DealRow(deal, [None] * len(players), list(totals), restorable))
             continue
         # The next deal follows the last live one: an undone or deleted last deal frees its
         # number and its dealer.

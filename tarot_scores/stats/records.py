@@ -12,6 +12,8 @@ import datetime
 from dataclasses import dataclass
 
 from django.db.models import Count, F, QuerySet, Sum
+from django.utils import formats
+from django.utils.translation import ngettext
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
@@ -51,6 +53,28 @@ class WinningRun:
     deals: int
     first: datetime.date
     last: datetime.date
+
+    def in_words(self) -> str:
+        """The run in a sentence, for the records page and the season report: "from 2 to 9
+        December" as two dates, or one date when the run was played in one day (never "from
+        2 December to 2 December")."""
+        first = formats.date_format(self.first, "DATE_FORMAT")
+        if self.first == self.last:
+            return ngettext(
+                "%(name)s: %(deals)s deal in a row scored above zero (on %(date)s)",
+                "%(name)s: %(deals)s deals in a row scored above zero (on %(date)s)",
+                self.deals,
+            ) % {"name": self.name, "deals": self.deals, "date": first}
+        return ngettext(
+            "%(name)s: %(deals)s deal in a row scored above zero (%(first)s to %(last)s)",
+            "%(name)s: %(deals)s deals in a row scored above zero (%(first)s to %(last)s)",
+            self.deals,
+        ) % {
+            "name": self.name,
+            "deals": self.deals,
+            "first": first,
+            "last": formats.date_format(self.last, "DATE_FORMAT"),
+        }
 
 
 @dataclass(frozen=True)

@@ -136,23 +136,7 @@ def record_lines(records: ClubRecords) -> list[tuple[str, str]]:
             )
         )
     if records.longest_run is not None:
-        run = records.longest_run
-        lines.append(
-            (
-                _("Longest winning run"),
-                ngettext(
-                    "%(name)s: %(deals)s deal in a row scored above zero (%(first)s to %(last)s)",
-                    "%(name)s: %(deals)s deals in a row scored above zero (%(first)s to %(last)s)",
-                    run.deals,
-                )
-                % {
-                    "name": run.name,
-                    "deals": run.deals,
-                    "first": formats.date_format(run.first, dated),
-                    "last": formats.date_format(run.last, dated),
-                },
-            )
-        )
+        lines.append((_("Longest winning run"), records.longest_run.in_words()))
     return lines
 
 

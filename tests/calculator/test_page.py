@@ -178,7 +178,7 @@ def test_points_that_are_not_a_number_are_refused_by_the_form(client: Client, po
     html = page(client, {**GARDE, "points": points}, headers={"accept-language": "en"})
 
     assert errors_beside(html, "points") in (
-        ["Enter a number of points, for example 41 or 40,5."],
+        ["Enter a number of points, for example 41 or 40.5."],
         ["This field is required."],
     )
 

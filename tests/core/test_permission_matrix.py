@@ -323,6 +323,7 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments:round_table_new_link": {"POST": A_ORGANISERS},
     "tournaments:round_start": {"POST": A_ORGANISERS},
     "tournaments:round_close": {"POST": A_ORGANISERS},
+    "tournaments:round_close_now": {"POST": A_ORGANISERS},
     # The "Cut after round k" page: the tournament's organisers and referees.
     "tournaments:cut": {"GET": A_REFEREES, "POST": A_REFEREES},
     "tournaments:table_sheets_pdf": {"GET": A_ORGANISERS},

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.points import parse_points, typed_points
@@ -40,6 +41,17 @@ def test_what_is_refused_on_points(typed: str, code: str) -> None:
         parse_points(typed)
 
     assert refused.value.codes() == {"points": [code]}
+
+
+@pytest.mark.parametrize(("language", "example"), [("en", "40.5"), ("fr", "40,5")])
+def test_the_example_uses_the_readers_decimal_mark(language: str, example: str) -> None:
+    """English writes 40.5, French 40,5: the refusal's example is in the reader's own way."""
+    with translation.override(language), pytest.raises(Refusal) as refused:
+        parse_points("quarante")
+
+    message = refused.value.messages()["points"][0]
+    assert f"41 or {example}." in message or f"41 ou {example}." in message, message
+    assert ("40,5" if example == "40.5" else "40.5") not in message
 
 
 @pytest.mark.parametrize("value", [49, 40.5, None, True, [1]])

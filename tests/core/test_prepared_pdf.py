@@ -233,3 +233,82 @@ def test_a_drawing_that_gave_up_says_so_and_a_shared_one_is_drawn_again_when_ask
     assert DBTaskResult.objects.filter(status="READY").count() == 1  # drawn again
     fresh_page = client.get(again["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "being prepared" in fresh_page
+
+
+def test_table_sheets_asked_again_reuse_the_drawing_until_the_seating_changes(
+    database_queue: None,
+) -> None:
+    """Each tap on "Table sheets (PDF)" used to queue a new drawing: the same reader asking
+    again for the same seating gets the same row and its page, and no new job."""
+    club = ClubFactory.create(name="Tarot Club de Lyon")
+    tournament = make_tournament(club, 8, deals_per_round=4, name="Open de Lyon")
+    round_ = services.round_seat_next(tournament=tournament, by=None)
+    organiser = UserFactory.create(username="orga")
+    club.memberships.create(user=organiser, role="organiser")
+    client = Client()
+    client.force_login(organiser)
+    url = reverse("tournaments:table_sheets_pdf", args=[tournament.pk, 1])
+
+    answers = [client.get(url, HTTP_ACCEPT_LANGUAGE="fr")["Location"] for _tap in range(3)]
+
+    prepared = PreparedPdf.objects.get()
+    assert answers == [reverse("prepared_pdf", args=[prepared.pk])] * 3
+    assert drawings_asked() == 1
+    run_waiting_jobs()
+    # Ready, it is the file itself (no drawing again).
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="fr")["Content-Type"] == "application/pdf"
+    assert drawings_asked() == 1
+    # Another language, or a swap before the first deal, prints other sheets: a new drawing.
+    client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert drawings_asked() == 2
+    first, second = selectors.round_tables(round_=round_)
+    services.round_swap(round_=round_, first=first.players[0], second=second.players[0])
+    client.get(url, HTTP_ACCEPT_LANGUAGE="fr")
+    assert drawings_asked() == 3 and PreparedPdf.objects.count() == 3
+    # Another organiser has his own (the sheets carry the tables' private links).
+    other = UserFactory.create(username="orga2")
+    club.memberships.create(user=other, role="organiser")
+    Client().force_login(other)
+    second_client = Client()
+    second_client.force_login(other)
+    assert second_client.get(url, HTTP_ACCEPT_LANGUAGE="fr")["Location"] != answers[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "back"),
+    [
+        ("fr", "Feuilles de table, Séance 1, Open de Lyon", "Retour à Séance 1"),
+        ("en", "Table sheets, Round 1, Open de Lyon", "Back to Round 1"),
+    ],
+)
+def test_the_waiting_page_names_the_pdf_and_leads_back(
+    database_queue: None, language: str, title: str, back: str
+) -> None:
+    club = ClubFactory.create(name="Tarot Club de Lyon")
+    tournament = make_tournament(club, 8, name="Open de Lyon")
+    services.round_seat_next(tournament=tournament, by=None)
+    organiser = UserFactory.create(username="orga")
+    club.memberships.create(user=organiser, role="organiser")
+    client = Client()
+    client.force_login(organiser)
+    asked = client.get(reverse("tournaments:table_sheets_pdf", args=[tournament.pk, 1]))
+
+    page = client.get(asked["Location"], HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    assert f"<title>{title} · " in page and f"<h1>{title}</h1>" in page
+    assert ".pdf" not in page.split("<title>", 1)[1].split("</title>", 1)[0]
+    round_url = reverse("tournaments:round", args=[tournament.pk, 1])
+    assert f'<a href="{round_url}" id="prepared-back">{back}</a>' in page
+
+
+def test_the_pdf_links_that_may_lead_to_a_waiting_page_do_not_say_download() -> None:
+    """A ``download`` link saves the "being prepared" page as a .pdf that will not open."""
+    world = build_world()
+    client = Client()
+    client.force_login(world.users["organiser"])  # type: ignore[arg-type]
+    round_page = client.get(reverse("tournaments:round", args=[world.tournament.pk, 1])).text
+    standings = client.get(reverse("tournaments:standings", args=[world.tournament.pk])).text
+
+    assert re.search(r'<a [^>]*id="table-sheets"[^>]*>', round_page)
+    assert not re.search(r'<a [^>]*id="table-sheets"[^>]*download', round_page)
+    assert not re.search(r'<a [^>]*id="standings-pdf"[^>]*download', standings)

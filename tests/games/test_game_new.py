@@ -138,21 +138,22 @@ def test_below_five_the_choice_is_ignored(
     assert Game.objects.get().rules["five_players"] == "either"
 
 
-@pytest.mark.parametrize(
-    ("language", "message"),
-    [
-        ("fr", "À cinq joueurs, choisissez comment se joue la table."),
-        ("en", "At five players, choose how the table plays."),
-    ],
-)
-def test_at_five_the_choice_is_required(
-    client: Client, club: Club, member: User, players: list[Player], language: str, message: str
+def test_at_five_with_nothing_chosen_the_table_plays_called_king(
+    client: Client, club: Club, member: User, players: list[Player]
+) -> None:
+    """Rules that allow either, nothing tapped: the FFT rules' game at five, not an error."""
+    client.force_login(member)
+    response = post_game(client, club, players)
+    assert response.status_code == 302
+    assert Game.objects.get().rules["five_players"] == "called_king"
+
+
+def test_the_new_game_page_says_what_five_players_play_when_not_chosen(
+    client: Client, club: Club, member: User
 ) -> None:
     client.force_login(member)
-    response = post_game(client, club, players, language=language)
-    assert response.status_code == 400
-    assert field_errors(response.content.decode(), "id_five_players") == [message]
-    assert not Game.objects.exists()
+    page = client.get(reverse("clubs:game_new", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Sans choix : roi appelé" in page.content.decode()
 
 
 def test_house_rules_that_fix_the_five_player_mode(

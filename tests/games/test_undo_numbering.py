@@ -195,3 +195,28 @@ def test_through_the_api_a_deleted_last_deal_gives_its_number_back(players: int)
     assert restore.status_code == 409
     assert "Deal 2 has been entered again since" in restore.content.decode()
     assert Deal.objects.get(pk=second.pk).is_deleted
+
+
+def test_the_sheet_offers_restore_only_for_a_deal_that_can_come_back() -> None:
+    """An undone deal entered again has its number taken: the sheet shows it struck with no
+    Restore (which could only fail), and names the deal that replaced it; a struck deal whose
+    number is free keeps its Restore, and it works."""
+    table = build_table(players=4)
+    first = record(table, 0)
+    services.deal_delete(deal=first, version=first.version, by=None)
+    record(table, 0)  # entered afresh: deal 1 again
+    second = record(table, 1)
+    services.deal_delete(deal=second, version=second.version, by=None)  # number 2 is free
+    client = table.client("organiser")
+    url = reverse("games:detail", args=[table.game.pk])
+
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert page.count('action="' + reverse("games:deal_restore", args=[first.pk])) == 0
+    assert "saisie à nouveau comme donne 1" in page
+    assert page.count('id="deal-1"') == 1  # the live deal 1 keeps its id, the struck one another
+    restore = reverse("games:deal_restore", args=[second.pk])
+    assert page.count(f'action="{restore}"') == 1
+    client.post(restore, HTTP_ACCEPT_LANGUAGE="fr")
+    second.refresh_from_db()
+    assert not second.is_deleted

@@ -231,7 +231,9 @@ def test_the_records_page_shows_the_records(client: Client, club: Club) -> None:
     assert "Bruno: 2 deals in a row scored above zero" in english
     assert "Records du club" in french
     assert "Plus longue série gagnante" in french
-    assert "Bruno : 2 donnes de suite au-dessus de zéro" in french
+    assert "Bruno : 2 donnes de suite au-dessus de zéro (le 4 octobre 2025)" in french
+    assert "du 4 octobre 2025 au 4 octobre 2025" not in french  # one day, one date
+    assert "scored above zero (on Oct. 4, 2025)" in english
     board = client.get(reverse("clubs:leaderboard", args=[club.slug]), {"season": "2025"})
     assert reverse("clubs:season_report", args=[club.slug]) + "?season=2025" in board.text
     assert url + "?kind=tarot&amp;season=2025&amp;sort=points" in board.text
@@ -256,3 +258,12 @@ def test_the_records_page_follows_a_new_deal_at_once(client: Client, club: Club)
 
     assert "Bruno: 3 deals in a row" not in before
     assert "Bruno: 3 deals in a row scored above zero" in after
+
+
+def test_a_run_over_two_days_names_both(client: Client, club: Club) -> None:
+    play(club, (Game(DAY1, (("Aurélie", WIN),)), Game(DAY2, (("Aurélie", WIN),))))
+    url = reverse("clubs:records", args=[club.slug])
+
+    french = client.get(url, {"season": "2025"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "(du 4 octobre 2025 au 11 octobre 2025)" in french

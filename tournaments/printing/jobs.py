@@ -1,14 +1,17 @@
 """The papers the worker draws (``core.prepared``), each read from the database then drawn by
 ``pdf``: a round's table sheets (a QR code a table), the players' cards (a QR code and a PIN
 each) and a big tournament's standings. Each ``draw_*`` takes the JSON arguments its page gave
-and returns the PDF's bytes; ``tournaments/apps.py`` registers them under their kind."""
+and returns the PDF's bytes, each ``describe_*`` what its waiting page says it is and the page
+to go back to; ``tournaments/apps.py`` registers them under their kind."""
 
 from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from tarot_scores.core.collation import name_key
+from tarot_scores.core.prepared import PdfTitle
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for, round_name
 from tournaments.models import Entry, Round, Tournament
@@ -21,6 +24,39 @@ from tournaments.standings import selectors as standings_selectors
 TABLE_SHEETS = "tournament_table_sheets"
 PLAYER_CARDS = "tournament_player_cards"
 STANDINGS_PDF = "tournament_standings"
+
+
+def describe_table_sheets(*, tournament_id: int, number: int, **_args: object) -> PdfTitle:
+    """The waiting page's title and way back for a round's table sheets."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    name = round_name(tournament, number)
+    return PdfTitle(
+        _("Table sheets, %(round)s, %(tournament)s")
+        % {"round": name, "tournament": tournament.name},
+        reverse("tournaments:round", args=[tournament_id, number]),
+        name,
+    )
+
+
+def describe_player_cards(*, tournament_id: int, **_args: object) -> PdfTitle:
+    """The waiting page's title and way back for the players' cards."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return PdfTitle(
+        _("Players' cards, %(tournament)s") % {"tournament": tournament.name},
+        reverse("tournaments:registration", args=[tournament_id]),
+        _("the registration"),
+    )
+
+
+def describe_standings_pdf(*, tournament_id: int, series: str, **_args: object) -> PdfTitle:
+    """The waiting page's title and way back for a big tournament's standings PDF."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    back = reverse("tournaments:standings", args=[tournament_id])
+    return PdfTitle(
+        _("Standings, %(tournament)s") % {"tournament": tournament.name},
+        f"{back}?series={series}" if series else back,
+        _("the standings"),
+    )
 
 
 def draw_table_sheets(*, tournament_id: int, number: int, site: str, language: str) -> bytes:

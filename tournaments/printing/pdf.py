@@ -65,12 +65,19 @@ class SeatingLine:
 
 
 def _standings_heading(tournament: Tournament, series_label: str, st: Any) -> list[Any]:
-    """A standings sheet's first lines: the tournament, its heading, "Standings" (of a series)."""
-    title = _("Standings: %(series)s") % {"series": series_label} if series_label else None
+    """A standings sheet's first lines: the tournament, its heading, "Standings" (of a series),
+    or once the tournament is finished "Final ranking", so a printed sheet says which it is."""
+    final = tournament.status == Tournament.Status.FINISHED
+    if series_label:
+        title = (_("Final ranking: %(series)s") if final else _("Standings: %(series)s")) % {
+            "series": series_label
+        }
+    else:
+        title = _("Final ranking") if final else _("Standings")
     return [
         para(tournament.name, st["title"]),
         para(_heading(tournament), st["meta"]),
-        para(title or _("Standings"), st["h2"]),
+        para(title, st["h2"]),
     ]
 
 

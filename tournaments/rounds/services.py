@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.i18n import engine_language
@@ -41,7 +42,11 @@ from tournaments.people import services as people
 from tournaments.registration.services import tournament_changed
 from tournaments.rounds.tables import table_label
 from tournaments.rules import next_round_number
-from tournaments.standings.store import standings_changed, standings_refresh
+from tournaments.standings.store import (
+    standings_after_table_change,
+    standings_changed,
+    standings_refresh,
+)
 from tournaments.webhooks import round_closed_announce, tournament_finished_announce
 
 
@@ -77,7 +82,7 @@ def next_round_refusal(tournament: Tournament) -> TournamentError | None:
     previous = tournament.round_set.filter(number=number - 1).first()
     if previous is not None:
         previous.tournament = tournament
-        if not round_complete(previous):
+        if previous.status != Round.Status.CLOSED and not round_complete(previous):
             return TournamentError.whole(
                 Code.ROUND_PLAYING,
                 _("Round %(n)s is still being played.") % {"n": previous.number},
@@ -271,6 +276,59 @@ def round_close(*, round_: Round) -> Round:
         raise TournamentError.whole(
             Code.TABLES_UNFINISHED, _("Some tables have not entered all their deals yet.")
         )
+    return _close(round_)
+
+
+@transaction.atomic
+def round_close_now(*, round_: Round, by: Any) -> Round:
+    """Close a round that is being played before every table has finished (time is up): the
+    organiser's "Close the round now" (docs/tournaments.md, "Closing a round early").
+
+    What happens to the unfinished tables: a deal waiting for the other side's confirmation is
+    confirmed as entered, by ``by`` (kept with the confirmation, as a referee's would be); a
+    deal not entered scores nothing (a table that entered 3 of its 4 deals counts those 3, a
+    table that entered none scores 0 for the round). A disputed deal is not decided here: the
+    round is refused until a referee settles it. A round not started yet is refused too (start
+    it, or swap players: nothing was played)."""
+    _lock(round_)
+    if round_.status == Round.Status.CLOSED:
+        raise TournamentError.whole(Code.ALREADY_CLOSED, _("This round is already closed."))
+    if round_.status == Round.Status.SEATED:
+        raise TournamentError.whole(
+            Code.NOT_STARTED, _("This round has not started: start it before closing it.")
+        )
+    live = DealConfirmation.objects.filter(
+        deal__game__tournament_table__round=round_, deal__deleted_at__isnull=True
+    )
+    disputed = live.filter(status=DealConfirmation.Status.DISPUTED).count()
+    if disputed:
+        raise TournamentError.whole(
+            Code.DEALS_DISPUTED,
+            ngettext(
+                "%(n)s deal is disputed: a referee settles it before the round closes.",
+                "%(n)s deals are disputed: a referee settles them before the round closes.",
+                disputed,
+            )
+            % {"n": disputed},
+        )
+    pending = live.filter(status=DealConfirmation.Status.PENDING)
+    games = set(pending.values_list("deal__game_id", flat=True))
+    pending.update(
+        status=DealConfirmation.Status.CONFIRMED,
+        confirmed_by=None,
+        confirmed_by_user=by if getattr(by, "is_authenticated", False) else None,
+        confirmed_at=timezone.now(),
+        # Kept with the confirmation as a referee's reason is, in the organiser's language.
+        referee_reason=_("Confirmed as entered: the round was closed before the other side did."),
+    )
+    # Confirmed, those deals now count: their tables' standings follow.
+    for game_id in sorted(games):
+        standings_after_table_change(game_id=game_id)
+    return _close(round_)
+
+
+def _close(round_: Round) -> Round:
+    """The round's tables take no more deals; the tournament is over after its last round."""
     tables = list(Game.objects.filter(tournament_table__round=round_).values_list("pk", flat=True))
     Game.objects.filter(pk__in=tables).update(status=Game.Status.FINISHED)
     game_services.games_changed(game_ids=tables)

@@ -20,7 +20,7 @@ from tarot_scores.clubs.forms import AccountForm
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
-from tournaments.models import Tournament
+from tournaments.models import DealConfirmation, Tournament
 from tournaments.registration import referees as referee_services
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rules import can_referee
@@ -32,8 +32,23 @@ def _context(request: HtmxHttpRequest, tournament: Tournament, form: AccountForm
         (round_, round_name(tournament, round_.number), tables)
         for round_, tables in round_selectors.tournament_rounds(tournament=tournament)
     ]
+    # The disputes first: each links to its case on the referee desk, where it is settled.
+    disputes = [
+        (
+            _("%(round)s, table %(n)s, deal %(deal)s")
+            % {
+                "round": round_name(tournament, c.deal.game.tournament_table.round.number),
+                "n": c.deal.game.tournament_table.number,
+                "deal": c.deal.number,
+            },
+            c.deal_id,
+        )
+        for c in round_selectors.deals_waiting(tournament=tournament)
+        if c.status == DealConfirmation.Status.DISPUTED
+    ]
     return {
         "tournament": tournament,
+        "disputes": disputes,
         "rounds": rounds,
         "referees": tournament.referees.order_by("username"),
         "is_organiser": permissions.is_organiser(request, tournament.club),

@@ -4,6 +4,7 @@ countdown, closing a complete round, and the sheets printed for it."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -215,6 +216,10 @@ def _round_context(
         "swap_form": (swap_form or _swap_form(cards)) if swappable else None,
         "can_start": organiser and round_.status == Round.Status.SEATED,
         "can_close": organiser and round_.status != Round.Status.CLOSED and complete,
+        # Time is up before every table finished: the organiser may close the round now.
+        "close_now": _close_now(cards)
+        if organiser and round_.status == Round.Status.PLAYING and not complete
+        else None,
         "can_seat_next": organiser
         and last
         and round_services.next_round_refusal(tournament) is None,
@@ -228,6 +233,26 @@ def _round_context(
         if organiser and round_.status != Round.Status.CLOSED and not movement_seats
         else None,
     }
+
+
+@dataclass(frozen=True)
+class CloseNow:
+    """What closing the round now would do, said before the organiser confirms it."""
+
+    unfinished: int  # tables short of deals, or with deals waiting
+    missing: int  # deals not entered: they score nothing
+    pending: int  # deals waiting for the other side: confirmed as entered
+    disputed: int  # deals a referee must settle first: closing is refused until then
+
+
+def _close_now(cards: list[TableCard]) -> CloseNow:
+    states = [card.state for card in cards]
+    return CloseNow(
+        unfinished=sum(1 for s in states if not s.complete),
+        missing=sum(max(s.goal - s.entered, 0) for s in states),
+        pending=sum(s.pending for s in states),
+        disputed=sum(s.disputed for s in states),
+    )
 
 
 @require_safe
@@ -336,6 +361,31 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
     return redirect(_round_url(tournament.pk, number))
 
 
+@require_POST
+def round_close_now(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Close a round before every table has finished, once the organiser has confirmed it
+    (``confirm``: the confirmation's button); what happens to the unfinished tables is
+    ``rounds.services.round_close_now``'s."""
+    found = _round_write(request, tournament_id, number)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, round_ = found
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("The round was not closed: confirm it with the button."))
+        return redirect(_round_url(tournament.pk, number))
+    try:
+        round_services.round_close_now(round_=round_, by=request.user)
+    except tournament_errors.TournamentError as error:
+        messages.error(request, str(error))
+        return redirect(_round_url(tournament.pk, number))
+    tournament.refresh_from_db(fields=["status"])
+    if tournament.status == Tournament.Status.FINISHED:
+        messages.success(request, _("The last round is closed: here is the final ranking."))
+        return redirect("tournaments:standings", tournament_id=tournament.pk)
+    messages.success(request, _("%(round)s is closed.") % {"round": round_name(tournament, number)})
+    return redirect(_round_url(tournament.pk, number))
+
+
 # --- printed sheets ----------------------------------------------------------------------------
 
 
@@ -346,19 +396,37 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
     if not request.user.is_authenticated:
         return login_first(request, _round_url(tournament_id, number))
     tournament = managed(request, tournament_id)
-    round_of(tournament, number)  # 404 for a round that does not exist
+    round_ = round_of(tournament, number)  # 404 for a round that does not exist
+    site = request.build_absolute_uri("/")
+    language = translation.get_language()
     # Drawn by the worker: about 0.2 s a table, 48 s at 250 (docs/performance.md, "Heavy PDFs").
+    # Tapped again, the same drawing answers until the seating or a table's link changes.
     return pdf_later(
         request,
         kind=TABLE_SHEETS,
-        args={
-            "tournament_id": tournament.pk,
-            "number": number,
-            "site": request.build_absolute_uri("/"),
-            "language": translation.get_language(),
-        },
+        args={"tournament_id": tournament.pk, "number": number, "site": site, "language": language},
         filename=f"tournament-{tournament.pk}-round-{number}-tables.pdf",
+        key=f"{TABLE_SHEETS}:{round_.pk}:{language}:{_seating_digest(round_, site)}",
     )
+
+
+def _seating_digest(round_: Round, site: str) -> str:
+    """What a round's table sheets print, in a few characters: who sits where, each table's
+    link, and the address the links start with (one query)."""
+    seats = Seat.objects.filter(game__tournament_table__round=round_).order_by(
+        "game__tournament_table__number", "position"
+    )
+    printed = list(
+        seats.values_list(
+            "game__tournament_table__number",
+            "game__tournament_table__token",
+            "position",
+            "player_id",
+            "player__name",
+            "player__nickname",
+        )
+    )
+    return hashlib.sha256(repr((site, printed)).encode()).hexdigest()[:32]
 
 
 @require_safe

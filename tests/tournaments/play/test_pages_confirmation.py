@@ -342,3 +342,18 @@ def test_nothing_is_said_about_confirmations_before_a_deal_is_entered() -> None:
     text = text_of(page.content)
     assert "sont confirmées" not in text and "attend votre confirmation" not in text
     assert 'id="to-confirm"' in page.content.decode()  # there to be filled in after a Save
+
+
+def test_a_phone_with_no_holder_is_pointed_to_the_box_below_the_waiting_deals() -> None:
+    """The waiting deals come before the box where the phone says who holds it: the page
+    links to the box instead of saying "above"."""
+    e = event()
+    state = e.tables[0]
+    enter_at(state, phone(state, 0))
+
+    page = Client().get(link(state), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    waiting, box = page.index("Dites qui vous êtes"), page.index('id="table-holder"')
+    assert waiting < box  # the box is below the line that points to it
+    assert '<a href="#table-holder">Dites qui vous êtes</a> pour la confirmer.' in page
+    assert "ci-dessus pour la confirmer" not in page

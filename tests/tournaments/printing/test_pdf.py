@@ -130,6 +130,25 @@ def test_the_standings_pdf_has_every_player_and_total() -> None:
         assert f"{row.rounds[0]} {row.total}" in text
 
 
+def test_the_standings_pdf_says_when_it_is_the_final_ranking() -> None:
+    club = ClubFactory.create()
+    tournament = make_tournament(club, 4, rounds=1)
+    round_ = round_services.round_seat_next(tournament=tournament, by=None)
+    url = reverse("tournaments:standings_pdf", args=[tournament.pk])
+    play(round_, deals=1)
+
+    _pages, texts = read(streamed(Client().get(url, HTTP_ACCEPT_LANGUAGE="fr")))
+    assert "Classement" in texts[0] and "Classement final" not in texts[0]  # still playing
+
+    play(round_, seed=2)  # the last deal closes the last round: the tournament is finished
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    _pages, texts = read(streamed(Client().get(url, HTTP_ACCEPT_LANGUAGE="fr")))
+    assert "Classement final" in texts[0]
+    _pages, texts = read(streamed(Client().get(url, HTTP_ACCEPT_LANGUAGE="en")))
+    assert "Final ranking" in texts[0]
+
+
 def test_the_bracket_pdf_shows_every_stage_and_the_final_ranking() -> None:
     world: World = build_world()
     knockout = world.knockout

@@ -21,6 +21,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import ScoreLine
+from tarot_scores.stats.models import PlayerSeason
 from tests.csv_reading import csv_rows
 from tests.factories import ClubFactory, UserFactory, World, build_world, make_tournament, play
 from tests.tournaments.open_rounds import deals_leave_rounds_open
@@ -330,6 +331,24 @@ def test_the_repeats_the_seating_could_not_avoid_are_listed() -> None:
     assert 'id="repeats-heading"' in page.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("fr", "déjà rencontrés en séances 1 et 2"), ("en", "already met in rounds 1 and 2")],
+)
+def test_the_earlier_rounds_of_a_repeat_read_as_a_list(language: str, words: str) -> None:
+    club = ClubFactory.create()
+    tournament = make_tournament(club, 4, rounds=3)  # four players meet again every round
+    for _number in (1, 2):
+        play(round_services.round_seat_next(tournament=tournament, by=None))
+    round_services.round_seat_next(tournament=tournament, by=None)
+
+    page = Client().get(
+        reverse("tournaments:round", args=[tournament.pk, 3]), HTTP_ACCEPT_LANGUAGE=language
+    )
+
+    assert words in page.content.decode()
+
+
 def test_closing_the_last_round_shows_the_final_ranking(world: World) -> None:
     client = organiser(world)
     for number in (1, 2):
@@ -604,3 +623,34 @@ def test_a_tournament_cannot_play_tables_of_five_against_its_house_rules(world: 
 
     assert organiser(world).post(url, {**post, "five_mode": "called_king"}).status_code == 302
     assert Tournament.objects.get(name="Coupe du roi").rules["five_players"] == "called_king"
+
+
+def test_an_empty_tournament_opens_its_registration_without_an_error(world: World) -> None:
+    tournament = make_tournament(world.club, 0, name="Open vide")
+    url = reverse("tournaments:registration", args=[tournament.pk])
+
+    page = organiser(world).get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "notice-error" not in page and "au moins" not in page
+    assert "Inscrivez et pointez les joueurs" in page
+    # Once someone is checked in, too few to seat is said where the organiser acts.
+    registration_services.entry_add(tournament=tournament, name="Zoé", checked_in=True)
+    page = organiser(world).get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'class="notice notice-error" id="plan-words"' in page
+
+
+def test_the_tournament_says_its_deals_count_in_the_clubs_statistics(world: World) -> None:
+    """A decision, not a setting (docs/tournaments.md, "The club's statistics"): the pages say
+    it, and it is so."""
+    detail = reverse("tournaments:detail", args=[world.tournament.pk])
+    new = reverse("tournaments:new", args=[world.club.slug])
+
+    page = organiser(world).get(detail, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    form = organiser(world).get(new, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "ses donnes comptent dans les statistiques de saison et les cotes du club" in page
+    assert "Ses donnes comptent aussi dans les statistiques de saison et les cotes" in form
+    play(world.round, deals=1)
+    seated = [p.pk for s in round_selectors.round_tables(round_=world.round) for p in s.players]
+    counted = PlayerSeason.objects.filter(player_id__in=seated).values_list("deals", flat=True)
+    assert len(counted) == len(seated) and set(counted) == {1}
