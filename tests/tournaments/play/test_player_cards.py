@@ -113,7 +113,7 @@ def test_the_personal_link_proves_the_phone_and_confirms_without_a_pin() -> None
     deal = enter_at(state, phone(state, 0))
     own = carded_phone(entry_of(e, 2))
     page = own.get(link(state)).content.decode()
-    assert 'name="pin"' not in page
+    assert 'id="pin-' not in page  # no PIN to confirm: the card proved the phone
     assert f'data-holder="{state.players[2].pk}"' in page  # the phone is his, fixed
     assert confirm(own, e, deal.pk) == 302
     confirmation = DealConfirmation.objects.get(deal=deal)
@@ -186,7 +186,10 @@ def test_a_new_card_voids_the_old_link_and_pin() -> None:
     assert 'id="holder-player"' in page and "data-holder=" not in page  # asked who holds it
     assert cards.card_entry(cards.card_token(renewed)) == renewed
     if old_pin != renewed.pin:
-        assert confirm(phone(state, 2), e, deal.pk, pin=old_pin) == 302
+        # The old PIN names nobody: the phone is still asked who holds it.
+        old = Client()
+        old.post(link(state, "table_holder"), {"player": state.players[2].pk, "pin": old_pin})
+        assert confirm(old, e, deal.pk) == 302
         assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
     assert confirm(carded_phone(renewed), e, deal.pk) == 302
     assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
