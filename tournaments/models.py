@@ -121,8 +121,9 @@ class Tournament(models.Model):
         PHONE = "phone", _("any phone at the table")
         PERSONAL = "personal", _("personal proof (PIN or own account)")
 
-    # With "personal", a player confirming or disputing on a table's link types his entry's
-    # PIN (``Entry.pin``), unless he is signed in to the account linked to him.
+    # With "personal", a player naming himself on a table's phone (or acting through the link's
+    # API) gives his entry's PIN (``Entry.pin``), unless his card's link or the account linked
+    # to him proves him (``tournaments.play.holder``).
     confirmation_proof = models.CharField(
         _("proof of who confirms"),
         max_length=10,
