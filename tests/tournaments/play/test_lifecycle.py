@@ -13,11 +13,14 @@ careless player and two phones found, each closed and asserted on the database.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.utils import translation
 
 from tarot_scores.clubs.models import Player
+from tarot_scores.core.errors import Refusal
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal
@@ -32,15 +35,15 @@ pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
 
 
-def api(state: object, path: str, body: dict[str, object], user: object = None) -> object:
-    token = state.table.token  # type: ignore[attr-defined]
-    return factories.token_client(user, "en").post(  # type: ignore[arg-type]
+def api(state: Any, path: str, body: dict[str, Any], user: Any = None) -> Any:
+    token = state.table.token
+    return factories.token_client(user, "en").post(
         f"/api/v1/tables/{token}/{path}", body, format="json"
     )
 
 
-def garde(state: object, taker: int, holder: int, **more: object) -> dict[str, object]:
-    players = state.players  # type: ignore[attr-defined]
+def garde(state: Any, taker: int, holder: int, **more: Any) -> dict[str, Any]:
+    players = state.players
     return {
         "player": players[holder].pk,
         "taker": players[taker].pk,
@@ -65,10 +68,10 @@ def test_the_links_api_names_a_linked_player_only_with_his_accounts_token() -> N
     owner = factories.UserFactory.create()
     Player.objects.filter(pk=state.players[0].pk).update(user=owner)
     refused = api(state, "deals/", garde(state, 0, 0))
-    assert refused.status_code == 403 and refused.json()["code"] == "holder_linked"  # type: ignore[attr-defined]
+    assert refused.status_code == 403 and refused.json()["code"] == "holder_linked"
     assert not state.table.game.deals.exists()
     entered = api(state, "deals/", garde(state, 0, 0), user=owner)
-    assert entered.status_code == 201, entered.content  # type: ignore[attr-defined]
+    assert entered.status_code == 201, entered.content
     deal = Deal.objects.get(game=state.table.game)
     confirmation = DealConfirmation.objects.get(deal=deal)
     assert confirmation.entered_by_id == state.players[0].pk
@@ -76,7 +79,7 @@ def test_the_links_api_names_a_linked_player_only_with_his_accounts_token() -> N
     # Another account's token speaks for nobody linked.
     stranger = factories.UserFactory.create()
     body = {"player": state.players[0].pk, "version": 1}
-    assert api(state, f"deals/{deal.pk}/confirm/", body, user=stranger).status_code == 403  # type: ignore[attr-defined]
+    assert api(state, f"deals/{deal.pk}/confirm/", body, user=stranger).status_code == 403
 
 
 def test_the_phone_that_entered_a_deal_does_not_confirm_it_through_the_api() -> None:
@@ -86,11 +89,11 @@ def test_the_phone_that_entered_a_deal_does_not_confirm_it_through_the_api() -> 
     # The entering phone (the taker's side) names a defender over the API: no PIN, no proof.
     body = {"player": state.players[2].pk, "version": 1}
     refused = api(state, f"deals/{deal.pk}/confirm/", body)
-    assert refused.status_code == 400 and refused.json()["code"] == "pin_required"  # type: ignore[attr-defined]
+    assert refused.status_code == 400 and refused.json()["code"] == "pin_required"
     assert status(deal) == Status.PENDING
     # The other side, with its own PIN, confirms a deal entered on a phone over the API.
     answer = api(state, f"deals/{deal.pk}/confirm/", {**body, "pin": pin(e, state.players[2])})
-    assert answer.status_code == 200, answer.content  # type: ignore[attr-defined]
+    assert answer.status_code == 200, answer.content
     confirmation = DealConfirmation.objects.get(deal=deal)
     assert confirmation.status == Status.CONFIRMED
     assert confirmation.confirmed_by_id == state.players[2].pk
@@ -100,10 +103,10 @@ def test_the_other_side_confirms_over_the_api_a_deal_entered_through_the_api() -
     e = event()
     state = e.tables[0]
     entered = api(state, "deals/", garde(state, 0, 0))
-    assert entered.status_code == 201  # type: ignore[attr-defined]
+    assert entered.status_code == 201
     deal = Deal.objects.get(game=state.table.game)
     body = {"player": state.players[1].pk, "version": 1, "pin": pin(e, state.players[1])}
-    assert api(state, f"deals/{deal.pk}/confirm/", body).status_code == 200  # type: ignore[attr-defined]
+    assert api(state, f"deals/{deal.pk}/confirm/", body).status_code == 200
     assert status(deal) == Status.CONFIRMED
 
 
@@ -126,7 +129,7 @@ def test_a_confirmed_deal_is_not_undone_by_any_phone_of_its_side() -> None:
     user = factories.UserFactory.create()
     factories.MembershipFactory.create(club=e.tournament.club, user=user)
     Player.objects.filter(pk=state.players[1].pk).update(user=user)
-    with pytest.raises(game_services.Refusal):
+    with pytest.raises(Refusal):
         game_services.deal_delete(deal=deal, version=deal.version, by=user)
     deal.refresh_from_db()
     assert deal.deleted_at is None
