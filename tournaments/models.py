@@ -220,6 +220,10 @@ class Entry(models.Model):
     # The number of the player's current card: its personal link is signed over it, so a new
     # card (the organisers issue one for a lost card) voids the old card's link.
     card_number = models.PositiveIntegerField(default=1)
+    # The first phone the current card (or the PIN) proved (``play.cards.card_prove``: a digest of
+    # its session), and since when it proves another one too: both phones then say so.
+    card_phone = models.CharField(max_length=80, blank=True, default="")
+    card_elsewhere_at = models.DateTimeField(null=True, blank=True)
     # A substitute: took over this entry's seat at a table (``Substitution``); ranked apart,
     # never in the main ranking, and seated in no other round.
     substitute_for = models.ForeignKey(

@@ -23,7 +23,7 @@ Wrong PINs are counted where they were typed (``play.pins``).
 
 from __future__ import annotations
 
-import hashlib
+import datetime
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,8 @@ class Holder:
     proven: bool
     proof: str
     place: str
+    # Since when the player's card (or PIN) proves another phone too (said on both phones).
+    elsewhere: datetime.datetime | None = None
 
     def at_table(self) -> AtTable:
         """As the deal services hand it to the deal hook."""
@@ -59,12 +61,7 @@ def _session_key(table: Table) -> str:
     return f"table-player:{table.token}"
 
 
-def phone_place(session: Any) -> str:
-    """This phone: a digest of its session (kept whoever it names)."""
-    if session.session_key is None:
-        session.save()
-    key = str(session.session_key)
-    return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
+phone_place = cards.phone_place
 
 
 def api_place(table: Table) -> str:
@@ -124,7 +121,9 @@ def page_holder(request: Any, table: Table, players: list[Player]) -> Holder:
     if carded is not None:
         own = next((p for p in players if p.pk == carded.player_id), None)
         if own is not None:
-            return Holder(own, True, cards.proof_of(carded), place)
+            return Holder(
+                own, True, cards.proof_of(carded), place, elsewhere=carded.card_elsewhere_at
+            )
     if personal(table):
         return Holder(None, False, proof_of_account or place, place)
     chosen = request.session.get(_session_key(table))

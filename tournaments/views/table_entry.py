@@ -157,6 +157,8 @@ def _confirmation_context(request: HttpRequest, table: Table, view: TableSeats) 
         # A phone that may type no PIN now is shown no PIN box, but until when and what else.
         "asks_pin": pin_box and locked is None,
         "pin_locked_words": pins.locked_words(locked) if locked is not None else "",
+        # The player's card (or PIN) proves another phone too: said on both.
+        "card_elsewhere": found.elsewhere,
         "waiting": waiting,
         # Said first on the page: how many deals wait for this phone's holder to answer.
         "for_you": sum(1 for item in waiting if item.may_answer),

@@ -251,3 +251,23 @@ def test_the_registration_page_offers_the_cards() -> None:
     assert reverse("tournaments:player_cards", args=[e.tournament.pk]) not in (
         organiser.get(url).content.decode()
     )
+
+
+def test_a_card_opened_on_a_second_phone_says_so_on_both() -> None:
+    e = personal_event()
+    state = e.tables[0]
+    entry = entry_of(e, 2)
+    first = carded_phone(entry)
+    assert 'id="card-elsewhere"' not in first.get(link(state)).content.decode()
+    # Opened again on the same phone: nothing to say.
+    assert 'id="card-elsewhere"' not in first.get(card_link(entry)).content.decode()
+    assert Entry.objects.get(pk=entry.pk).card_elsewhere_at is None
+    second = Client()
+    page = second.get(card_link(Entry.objects.get(pk=entry.pk))).content.decode()
+    assert 'id="card-elsewhere"' in page
+    assert Entry.objects.get(pk=entry.pk).card_elsewhere_at is not None
+    assert 'id="card-elsewhere"' in first.get(link(state)).content.decode()
+    assert 'id="card-elsewhere"' in second.get(link(state)).content.decode()
+    # A new card starts afresh.
+    renewed = cards.card_renew(entry=Entry.objects.get(pk=entry.pk))
+    assert renewed.card_elsewhere_at is None and renewed.card_phone == ""
