@@ -39,7 +39,7 @@ def player_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
     elsewhere = cards.card_prove(request.session, entry)
     # His table in the round being played, one tap away (else he scans the table sheet).
     table = round_selectors.table_now(entry=entry)
-    context = {"entry": entry, "tournament": entry.tournament, "table": table}
+    context: dict[str, object] = {"entry": entry, "tournament": entry.tournament, "table": table}
     context["elsewhere"] = elsewhere  # the card proves another phone too: said on both
     return render(request, TEMPLATES + "player_card.html", context)
 
