@@ -94,8 +94,8 @@ ERRORS: dict[int, Any] = {
 ANSWER_ERRORS: dict[int, Any] = {
     **ERRORS,
     429: refusal(
-        "Too many wrong PINs for this player: his PIN is locked until the time said "
-        "(Retry-After), or until a referee lifts the lock."
+        "Too many wrong PINs through this table's API (or at this table): no PIN is taken "
+        "there until the time said (Retry-After), or until a referee lifts the lock."
     ),
 }
 
