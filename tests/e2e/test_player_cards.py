@@ -1,8 +1,8 @@
 """Trust at the table in a browser, where the tournament asks for personal proof: a player's
 phone opens his card's personal link and confirms without a PIN; another phone types a wrong PIN
 naming its holder and is told how many more stop that phone; once the organisers issue a new
-card, the phone the old card proved says why it asks who holds it again. The pages stay accessible with their messages
-shown."""
+card, the phone the old card proved says why it asks who holds it again. The pages stay
+accessible with their messages shown."""
 
 from __future__ import annotations
 
