@@ -5,48 +5,84 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0016_change_feed'),
+        ("tournaments", "0016_change_feed"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='entry',
-            name='pin_locked_until',
+            model_name="entry",
+            name="pin_locked_until",
         ),
         migrations.RemoveField(
-            model_name='entry',
-            name='pin_missed_from',
+            model_name="entry",
+            name="pin_missed_from",
         ),
         migrations.RemoveField(
-            model_name='entry',
-            name='pin_misses',
+            model_name="entry",
+            name="pin_misses",
         ),
         migrations.AddField(
-            model_name='entry',
-            name='card_elsewhere_at',
+            model_name="entry",
+            name="card_elsewhere_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='card_phone',
-            field=models.CharField(blank=True, default='', max_length=80),
+            model_name="entry",
+            name="card_phone",
+            field=models.CharField(blank=True, default="", max_length=80),
         ),
         migrations.CreateModel(
-            name='PinAttempts',
+            name="PinAttempts",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('place', models.CharField(max_length=80)),
-                ('misses', models.PositiveSmallIntegerField(default=0)),
-                ('missed_from', models.DateTimeField(blank=True, null=True)),
-                ('locked_until', models.DateTimeField(blank=True, null=True, verbose_name='PIN typing locked until')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, to='tournaments.table')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament')),
-                ('tried', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='tournaments.entry')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("place", models.CharField(max_length=80)),
+                ("misses", models.PositiveSmallIntegerField(default=0)),
+                ("missed_from", models.DateTimeField(blank=True, null=True)),
+                (
+                    "locked_until",
+                    models.DateTimeField(
+                        blank=True, null=True, verbose_name="PIN typing locked until"
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        to="tournaments.table",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "tried",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to="tournaments.entry",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'place'), name='one_count_per_place')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "place"), name="one_count_per_place"
+                    )
+                ],
             },
         ),
     ]
