@@ -502,8 +502,6 @@ def table_holder(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """This phone names who holds it, among the table's players (kept in its session); with
     personal proof, with his PIN (``play.holder.page_name``)."""
     table = _open_table(token)
-    if table.round.status == Round.Status.CLOSED:
-        return _closed(request, table)
     players = _seated_players(table)
     try:
         holder.page_name(
