@@ -8,11 +8,13 @@ own referee. Every write goes through the services, as real evenings leave the d
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
@@ -21,7 +23,7 @@ from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.webhooks import services as webhook_services
 from tests.factories import UserFactory, garde, make_tournament, play
-from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.models import Entry, PinAttempts, Round, Table, Tournament
 from tournaments.people import services as people
 from tournaments.play import penalties
 from tournaments.registration import referees as referee_services
@@ -168,6 +170,13 @@ def build_permission_world() -> PermissionWorld:
             club=club, url="http://127.0.0.1:9/nowhere", by=organiser
         )
     delivery = webhook_services.webhook_ping(webhook=webhook)
+    # A phone that may type no PIN at the open table, for the route that lifts the lock.
+    pin_lock = PinAttempts.objects.create(
+        tournament=tournament,
+        place="phone:locked",
+        table=open_table,
+        locked_until=timezone.now() + datetime.timedelta(minutes=15),
+    )
     return PermissionWorld(
         club=club,
         other=other,
@@ -188,5 +197,6 @@ def build_permission_world() -> PermissionWorld:
             "apart_pair": apart_pair,
             "webhook": webhook,
             "delivery": delivery,
+            "pin_lock": pin_lock,
         },
     )

@@ -9,8 +9,8 @@ field and the API answers its messages. Two thin kinds say how pages and the API
   (beside the field it was about, or the API's 409 ``non_field_errors``): a round still being
   played, a player already registered, a duplicate movement already drawn...
 - ``CutRefused``: the tournament's state refuses a cut now (the API answers 409).
-- ``PinLocked``: too many wrong PINs for one entry: refused until a time (the page and the API
-  answer 429 with Retry-After).
+- ``PinLocked``: too many wrong PINs typed on one phone or at one table: refused until a time
+  (the page and the API answer 429 with Retry-After).
 
 Codes are the members of ``Code`` (a ``StrEnum``: each is the string programs and tests read),
 never string literals written where the rule is.
@@ -87,6 +87,9 @@ class Code(StrEnum):
     KEEP_INVALID = "keep_invalid"
     SAME_PROOF = "same_proof"
     HOLDER_UNKNOWN = "holder_unknown"
+    HOLDER_LINKED = "holder_linked"
+    PROOF_NEEDED = "proof_needed"
+    CONFIRMED_STANDS = "confirmed_stands"
     PIN_REQUIRED = "pin_required"
     PIN_WRONG = "pin_wrong"
     PIN_LOCKED = "pin_locked"
@@ -137,13 +140,14 @@ class CutRefused(TournamentRefusal):
 
 
 class PinLocked(TournamentRefusal):
-    """Too many wrong PINs were typed for one entry: its PIN is refused until ``until``, on any
-    phone (``tournaments.play.pins``). The page and the API answer 429, with Retry-After."""
+    """Too many wrong PINs were typed on this phone (or at its table): PINs typed there are
+    refused until ``until`` (``tournaments.play.pins``). The page and the API answer 429, with
+    Retry-After."""
 
     def __init__(self, message: str, *, until: datetime.datetime) -> None:
         super().__init__({"pin": [Reason(Code.PIN_LOCKED, message)]})
         self.until = until
 
     def retry_after(self, now: datetime.datetime) -> int:
-        """Whole seconds until the PIN may be typed again (at least 1)."""
+        """Whole seconds until a PIN may be typed again (at least 1)."""
         return max(1, math.ceil((self.until - now).total_seconds()))

@@ -120,8 +120,11 @@ class TournamentForm(forms.Form):
         required=False,  # not sent: any phone at the table, as before the choice existed
         widget=forms.RadioSelect,
         help_text=gettext_lazy(
-            "Personal proof: the confirming player opens his player card's link on his own "
-            "phone, or types the PIN printed on his card, or is signed in to his own account."
+            "Any phone at the table: each phone says who holds it. It proves only that a deal "
+            "is confirmed by another phone than the one that entered it, not who held either "
+            "(a second browser is a second phone). Personal proof: whoever enters, confirms or "
+            "disagrees proves who he is, with his player card's link on his own phone, the PIN "
+            "printed on his card, or his own account signed in."
         ),
     )
     seed = forms.IntegerField(

@@ -121,8 +121,9 @@ class Tournament(models.Model):
         PHONE = "phone", _("any phone at the table")
         PERSONAL = "personal", _("personal proof (PIN or own account)")
 
-    # With "personal", a player confirming or disputing on a table's link types his entry's
-    # PIN (``Entry.pin``), unless he is signed in to the account linked to him.
+    # With "personal", a player naming himself on a table's phone (or acting through the link's
+    # API) gives his entry's PIN (``Entry.pin``), unless his card's link or the account linked
+    # to him proves him (``tournaments.play.holder``).
     confirmation_proof = models.CharField(
         _("proof of who confirms"),
         max_length=10,
@@ -223,12 +224,10 @@ class Entry(models.Model):
     # The number of the player's current card: its personal link is signed over it, so a new
     # card (the organisers issue one for a lost card) voids the old card's link.
     card_number = models.PositiveIntegerField(default=1)
-    # Wrong PINs typed for this entry since ``pin_missed_from`` (the first of the window), and
-    # the PIN refused until ``pin_locked_until`` once there were too many
-    # (``tournaments.play.pins``: counted by one UPDATE, never read then written).
-    pin_misses = models.PositiveSmallIntegerField(default=0)
-    pin_missed_from = models.DateTimeField(null=True, blank=True)
-    pin_locked_until = models.DateTimeField(_("PIN locked until"), null=True, blank=True)
+    # The first phone the current card (or the PIN) proved (``play.cards.card_prove``: a digest of
+    # its session), and since when it proves another one too: both phones then say so.
+    card_phone = models.CharField(max_length=80, blank=True, default="")
+    card_elsewhere_at = models.DateTimeField(null=True, blank=True)
     # A substitute: took over this entry's seat at a table (``Substitution``); ranked apart,
     # never in the main ranking, and seated in no other round.
     substitute_for = models.ForeignKey(
@@ -366,6 +365,33 @@ class DealConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal_id}: {self.status}"
+
+
+class PinAttempts(models.Model):
+    """Wrong PINs typed on one phone (or through one table's API, or at one table) of a
+    tournament: too many lock PIN typing there for a while, never the player's PIN everywhere
+    (``tournaments.play.pins``: counted by one UPDATE, never read then written).
+
+    ``place`` is what typed them: ``phone:<digest of its session>``, ``api:<table id>`` (the
+    table link's API, which is no phone), or ``table:<table id>`` (every phone of a table
+    together, so that a table cannot try a PIN from many phones at once)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    place = models.CharField(max_length=80)
+    table = models.ForeignKey("Table", null=True, blank=True, on_delete=models.CASCADE)
+    # Whose PIN was typed last, wrong (for the referee who comes to the table).
+    tried = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL)
+    misses = models.PositiveSmallIntegerField(default=0)
+    missed_from = models.DateTimeField(null=True, blank=True)
+    locked_until = models.DateTimeField(_("PIN typing locked until"), null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "place"], name="one_count_per_place")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.place}: {self.misses}"
 
 
 class Standing(models.Model):

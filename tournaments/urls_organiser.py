@@ -79,7 +79,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("<int:tournament_id>/referee/", referee_desk.referee_deals, name="referee"),
     path(
-        "<int:tournament_id>/referee/pins/<int:entry_id>/unlock/",
+        "<int:tournament_id>/referee/pins/<int:lock_id>/unlock/",
         referee_desk.referee_pin_unlock,
         name="referee_pin_unlock",
     ),

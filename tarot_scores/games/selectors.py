@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 
@@ -26,6 +26,7 @@ class DealRow:
     # undone deal entered afresh has its number taken, so it stays struck (``deal_restore``
     # refuses it: ``number_reused``) and the sheet offers no Restore for it.
     restorable: bool = True
+    held: bool = False  # contested at a tournament's table: shown, counted for nobody
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,26 @@ class GameSheet:
             for row in self.rows
         }
         lines[deal.pk] = scores
-        return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal], lines)
+        held = {row.deal.pk for row in self.rows if row.held}
+        return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal], lines, held)
+
+
+class HeldDeals(Protocol):
+    """The deals of a game that count for nobody now though they stand (a tournament table's
+    deal contested by the other side, until a referee settles it), or None for a game the app
+    does not run."""
+
+    def __call__(self, *, game: Game) -> Collection[int] | None: ...
+
+
+held_deals: Hook[HeldDeals] = Hook("games.selectors.held_deals")
+# Have a function say which deals of a game count for nobody now (from an AppConfig's ``ready``).
+on_held_deals = held_deals.register
+
+
+def deals_held(game: Game) -> set[int]:
+    """The deals of this game whose scores count for nobody now (a contested deal)."""
+    return set(held_deals.first(lambda held: held(game=game)) or ())
 
 
 def game_sheet(*, game_id: int) -> GameSheet:
@@ -74,14 +94,18 @@ def game_sheet(*, game_id: int) -> GameSheet:
     rows = ScoreLine.objects.filter(deal_id__in=lines).values_list("deal_id", "player_id", "points")
     for deal_id, player_id, points in rows:
         lines[deal_id][player_id] = points
-    return _sheet(game, table, deals, lines)
+    return _sheet(game, table, deals, lines, deals_held(game))
 
 
 def _sheet(
-    game: Game, table: TableSeats, deals: list[Deal], lines: Mapping[int, Mapping[int, int]]
+    game: Game,
+    table: TableSeats,
+    deals: list[Deal],
+    lines: Mapping[int, Mapping[int, int]],
+    held: Collection[int] = (),
 ) -> GameSheet:
     """The sheet of these deals (in number order) and their score lines (deal id -> player id
-    -> points)."""
+    -> points); the ``held`` deals (contested) are shown but add nothing to the totals."""
     players = table.players
     position = {p.pk: i for i, p in enumerate(players)}
     totals = [0] * len(players)
@@ -109,8 +133,9 @@ def _sheet(
                     then = {p.pk: k for k, p in enumerate(deal_seats(deal, table).players)}
                 i = then[player_id]
             scores[i] = points
-            totals[i] += points
-        rows.append(DealRow(deal, scores, list(totals)))
+            if deal.pk not in held:
+                totals[i] += points
+        rows.append(DealRow(deal, scores, list(totals), held=deal.pk in held))
     ranking = rank_players(list(zip(players, totals, strict=True)))
     winners: list[Player] = []
     if game.kind == NOVATAROK:

@@ -193,6 +193,16 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     "tournaments_api:deal-settle@club": {"POST": NOBODY},
     "tournaments_api:deal-settle@open": {"POST": A_REFEREES},
     "tournaments_api:deal-settle@closed": {"POST": A_REFEREES},
+    # The same decisions under the list they change (`.../confirmations/{deal_id}/...`).
+    "tournaments_api:confirmation-confirm@club": {"POST": NOBODY},
+    "tournaments_api:confirmation-confirm@open": {"POST": TABLE_SAY},
+    "tournaments_api:confirmation-confirm@closed": {"POST": TABLE_SAY},
+    "tournaments_api:confirmation-dispute@club": {"POST": NOBODY},
+    "tournaments_api:confirmation-dispute@open": {"POST": SEATED},
+    "tournaments_api:confirmation-dispute@closed": {"POST": TABLE_SAY},
+    "tournaments_api:confirmation-settle@club": {"POST": NOBODY},
+    "tournaments_api:confirmation-settle@open": {"POST": A_REFEREES},
+    "tournaments_api:confirmation-settle@closed": {"POST": A_REFEREES},
     # A table's link over the API, as on its page: the token is the credential; its own table
     # only, and nothing once its round is closed (reading it still says so).
     "tournaments_api:round-links": {"GET": A_ORGANISERS},
@@ -445,6 +455,7 @@ def _kwargs(w: PermissionWorld, key: str, params: list[str], role: str) -> dict[
         "table_number": 1,
         "webhook_id": w.extra["webhook"].pk,
         "delivery_id": w.extra["delivery"].pk,
+        "lock_id": w.extra["pin_lock"].pk,
         "action": "pause",
     }
     if variant in GAME_VARIANTS:

@@ -1,8 +1,8 @@
 """Trust at the table in a browser, where the tournament asks for personal proof: a player's
-phone opens his card's personal link and confirms without a PIN; another phone types wrong PINs
-and is told how many more lock it; once the organisers issue a new card, the phone the old
-card proved says why it asks who holds it again. The pages stay accessible with their messages
-shown."""
+phone opens his card's personal link and confirms without a PIN; another phone types a wrong PIN
+naming its holder and is told how many more stop that phone; once the organisers issue a new
+card, the phone the old card proved says why it asks who holds it again. The pages stay
+accessible with their messages shown."""
 
 from __future__ import annotations
 
@@ -30,9 +30,11 @@ def phone_context(browser: Browser, live_server: LiveServer) -> BrowserContext:
     )
 
 
-def name_holder(phone: Page, link: str, player_pk: int) -> None:
+def name_holder(phone: Page, link: str, player_pk: int, pin: str) -> None:
+    """The phone names its holder with his PIN (personal proof asks it)."""
     phone.goto(link)
     phone.locator("#holder-player").select_option(str(player_pk))
+    phone.locator("#holder-pin").fill(pin)
     phone.locator("#holder-save").click()
 
 
@@ -53,8 +55,8 @@ def test_a_card_proves_a_phone_a_wrong_pin_warns_and_a_new_card_is_explained(
     taker, defender, other = state.players[0], state.players[2], state.players[1]
     link = f"/tournaments/t/{state.table.token}/"
 
-    # The taker's phone enters deal 1.
-    name_holder(page, link, taker.pk)
+    # The taker's phone, proven by his PIN, enters deal 1.
+    name_holder(page, link, taker.pk, Entry.objects.get(tournament=tournament, player=taker).pin)
     page.locator(f"#field-taker label:has(input[value='{taker.pk}'])").click()
     page.locator("#field-contract label:has(input[value='garde'])").click()
     page.locator("#field-oudlers label:has(input[value='2'])").click()
@@ -66,16 +68,16 @@ def test_a_card_proves_a_phone_a_wrong_pin_warns_and_a_new_card_is_explained(
     other_entry = Entry.objects.get(tournament=tournament, player=other)
     second, third = phone_context(browser, live_server), phone_context(browser, live_server)
     try:
-        # Another defender's phone names him and mistypes his PIN: told to check his card.
+        # Another defender's phone names him and mistypes his PIN: told to check his card,
+        # and how many more stop this phone (not the player).
         guesser = third.new_page()
         guesser.set_default_timeout(10_000)
-        name_holder(guesser, link, other.pk)
         wrong = str((int(other_entry.pin) + 1) % 10000).zfill(4)
-        guesser.locator("#pin-1").fill(wrong)
-        guesser.locator("#confirm-1").click()
+        name_holder(guesser, link, other.pk, wrong)
         notice = guesser.locator(".message-error")
         expect(notice).to_contain_text("Ce code PIN n'est pas le vôtre")
-        expect(notice).to_contain_text("encore 4 codes PIN erronés")
+        expect(notice).to_contain_text("encore 4 codes PIN faux et ce téléphone")
+        expect(guesser.locator("#confirm-1")).to_have_count(0)
         assert_accessible(guesser)
 
         # The defender's own phone, proven by his card: it confirms without a PIN.

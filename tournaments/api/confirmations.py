@@ -408,3 +408,47 @@ class DealSettleView(TournamentAPIView):
         except Refusal as error:
             return _refused(error)
         return _state_of(deal)
+
+
+# The same three decisions under the list they change (`.../confirmations/{deal_id}/...`, the
+# paths docs/api.md names), each its own operation in the schema.
+
+
+class ConfirmationConfirmView(DealConfirmView):
+    @extend_schema(
+        operation_id="tournament_confirmations_confirm",
+        summary="Confirm a deal (under its confirmation)",
+        description="The same as `POST /api/v1/tournaments/{id}/deals/{deal_id}/confirm/`.",
+        tags=TAGS,
+        request=ConfirmBodySerializer,
+        responses={200: ConfirmationSerializer, **CONFIRMATION_ERRORS},
+    )
+    def post(self, request: Request, pk: int, deal_id: int) -> Response:
+        return super().post(request, pk, deal_id)
+
+
+class ConfirmationDisputeView(DealDisputeView):
+    @extend_schema(
+        operation_id="tournament_confirmations_dispute",
+        summary="Disagree with a deal (under its confirmation)",
+        description="The same as `POST /api/v1/tournaments/{id}/deals/{deal_id}/dispute/`.",
+        tags=TAGS,
+        request={"application/json": {"type": "object"}},
+        responses={200: ConfirmationSerializer, 400: refusal("A message per field of the deal.")}
+        | {k: v for k, v in CONFIRMATION_ERRORS.items() if k != 400},
+    )
+    def post(self, request: Request, pk: int, deal_id: int) -> Response:
+        return super().post(request, pk, deal_id)
+
+
+class ConfirmationSettleView(DealSettleView):
+    @extend_schema(
+        operation_id="tournament_confirmations_settle",
+        summary="Settle a disputed deal (under its confirmation)",
+        description="The same as `POST /api/v1/tournaments/{id}/deals/{deal_id}/settle/`.",
+        tags=TAGS,
+        request=SettleBodySerializer,
+        responses={200: ConfirmationSerializer, **CONFIRMATION_ERRORS},
+    )
+    def post(self, request: Request, pk: int, deal_id: int) -> Response:
+        return super().post(request, pk, deal_id)

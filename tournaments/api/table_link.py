@@ -40,7 +40,7 @@ from tarot_scores.api.serializers import (
     DealVersionSerializer,
     NewDealSerializer,
 )
-from tarot_scores.core.actors import AtTable
+from tarot_scores.api.tokens import HashedTokenAuthentication
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal
@@ -55,7 +55,8 @@ from tournaments.api.base import (
 from tournaments.api.confirmations import ConfirmationSerializer, confirmation_json
 from tournaments.errors import Code, PinLocked, TournamentRefusal
 from tournaments.models import DealConfirmation, Round, Table
-from tournaments.play import confirmations
+from tournaments.play import confirmations, holder
+from tournaments.play.holder import Holder
 
 TAGS = ["table link"]
 TOKEN = OpenApiParameter(
@@ -70,7 +71,9 @@ HOLDER = {
 PIN = {
     "type": "string",
     "maxLength": 8,
-    "description": "The acting player's PIN, where the tournament asks for personal proof.",
+    "description": "The acting player's PIN (on his player card): on every write where the "
+    "tournament asks for personal proof, and to confirm or disagree whatever the proof asked "
+    "(the link's API is no phone). Not needed with the token of the account linked to him.",
 }
 
 
@@ -91,20 +94,10 @@ ERRORS: dict[int, Any] = {
 ANSWER_ERRORS: dict[int, Any] = {
     **ERRORS,
     429: refusal(
-        "Too many wrong PINs for this player: his PIN is locked until the time said "
-        "(Retry-After), or until a referee lifts the lock."
+        "Too many wrong PINs through this table's API (or at this table): no PIN is taken "
+        "there until the time said (Retry-After), or until a referee lifts the lock."
     ),
 }
-
-
-def _proof(request: Request, table: Table) -> str:
-    """What proves who acts through the API (docs/security.md): the signed-in account, else the
-    table's link itself. A deal entered through the API is never confirmed through it
-    anonymously: the other side confirms on its own phone or signed in to its own account."""
-    user = request.user
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
-    return f"table-api:{table.pk}"
 
 
 class TablePlayerSerializer(serializers.Serializer[Any]):
@@ -157,30 +150,24 @@ def _deal(table: Table, deal_id: int) -> Deal:
     return deal
 
 
-def _holder(table: Table, body: dict[str, Any]) -> int | None:
-    """The phone's holder named in the body (removed from it), where the tournament asks."""
-    raw = body.pop("player", None)
+def _holder(
+    request: Request, table: Table, body: dict[str, Any], *, answering: bool = False
+) -> Holder:
+    """Who acts (``play.holder.api_holder``): the body's ``player`` and ``pin`` (removed from
+    it), where the tournament asks for confirmation; the link itself elsewhere."""
+    named = body.pop("player", None)
+    pin = body.pop("pin", None)
     if not table.round.tournament.require_confirmation:
-        return None
-    seated = set(table.game.seats.values_list("player_id", flat=True))
-    if not isinstance(raw, int) or isinstance(raw, bool) or raw not in seated:
-        raise TournamentRefusal.on(
-            "player", Code.HOLDER_UNKNOWN, _("Choose your name among the players of this table.")
-        )
-    return raw
+        return Holder(None, False, holder.api_place(table), holder.api_place(table))
+    if pin is not None and not isinstance(pin, str):
+        raise TournamentRefusal.on("pin", Code.PIN_WRONG, _("Type your PIN as text."))
+    players = [s.player for s in table.game.seats.select_related("player").order_by("position")]
+    return holder.api_holder(request.user, table, players, named, pin, answering=answering)
 
 
-def _by_label(table: Table, holder: int | None) -> str:
-    if holder is not None:
-        label = next(
-            (
-                s.player.label
-                for s in table.game.seats.select_related("player")
-                if s.player_id == holder
-            ),
-            "",
-        )
-        return _("Table %(n)s, link (%(name)s)") % {"n": table.number, "name": label}
+def _by_label(table: Table, acting: Holder) -> str:
+    if acting.player is not None:
+        return _("Table %(n)s, link (%(name)s)") % {"n": table.number, "name": acting.player.label}
     return _("Table %(n)s, link") % {"n": table.number}
 
 
@@ -218,9 +205,10 @@ class RoundLinksView(TournamentAPIView):
 
 
 class TableLinkAPIView(TournamentAPIView):
-    """The token in the path is the credential: no sign-in, no session (so no CSRF either)."""
+    """The token in the path is the credential: no session (so no CSRF either). An account's API
+    token may come with it: a player whose account is linked acts through it alone."""
 
-    authentication_classes = []
+    authentication_classes = [HashedTokenAuthentication]
     permission_classes = [AllowAny]
 
 
@@ -273,28 +261,30 @@ class TableDealsView(TableLinkAPIView):
         tags=TAGS,
         auth=[],
         parameters=[TOKEN],
-        request={"application/json": _held(NEW_DEAL_SCHEMA)},
+        request={"application/json": _held(NEW_DEAL_SCHEMA, pin=PIN)},
         responses={200: DealSerializer, 201: DealSerializer, **ERRORS},
     )
     def post(self, request: Request, token: str) -> Response:
         table = _table(token)
         _open(table)
         body = deal_body(request)
-        holder = _holder(table, body)
+        try:
+            acting = _holder(request, table, body)
+        except Refusal as error:
+            return _answer_refusal(error)
         own = own_fields(body, NewDealSerializer)
-        at_table = AtTable(holder, _proof(request, table))
         try:
             recorded = busy_if_locked(
                 lambda: services.deal_record(
                     game=table.game,
                     payload=body,
                     by=request.user,
-                    by_label=_by_label(table, holder),
+                    by_label=_by_label(table, acting),
                     number=own.get("number"),
                     client_id=own.get("client_id"),
                     reason=own["reason"],
                     board=own.get("board"),
-                    at_table=at_table,
+                    at_table=acting.at_table(),
                 )
             )
         except DealConflict as conflict:
@@ -317,7 +307,7 @@ class TableDealView(TableLinkAPIView):
         tags=TAGS,
         auth=[],
         parameters=[TOKEN, DEAL_ID],
-        request={"application/json": _held(EDIT_DEAL_SCHEMA)},
+        request={"application/json": _held(EDIT_DEAL_SCHEMA, pin=PIN)},
         responses={200: DealSerializer, **ERRORS},
     )
     def patch(self, request: Request, token: str, deal_id: int) -> Response:
@@ -325,9 +315,11 @@ class TableDealView(TableLinkAPIView):
         _open(table)
         deal = _deal(table, deal_id)
         body = deal_body(request)
-        holder = _holder(table, body)
+        try:
+            acting = _holder(request, table, body)
+        except Refusal as error:
+            return _answer_refusal(error)
         own = own_fields(body, DealVersionSerializer)
-        at_table = AtTable(holder, _proof(request, table))
         try:
             deal = busy_if_locked(
                 lambda: services.deal_update(
@@ -335,10 +327,10 @@ class TableDealView(TableLinkAPIView):
                     payload=body,
                     version=own["version"],
                     by=request.user,
-                    by_label=_by_label(table, holder),
+                    by_label=_by_label(table, acting),
                     reason=own["reason"],
                     merge=True,
-                    at_table=at_table,
+                    at_table=acting.at_table(),
                 )
             )
         except DealConflict as conflict:
@@ -360,8 +352,9 @@ class HolderSerializer(serializers.Serializer[Any]):
         required=False,
         allow_blank=True,
         max_length=8,
-        help_text="The acting player's PIN, where the tournament asks for personal proof. Too "
-        "many wrong PINs for one player lock his PIN for a while (429, with Retry-After).",
+        help_text="The acting player's PIN (on his player card), unless the account linked to "
+        "him sends its token. Too many wrong PINs through this table's API, or at this table, "
+        "stop PINs there for a while (429, with Retry-After).",
     )
 
 
@@ -373,7 +366,7 @@ def _answer_refusal(error: Refusal) -> Response:
     if isinstance(error, DealConflict | GameClosed):
         return refusal_problem(error, status=status.HTTP_409_CONFLICT)
     codes = {code for items in error.codes().values() for code in items}
-    if codes & {"not_at_table", "same_side", "not_referee"}:
+    if codes & {"not_at_table", "same_side", "not_referee", "holder_linked", "confirmed_stands"}:
         return refusal_problem(error, status=status.HTTP_403_FORBIDDEN)
     if set(error.reasons) - {"non_field_errors"}:
         return refusal_problem(error)
@@ -408,18 +401,18 @@ class TableConfirmView(TableLinkAPIView):
         _open(table)
         deal = _deal(table, deal_id)
         body = deal_body(request)
-        holder = _holder(table, body)
-        sent = {"player": holder, **{k: body[k] for k in ["version", "pin"] if k in body}}
+        sent = {k: body[k] for k in ["player", "version", "pin"] if k in body}
         version = HolderSerializer(data=sent)
         version.is_valid(raise_exception=True)
         try:
+            acting = _holder(request, table, body, answering=True)
+            assert acting.player is not None  # the tournament requires confirmation
             confirmations.deal_confirm(
                 deal=deal,
                 by=request.user,
-                player=holder,
+                player=acting.player.pk,
                 version=version.validated_data.get("version"),
-                proof=_proof(request, table),
-                pin=version.validated_data.get("pin"),
+                proof=acting.proof,
             )
         except Refusal as error:
             return _answer_refusal(error)
@@ -449,19 +442,21 @@ class TableDisputeView(TableLinkAPIView):
         _open(table)
         deal = _deal(table, deal_id)
         body = deal_body(request)
-        holder = _holder(table, body)
         body.pop("reason", None)
-        sent = {"player": holder, **{k: body.pop(k) for k in ["version", "pin"] if k in body}}
+        sent = {k: body[k] for k in ["player", "version", "pin"] if k in body}
+        body.pop("version", None)
         own = HolderSerializer(data=sent)
         own.is_valid(raise_exception=True)
         try:
+            acting = _holder(request, table, body, answering=True)
+            assert acting.player is not None  # the tournament requires confirmation
             confirmations.deal_dispute(
                 deal=deal,
                 payload=body,
                 by=request.user,
-                player=holder,
+                player=acting.player.pk,
                 version=own.validated_data.get("version"),
-                pin=own.validated_data.get("pin"),
+                proof=acting.proof,
             )
         except Refusal as error:
             return _answer_refusal(error)

@@ -4,7 +4,10 @@ from django.urls import URLPattern, URLResolver, path
 
 from tarot_scores.api.errors import IdConverter  # noqa: F401  (registers <id:...>)
 from tournaments.api.confirmations import (
+    ConfirmationConfirmView,
+    ConfirmationDisputeView,
     ConfirmationListView,
+    ConfirmationSettleView,
     DealConfirmView,
     DealDisputeView,
     DealSettleView,
@@ -107,6 +110,22 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<id:pk>/confirmations/",
         ConfirmationListView.as_view(),
         name="confirmations",
+    ),
+    # The confirmation paths named after the list they change (docs/api.md); the same views.
+    path(
+        "tournaments/<id:pk>/confirmations/<id:deal_id>/confirm/",
+        ConfirmationConfirmView.as_view(),
+        name="confirmation-confirm",
+    ),
+    path(
+        "tournaments/<id:pk>/confirmations/<id:deal_id>/dispute/",
+        ConfirmationDisputeView.as_view(),
+        name="confirmation-dispute",
+    ),
+    path(
+        "tournaments/<id:pk>/confirmations/<id:deal_id>/settle/",
+        ConfirmationSettleView.as_view(),
+        name="confirmation-settle",
     ),
     path(
         "tournaments/<id:pk>/deals/<id:deal_id>/confirm/",

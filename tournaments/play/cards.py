@@ -15,11 +15,13 @@ phone's proof and from an account's, so a deal is never confirmed by the proof t
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.core import signing
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from tournaments.models import Entry, Tournament, new_pin
 
@@ -65,11 +67,30 @@ def _replaced_key(tournament_id: int) -> str:
     return f"tournament-card-replaced:{tournament_id}"
 
 
-def card_prove(session: Any, entry: Entry) -> None:
+def phone_place(session: Any) -> str:
+    """This phone: a digest of its session (kept whoever it names)."""
+    if session.session_key is None:
+        session.save()
+    key = str(session.session_key)
+    return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
+
+
+def card_prove(session: Any, entry: Entry) -> bool:
     """This phone (``session``) is the entry's player for its tournament, as long as the card
-    stands."""
+    stands. True when the card (or the PIN) already proved another phone: both phones say so
+    (``Entry.card_elsewhere_at``), so that a card opened on someone else's phone is noticed."""
     session[_session_key(entry.tournament_id)] = {"entry": entry.pk, "card": entry.card_number}
     session.pop(_replaced_key(entry.tournament_id), None)
+    place = phone_place(session)
+    if not entry.card_phone:
+        Entry.objects.filter(pk=entry.pk, card_phone="").update(card_phone=place)
+        entry.card_phone = place
+        return False
+    if entry.card_phone == place:
+        return entry.card_elsewhere_at is not None
+    entry.card_elsewhere_at = timezone.now()
+    Entry.objects.filter(pk=entry.pk).update(card_elsewhere_at=entry.card_elsewhere_at)
+    return True
 
 
 def proven_entry(session: Any, tournament: Tournament) -> Entry | None:
@@ -102,6 +123,8 @@ def card_replaced(session: Any, tournament: Tournament) -> bool:
 def card_renew(*, entry: Entry) -> Entry:
     """A new card for the entry (the old one was lost, or seen): a new number, so the old
     card's link proves nothing any more, on any phone, and a new PIN."""
-    Entry.objects.filter(pk=entry.pk).update(card_number=F("card_number") + 1, pin=new_pin())
-    entry.refresh_from_db(fields=["card_number", "pin"])
+    Entry.objects.filter(pk=entry.pk).update(
+        card_number=F("card_number") + 1, pin=new_pin(), card_phone="", card_elsewhere_at=None
+    )
+    entry.refresh_from_db(fields=["card_number", "pin", "card_phone", "card_elsewhere_at"])
     return entry

@@ -39,8 +39,8 @@ from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments.errors import Code, TournamentRefusal
-from tournaments.models import DealConfirmation, Entry, Round, Table, Tournament
-from tournaments.play import cards, pins
+from tournaments.models import DealConfirmation, Round, Table
+from tournaments.play import holder, lifecycle
 from tournaments.rounds.services import close_if_complete
 from tournaments.rules import can_referee
 from tournaments.standings.store import standings_after_table_change
@@ -113,13 +113,15 @@ def confirmation_after_deal(
     """A deal of a tournament table that requires confirmation was entered, corrected or
     restored: confirmed if an organiser or referee did it, else pending (the first step of the
     deal hook, ``tournaments.play.deal``, so that the standings and the round count the deal as
-    it now stands). A deletion leaves the state alone: a deleted deal counts for nothing
-    anyway.
+    it now stands). A deletion leaves the state alone (a deleted deal counts for nothing), but
+    is refused, undoing it, for a confirmed or contested deal deleted from the table; so is an
+    entry by a player not proven where the tournament asks for personal proof
+    (``play.lifecycle``).
 
     Who entered it: ``at_table``'s player when he sits at this table (named on a table's link),
     else the account's own seated player (or nobody); proven by ``at_table``'s proof, else the
     account ("user:<id>")."""
-    if action == DealRevision.Action.DELETED or not table.round.tournament.require_confirmation:
+    if not table.round.tournament.require_confirmation:
         return
     # Who made this change: the deal services record the account with the revision.
     revision = (
@@ -127,6 +129,17 @@ def confirmation_after_deal(
     )
     user = revision.by if revision is not None else None
     confirmation = DealConfirmation.objects.select_for_update().filter(deal=deal).first()
+    if action == DealRevision.Action.DELETED:
+        # A confirmed or contested deal stands at the table (play.lifecycle).
+        refused = lifecycle.deletion_refusal(
+            confirmation, by_referee=referee_for(user, table, seated)
+        )
+        if refused is not None:
+            raise refused
+        return
+    refused = lifecycle.entry_refusal(table, at_table)
+    if refused is not None:
+        raise refused
     if confirmation is None:
         confirmation = DealConfirmation(deal=deal)
     was_confirmed = confirmation.pk is not None and confirmation.status == Status.CONFIRMED
@@ -234,23 +247,20 @@ def _table_player(
     return acting
 
 
-def _check_personal(
-    table: Table, acting: int, *, by: Actor, pin: str | None, proof: str = ""
-) -> None:
+def _check_personal(table: Table, acting: int, *, by: Actor, proof: str = "") -> None:
     """Where the tournament asks for personal proof, the player acting proves who he is: signed
-    in to the account linked to him, on a phone his player card proved (``proof`` is his
-    entry's: ``play.cards``), or with his entry's PIN (refused otherwise; wrong PINs are
-    counted and, too many, lock the PIN for a while: ``play.pins``)."""
-    tournament = table.round.tournament
-    if tournament.confirmation_proof != Tournament.ConfirmationProof.PERSONAL:
+    in to the account linked to him, or on a phone (or an API request) his player card or his
+    PIN proved (``play.holder``); refused otherwise."""
+    if not holder.personal(table):
         return
     account = signed_in(by)
-    if account is not None and Player.objects.filter(pk=acting, user=account).exists():
-        return
-    entry = Entry.objects.filter(tournament=tournament, player_id=acting).first()
-    if entry is not None and proof and proof == cards.proof_of(entry):
-        return
-    pins.pin_check(entry, pin)
+    proof = proof or (f"user:{account.pk}" if account is not None else "")
+    if not holder.proof_of_player(proof, table, acting):
+        raise TournamentRefusal.on(
+            "pin",
+            Code.PROOF_NEEDED,
+            _("Prove who you are: type your PIN, open your player card's link, or sign in."),
+        )
 
 
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
@@ -261,7 +271,6 @@ def _after_change(table: Table, confirmation: DealConfirmation) -> None:
         close_if_complete(round_=table.round)
 
 
-@pins.counting_misses
 @transaction.atomic
 def deal_confirm(
     *,
@@ -270,7 +279,6 @@ def deal_confirm(
     player: int | None = None,
     version: int | None = None,
     proof: str = "",
-    pin: str | None = None,
     reason: str = "",
 ) -> DealConfirmation:
     """Confirm a pending deal: by a player of the other side (``player``, named on the table's
@@ -280,9 +288,9 @@ def deal_confirm(
 
     A deal is never confirmed by the proof that entered it (``proof``: the account, or the
     phone): a phone that entered a deal and then names a player of the other side is refused.
-    Where the tournament asks for personal proof, the player also gives his ``pin`` (unless
-    signed in to his own account). An organiser or referee confirming instead of the other side
-    gives a written ``reason``, kept with the confirmation."""
+    Where the tournament asks for personal proof, ``proof`` proves the player himself (his
+    account, card or PIN: ``play.holder``). An organiser or referee confirming instead of the
+    other side gives a written ``reason``, kept with the confirmation."""
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status == Status.CONFIRMED:
         return confirmation
@@ -303,7 +311,7 @@ def deal_confirm(
             )
         if confirmation.status == Status.DISPUTED:
             raise _refuse(Code.DISPUTED, _("This deal is disputed: a referee decides."))
-        _check_personal(table, acting, by=by, pin=pin, proof=proof)
+        _check_personal(table, acting, by=by, proof=proof)
         confirmation.confirmed_by_id = acting
     confirmation.status = Status.CONFIRMED
     confirmation.confirmed_by_user = account
@@ -313,7 +321,6 @@ def deal_confirm(
     return confirmation
 
 
-@pins.counting_misses
 @transaction.atomic
 def deal_dispute(
     *,
@@ -322,7 +329,6 @@ def deal_dispute(
     by: Actor,
     player: int | None = None,
     version: int | None = None,
-    pin: str | None = None,
     proof: str = "",
 ) -> DealConfirmation:
     """The other side disagrees with a pending deal and gives its own version (the scoring
@@ -338,7 +344,7 @@ def deal_dispute(
             else _("This deal is already disputed: a referee decides."),
         )
     acting = _table_player(current, confirmation, by=by, player=player, seated=seated)
-    _check_personal(table, acting, by=by, pin=pin, proof=proof)
+    _check_personal(table, acting, by=by, proof=proof)
     entered = game_services.as_entered(current.game, payload)
     result, view = game_services.deal_score(
         game=current.game, payload=entered, number=current.number

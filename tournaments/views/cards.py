@@ -34,10 +34,11 @@ def player_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
     entry = cards.card_entry(token)
     if entry is None:
         return render(request, TEMPLATES + "player_card.html", {"entry": None}, status=404)
-    cards.card_prove(request.session, entry)
+    elsewhere = cards.card_prove(request.session, entry)
     # His table in the round being played, one tap away (else he scans the table sheet).
     table = round_selectors.table_now(entry=entry)
-    context = {"entry": entry, "tournament": entry.tournament, "table": table}
+    context: dict[str, object] = {"entry": entry, "tournament": entry.tournament, "table": table}
+    context["elsewhere"] = elsewhere  # the card proves another phone too: said on both
     return render(request, TEMPLATES + "player_card.html", context)
 
 

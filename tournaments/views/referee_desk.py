@@ -20,7 +20,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from tarot_scores.clubs import permissions
 from tarot_scores.core.access import login_first
 from tarot_scores.core.errors import Refusal
-from tarot_scores.core.french import french
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.games.entry import (
@@ -34,7 +33,7 @@ from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import deal_seats, table_seats
 from tarot_scores.games.words import deal_words
-from tournaments.models import DealConfirmation, Entry, Tournament
+from tournaments.models import DealConfirmation, PinAttempts, Tournament
 from tournaments.play import confirmations, pins
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rules import can_referee
@@ -127,22 +126,21 @@ def referee_deals(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         "pending": [c for c in cases if c.other is None],
         "keep_entered": confirmations.KEEP_ENTERED,
         "keep_other": confirmations.KEEP_OTHER,
-        "locked_pins": pins.locked_entries(tournament=tournament),
+        "locked_pins": pins.locked_places(tournament=tournament),
     }
     return render(request, TEMPLATES + "referee.html", context)
 
 
 @require_POST
-def referee_pin_unlock(request: HtmxHttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
-    """Lift the lock on a player's PIN (too many wrong PINs): he called the referee."""
+def referee_pin_unlock(request: HtmxHttpRequest, tournament_id: int, lock_id: int) -> HttpResponse:
+    """Lift a lock on PIN typing (too many wrong PINs on a phone, or at a table): the referee
+    came to the table."""
     found = _refereed(request, tournament_id)
     if isinstance(found, HttpResponse):
         return found
-    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament=found)
-    pins.pin_unlock(entry=entry)
-    messages.success(
-        request, french(_("%(name)s's PIN is unlocked.") % {"name": entry.player.label})
-    )
+    attempts = get_object_or_404(PinAttempts, pk=lock_id, tournament=found)
+    pins.pin_unlock(attempts=attempts)
+    messages.success(request, _("PINs are taken again there."))
     return _back(found)
 
 

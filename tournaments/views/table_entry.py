@@ -15,7 +15,6 @@ disagrees and enters his side's version for the referee.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Player
-from tarot_scores.core.actors import AtTable
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
@@ -59,8 +57,9 @@ from tournaments.duplicate import DIRECTIONS
 from tournaments.errors import Code, PinLocked, TournamentRefusal
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for
-from tournaments.models import DealConfirmation, Round, Table, Tournament
-from tournaments.play import cards, confirmations
+from tournaments.models import DealConfirmation, Round, Table
+from tournaments.play import cards, confirmations, holder, lifecycle, pins
+from tournaments.play.holder import Holder
 from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import round_name, table_poll_context
 from tournaments.words import direction_name
@@ -81,34 +80,18 @@ def _by_label(table: Table, holder: Player | None = None) -> str:
     return _("Table %(n)s, link") % {"n": table.number}
 
 
-# --- who holds the phone (tournaments that require confirmation) ----------------------------
-
-
-def _session_key(table: Table) -> str:
-    return f"table-player:{table.token}"
+# --- who holds the phone (tournaments that require confirmation): ``play.holder`` ----------
 
 
 def _seated_players(table: Table) -> list[Player]:
     return [seat.player for seat in table.game.seats.select_related("player").order_by("position")]
 
 
-def _holder(
-    request: HttpRequest, table: Table, players: list[Player]
-) -> tuple[Player | None, bool]:
-    """Who acts on this phone, and whether it is proven (then it cannot be changed): a
-    signed-in player of the table, a player of the table whose card proved this phone, else
-    the player this phone named."""
-    user = request.user
-    if user.is_authenticated:
-        own = next((p for p in players if p.user_id == user.pk), None)
-        if own is not None:
-            return own, True
-    carded = cards.proven_entry(request.session, table.round.tournament)
-    if carded is not None:
-        own = next((p for p in players if p.pk == carded.player_id), None)
-        if own is not None:
-            return own, True
-    elif cards.card_replaced(request.session, table.round.tournament):
+def _holder(request: HttpRequest, table: Table, players: list[Player]) -> Holder:
+    """Who acts on this phone (``play.holder``), and, once, why a card it had is no longer
+    taken."""
+    found = holder.page_holder(request, table, players)
+    if found.player is None and cards.card_replaced(request.session, table.round.tournament):
         messages.error(
             request,
             _(
@@ -116,42 +99,11 @@ def _holder(
                 "card's link on this phone, or say who you are below."
             ),
         )
-    chosen = request.session.get(_session_key(table))
-    # A player whose account is linked acts through it alone: a phone cannot speak for him.
-    named = next((p for p in players if p.pk == chosen and p.user_id is None), None)
-    return named, False
-
-
-def _proof(request: HttpRequest, table: Table) -> str:
-    """What proves who acts on this phone: the account signed in, else the player's card that
-    proved this phone in this tournament ("entry:<id>"), else the phone itself (a digest of its
-    session, kept whoever it names). A deal is never confirmed by the proof that entered it."""
-    if request.user.is_authenticated:
-        return f"user:{request.user.pk}"
-    carded = cards.proven_entry(request.session, table.round.tournament)
-    if carded is not None:
-        return cards.proof_of(carded)
-    if request.session.session_key is None:
-        request.session.save()
-    key = str(request.session.session_key)
-    return "phone:" + hashlib.sha256(key.encode()).hexdigest()[:40]
-
-
-def _at_table(request: HttpRequest, table: Table, holder: Player | None) -> AtTable:
-    """Who acts on this phone, as the deal services hand it to the deal hook: its holder (None
-    where the tournament asks no confirmation) and what proves him."""
-    return AtTable(holder.pk if holder is not None else None, _proof(request, table))
+    return found
 
 
 def _requires_confirmation(table: Table) -> bool:
     return table.round.tournament.require_confirmation
-
-
-def _asks_pin(table: Table, from_account: bool) -> bool:
-    """Whether confirming here asks the player's PIN: personal proof, and no linked account
-    signed in."""
-    personal = Tournament.ConfirmationProof.PERSONAL
-    return table.round.tournament.confirmation_proof == personal and not from_account
 
 
 @dataclass(frozen=True)
@@ -193,24 +145,30 @@ def _confirmation_context(request: HttpRequest, table: Table, view: TableSeats) 
     if not _requires_confirmation(table):
         return {"confirming": False}
     players = [p for p in view.players]
-    holder, from_account = _holder(request, table, players)
-    waiting = _waiting(table, view, holder)
+    found = _holder(request, table, players)
+    waiting = _waiting(table, view, found.player)
+    pin_box = holder.asks_pin(table, found)
+    locked = holder.pin_locked_until(table, found) if pin_box else None
     return {
         "confirming": True,
-        "holder": holder,
-        "holder_from_account": from_account,
+        "holder": found.player,
+        "holder_from_account": found.proven,
         "holder_choices": players,
-        "asks_pin": _asks_pin(table, from_account),
+        # A phone that may type no PIN now is shown no PIN box, but until when and what else.
+        "asks_pin": pin_box and locked is None,
+        "pin_locked_words": pins.locked_words(locked) if locked is not None else "",
+        # The player's card (or PIN) proves another phone too: said on both.
+        "card_elsewhere": found.elsewhere,
         "waiting": waiting,
         # Said first on the page: how many deals wait for this phone's holder to answer.
         "for_you": sum(1 for item in waiting if item.may_answer),
     }
 
 
-def _closed(request: HtmxHttpRequest, table: Table) -> HttpResponse:
+def _closed(request: HtmxHttpRequest, table: Table, *, status: int = 403) -> HttpResponse:
     """The round is closed: the link takes no more deals or corrections."""
     context = _table_context(request, table)
-    return render(request, TEMPLATES + "table_closed.html", context, status=403)
+    return render(request, TEMPLATES + "table_closed.html", context, status=status)
 
 
 def _table_context(request: HtmxHttpRequest, table: Table) -> dict[str, Any]:
@@ -269,6 +227,12 @@ def _entry_context(
         )
     if context.get("undo_url") and _round_closed(table):
         context["undo_url"] = ""  # the deal closed the round: the link takes no more changes
+    saved = context.get("saved")
+    if context.get("undo_url") and context["confirming"] and saved is not None:
+        # A deal the other side confirmed (or contested) stands: no Undo (play.lifecycle).
+        row = next((r for r in context["live_rows"] if r.deal.number == saved.number), None)
+        if row is not None and not lifecycle.undoable(row.confirmation):
+            context["undo_url"] = ""
     return context
 
 
@@ -395,9 +359,8 @@ def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def _entry_screen(
     request: HtmxHttpRequest,
     table: Table,
-    holder: Player | None = None,
+    acting: Holder | None = None,
     sheet: GameSheet | None = None,
-    at_table: AtTable | None = None,
 ) -> EntryScreen:
     here = reverse("tournaments:table_entry", args=[table.token])
 
@@ -412,32 +375,31 @@ def _entry_screen(
         context=lambda sheet, form, **extra: _entry_context(request, table, sheet, form, **extra),
         reload=lambda: _sheet(table),
         done=lambda deal: f"{here}?saved={deal.number}",
-        by_label=_by_label(table, holder),
+        by_label=_by_label(table, acting.player if acting is not None else None),
         after_save=round_may_close,
         undo=lambda deal: reverse("tournaments:table_deal_undo", args=[table.token, deal.pk]),
         url=here,
         board=_board_reader(table, sheet),
-        at_table=at_table,
+        at_table=acting.at_table() if acting is not None else None,
     )
 
 
 def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> HttpResponse:
-    unknown, holder = _phone_holder(request, table, sheet)
-    if unknown:
+    acting = _phone_holder(request, table, list(sheet.table.players))
+    if acting is None:
         return _say_who(request, table)
-    screen = _entry_screen(request, table, holder, sheet, _at_table(request, table, holder))
+    screen = _entry_screen(request, table, acting, sheet)
     return deal_save(request, sheet, screen)
 
 
-def _phone_holder(
-    request: HtmxHttpRequest, table: Table, sheet: GameSheet
-) -> tuple[bool, Player | None]:
-    """Who holds this phone, where the tournament asks for confirmation (None where it does
-    not); first, whether it asks and the phone has not said."""
+def _phone_holder(request: HtmxHttpRequest, table: Table, players: list[Player]) -> Holder | None:
+    """Who acts on this phone (``play.holder``); None where the tournament asks for
+    confirmation and the phone has not said (or, with personal proof, proven) who holds it.
+    Where it asks none, the phone acts as itself, naming nobody."""
+    found = holder.page_holder(request, table, players)
     if not _requires_confirmation(table):
-        return False, None
-    holder, _account = _holder(request, table, list(sheet.table.players))
-    return holder is None, holder
+        return holder.Holder(None, False, found.proof, found.place)
+    return found if found.player is not None else None
 
 
 def _say_who(request: HtmxHttpRequest, table: Table) -> HttpResponse:
@@ -456,10 +418,10 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     )
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
-    unknown, holder = _phone_holder(request, table, _sheet(table))
-    if unknown:
+    acting = _phone_holder(request, table, _seated_players(table))
+    if acting is None:
         return _say_who(request, table)
-    screen = _entry_screen(request, table, holder, at_table=_at_table(request, table, holder))
+    screen = _entry_screen(request, table, acting)
     return entry.deal_undo(request, deal, screen)
 
 
@@ -490,12 +452,10 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     game = deal.game
     view = deal_seats(deal)
     base = _table_context(request, table)
-    holder: Player | None = None
-    if _requires_confirmation(table):
-        holder, _account = _holder(request, table, list(view.players))
-        if holder is None:
-            messages.error(request, _("Say who you are before correcting a deal."))
-            return redirect("tournaments:table_entry", token=table.token)
+    acting = _phone_holder(request, table, list(view.players))
+    if acting is None:
+        messages.error(request, _("Say who you are before correcting a deal."))
+        return redirect("tournaments:table_entry", token=table.token)
 
     def context_for(deal: Deal, form: DealForm, **extra: Any) -> dict[str, Any]:
         context = dict(base)
@@ -519,8 +479,8 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         template=TEMPLATES + "table_deal_edit.html",
         context=context_for,
         done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
-        by_label=_by_label(table, holder),
-        at_table=_at_table(request, table, holder),
+        by_label=_by_label(table, acting.player),
+        at_table=acting.at_table(),
     )
     return deal_correct(request, deal, view, screen)
 
@@ -547,22 +507,28 @@ def _table_deal(table: Table, deal_id: int) -> Deal:
 
 @require_POST
 def table_holder(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """This phone names who holds it, among the table's players (kept in its session)."""
+    """This phone names who holds it, among the table's players (kept in its session); with
+    personal proof, with his PIN (``play.holder.page_name``)."""
     table = _open_table(token)
     players = _seated_players(table)
-    chosen = request.POST.get("player", "")
-    player = next((p for p in players if str(p.pk) == chosen), None)
-    if player is None:
-        messages.error(request, _("Choose your name among the players of this table."))
-    elif player.user_id is not None and player.user_id != request.user.pk:
-        messages.error(
-            request,
-            _("%(name)s has an account: sign in to it to act for %(name)s.")
-            % {"name": player.label},
+    try:
+        holder.page_name(
+            request, table, players, request.POST.get("player", ""), request.POST.get("pin")
         )
-    else:
-        request.session[_session_key(table)] = player.pk
+    except PinLocked as locked:
+        # Too many wrong PINs on this phone (or at this table): the page says until when.
+        messages.error(request, str(locked))
+        return _retry_later(_table_page(request, table, status=429), locked)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
     return redirect("tournaments:table_entry", token=table.token)
+
+
+def _table_page(request: HtmxHttpRequest, table: Table, *, status: int) -> HttpResponse:
+    sheet = _sheet(table)
+    form, extra = entry.screen_state(sheet, {}, None)
+    context = _entry_context(request, table, sheet, form, **extra)
+    return render(request, TEMPLATES + "table_entry.html", context, status=status)
 
 
 def _back(table: Table, deal: Deal | None = None) -> HttpResponse:
@@ -571,7 +537,7 @@ def _back(table: Table, deal: Deal | None = None) -> HttpResponse:
 
 
 def _retry_later(response: HttpResponse, locked: PinLocked) -> HttpResponse:
-    """A page refused because the player's PIN is locked: 429, and when to try again."""
+    """A page refused because this phone may type no PIN now: 429, and when to try again."""
     response["Retry-After"] = str(locked.retry_after(timezone.now()))
     return response
 
@@ -582,43 +548,40 @@ def _posted_version(request: HttpRequest) -> int | None:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_deal_confirm(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpResponse:
-    """The phone's holder, of the other side, confirms the deal. Its address is where a
-    refused confirmation's page stands (a locked PIN: 429): opened again (a reload, a phone
-    restoring its tab), it leads back to the table's page."""
+    """The phone's holder, of the other side, confirms the deal (with personal proof, he was
+    proven when he named himself). Opened again (a reload, a phone restoring its tab), its
+    address leads back to the table's page. The last confirmation of a round answers that it is
+    confirmed and that the round is now closed."""
     table = _open_table(token)
     if request.method != "POST":
         return _back(table)
     if table.round.status == Round.Status.CLOSED:
         return _closed(request, table)
     deal = _table_deal(table, deal_id)
-    holder, _account = _holder(request, table, _seated_players(table))
-    if holder is None:
+    acting = _phone_holder(request, table, _seated_players(table))
+    if acting is None or acting.player is None:
         messages.error(request, _("Say who you are before confirming a deal."))
         return _back(table)
     try:
         confirmations.deal_confirm(
             deal=deal,
             by=request.user,
-            player=holder.pk,
+            player=acting.player.pk,
             version=_posted_version(request),
-            proof=_proof(request, table),
-            pin=request.POST.get("pin"),
+            proof=acting.proof,
         )
-    except PinLocked as locked:
-        # Too many wrong PINs: the table's page itself says until when, with 429.
-        messages.error(request, str(locked))
-        sheet = _sheet(table)
-        form, extra = entry.screen_state(sheet, {}, None)
-        context = _entry_context(request, table, sheet, form, **extra)
-        page = render(request, TEMPLATES + "table_entry.html", context, status=429)
-        return _retry_later(page, locked)
     except Refusal as refusal:  # DealConflict too: a correction came first
         messages.error(request, str(refusal))
         return _back(table)
     messages.success(
         request,
-        _("Deal %(number)s confirmed by %(name)s.") % {"number": deal.number, "name": holder.label},
+        _("Deal %(number)s confirmed by %(name)s.")
+        % {"number": deal.number, "name": acting.player.label},
     )
+    if _round_closed(table):
+        # This confirmation closed the round: said as a success, on the closed table's page.
+        messages.success(request, _("Every table's deals are confirmed: the round is closed."))
+        return _closed(request, table, status=200)
     return _back(table)
 
 
@@ -631,8 +594,8 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
     deal = _table_deal(table, deal_id)
     game = deal.game
     view = deal_seats(deal)
-    holder, _account = _holder(request, table, list(view.players))
-    if holder is None:
+    acting = _phone_holder(request, table, list(view.players))
+    if acting is None or acting.player is None:
         messages.error(request, _("Say who you are before disagreeing with a deal."))
         return _back(table)
     form = edit_form(deal, view, request.POST if request.method == "POST" else None)
@@ -651,8 +614,7 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             game=game,
             deal=deal,
             entered=deal_card(game, view, deal),
-            holder=holder,
-            asks_pin=_asks_pin(table, _account),
+            holder=acting.player,
             form=form,
             slots=form.slot_errors(),
             post_url=reverse("tournaments:table_deal_dispute", args=[table.token, deal.pk]),
@@ -676,10 +638,9 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
             deal=deal,
             payload=form.payload(),
             by=request.user,
-            player=holder.pk,
+            player=acting.player.pk,
             version=form.cleaned_data.get("version"),
-            pin=request.POST.get("pin"),
-            proof=_proof(request, table),
+            proof=acting.proof,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
@@ -687,8 +648,6 @@ def table_deal_dispute(request: HtmxHttpRequest, token: str, deal_id: int) -> Ht
     except (DealConflict, GameClosed) as refusal:
         messages.error(request, str(refusal))
         return _back(table)
-    except PinLocked as locked:
-        return _retry_later(page(429, status_note=str(locked)), locked)
     except Refusal as refusal:
         return page(409, status_note=str(refusal))
     messages.success(

@@ -238,15 +238,16 @@ def test_a_deal_through_the_game_api_after_the_link_records_the_account_not_the_
     e = event()
     state = e.tables[0]
     game = state.table.game
+    # Seat 3's player has no account: the link's API names him, the link proving the write.
     link = factories.token_client(None).post(
         f"/api/v1/tables/{state.table.token}/deals/",
-        {**factories.garde(state.players[0].pk), "player": state.players[0].pk},
+        {**factories.garde(state.players[0].pk), "player": state.players[3].pk},
         format="json",
     )
     assert link.status_code == 201, link.content
     by_link = DealConfirmation.objects.get(deal_id=link.json()["id"])
-    assert by_link.entered_by_id == state.players[0].pk
-    assert by_link.entered_proof == f"table-api:{state.table.pk}"
+    assert by_link.entered_by_id == state.players[3].pk
+    assert by_link.entered_proof == f"api:{state.table.pk}"
 
     defender = e.users["defender"]  # linked to seat 2's player
     Membership.objects.create(club=e.tournament.club, user=defender)

@@ -12,7 +12,7 @@ from tarot_scores.games.models import Deal, DealRevision
 from tests import factories
 from tests.api.helpers import assert_problem, codes_of
 from tests.tournaments.api.test_api_confirmations import event
-from tournaments.models import DealConfirmation, Round
+from tournaments.models import DealConfirmation, Entry, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -95,30 +95,43 @@ def test_confirming_and_disputing_name_the_holder_as_the_page_does() -> None:
     state = e.tables[0]
     token = state.table.token
     client = APIClient()
-    taker = state.players[0].pk
+    taker = state.players[0].pk  # linked to the "taker" account
     body: dict[str, Any] = factories.garde(taker, 49)
 
     nameless = client.post(url(token, "deals/"), body, format="json")
     assert codes_of(assert_problem(nameless, 400)) == {"player": ["holder_unknown"]}
-    made = client.post(url(token, "deals/"), {**body, "player": taker}, format="json")
+    # A player linked to an account is named only with that account's token.
+    spoken_for = client.post(url(token, "deals/"), {**body, "player": taker}, format="json")
+    assert assert_problem(spoken_for, 403)["code"] == "holder_linked"
+    own = factories.token_client(e.users["taker"])
+    made = own.post(url(token, "deals/"), {**body, "player": taker}, format="json")
     assert made.status_code == 201, made.content
     deal_id = made.json()["id"]
     confirm = url(token, f"deals/{deal_id}/confirm/")
 
     # The side that entered it may not confirm it; the other side does.
-    same_side = client.post(confirm, {"player": taker}, format="json")
+    same_side = own.post(confirm, {"player": taker}, format="json")
     assert same_side.status_code == 403
-    defenders = [p.pk for p in state.players if p.pk != taker]
-    # Nor may the same app, anonymous, name a defender: its proof is the link that entered it.
-    same_app = client.post(confirm, {"player": defenders[0], "version": 1}, format="json")
-    assert same_app.status_code == 409 and b"same_proof" in same_app.content
-    # The other side confirms on its own phone (the table's page) or its own account.
+    defender = state.players[2]  # not linked
+    pin = Entry.objects.get(tournament=e.tournament, player=defender).pin
+    # The link's API is no phone: naming a defender proves nothing without his PIN.
+    unproven = client.post(confirm, {"player": defender.pk, "version": 1}, format="json")
+    assert codes_of(assert_problem(unproven, 400)) == {"pin": ["pin_required"]}
     assert DealConfirmation.objects.get(deal_id=deal_id).status == "pending"
+    proven = client.post(confirm, {"player": defender.pk, "version": 1, "pin": pin}, format="json")
+    assert proven.status_code == 200, proven.content
+    assert DealConfirmation.objects.get(deal_id=deal_id).status == "confirmed"
 
-    second = client.post(url(token, "deals/"), {**body, "player": taker}, format="json")
+    second = own.post(url(token, "deals/"), {**body, "player": taker}, format="json")
+    other = state.players[3]
     dispute = client.post(
         url(token, f"deals/{second.json()['id']}/dispute/"),
-        {**factories.garde(taker, 40), "player": defenders[1], "version": 1},
+        {
+            **factories.garde(taker, 40),
+            "player": other.pk,
+            "version": 1,
+            "pin": Entry.objects.get(tournament=e.tournament, player=other).pin,
+        },
         format="json",
     )
     assert dispute.status_code == 200, dispute.content
@@ -159,7 +172,7 @@ def test_confirming_on_the_link_refuses_a_body_that_is_not_an_object() -> None:
     e = event(require=True)
     state = e.tables[0]
     taker = state.players[0].pk
-    client = APIClient()
+    client = factories.token_client(e.users["taker"])
     made = client.post(
         url(state.table.token, "deals/"),
         {**factories.garde(taker, 49), "player": taker},

@@ -16,7 +16,7 @@ from tarot_scores.clubs.models import Membership, Player
 from tarot_scores.games.models import Deal, DealRevision
 from tests import factories
 from tests.tournaments.views.test_pages_world import deal_post, text_of
-from tournaments.models import DealConfirmation, Round, Tournament
+from tournaments.models import DealConfirmation, Entry, Round, Tournament
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
 from tournaments.rounds.selectors import TableState
@@ -60,9 +60,12 @@ def link(state: TableState, name: str = "table_entry", *args: Any) -> str:
 
 
 def phone(state: TableState, seat: int) -> Client:
-    """A phone at the table whose holder named himself: the player at ``seat``."""
+    """A phone at the table whose holder named himself: the player at ``seat`` (with his PIN,
+    which a tournament asking for personal proof wants, and any other ignores)."""
     client = Client()
-    response = client.post(link(state, "table_holder"), {"player": state.players[seat].pk})
+    player = state.players[seat]
+    pin = Entry.objects.get(tournament_id=state.table.round.tournament_id, player=player).pin
+    response = client.post(link(state, "table_holder"), {"player": player.pk, "pin": pin})
     assert response.status_code == 302
     return client
 

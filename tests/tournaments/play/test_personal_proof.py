@@ -59,26 +59,40 @@ def test_every_entry_has_its_own_short_pin() -> None:
     assert pins and all(re.fullmatch(r"\d{4}", pin) for pin in pins)
 
 
-def test_a_missing_or_wrong_pin_is_refused_and_changes_nothing() -> None:
+def name_with(client: Client, e: Event, seat: int, pin: str | None) -> str:
+    state = e.tables[0]
+    data = {"player": str(state.players[seat].pk)}
+    if pin is not None:
+        data["pin"] = pin
+    with translation.override("en"):
+        answer = client.post(
+            link(state, "table_holder"), data, follow=True, headers={"accept-language": "en"}
+        )
+    return answer.content.decode()
+
+
+def test_naming_oneself_takes_ones_pin_and_a_missing_or_wrong_one_names_nobody() -> None:
     e = personal_event()
     state = e.tables[0]
     deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 2)
-
+    defender = Client()
     page = defender.get(link(state)).content.decode()
-    assert 'name="pin"' in page  # the field beside "Confirm as ..."
+    assert 'id="holder-pin"' in page  # the box beside "I am"
 
-    assert "Type your PIN" in confirm(defender, e, deal.pk)
+    assert "Type your PIN" in name_with(defender, e, 2, None)
     wrong = str((int(pin_of(e, state.players[2])) + 1) % 10000).zfill(4)
-    assert "This PIN is not yours" in confirm(defender, e, deal.pk, pin=wrong)
+    assert "This PIN is not yours" in name_with(defender, e, 2, wrong)
     # Another player's PIN (the taker's, read across the table) is not the defender's.
     taker_pin = pin_of(e, state.players[0])
     if taker_pin != pin_of(e, state.players[2]):
-        assert "This PIN is not yours" in confirm(defender, e, deal.pk, pin=taker_pin)
+        assert "This PIN is not yours" in name_with(defender, e, 2, taker_pin)
+    # Unproven, the phone confirms nothing.
+    confirm(defender, e, deal.pk)
     confirmation = DealConfirmation.objects.get(deal=deal)
     assert confirmation.status == Status.PENDING and confirmation.confirmed_by is None
 
-    confirm(defender, e, deal.pk, pin=pin_of(e, state.players[2]))
+    name_with(defender, e, 2, pin_of(e, state.players[2]))
+    confirm(defender, e, deal.pk)
     confirmation.refresh_from_db()
     assert confirmation.status == Status.CONFIRMED and confirmation.confirmed_by == state.players[2]
 
@@ -86,79 +100,88 @@ def test_a_missing_or_wrong_pin_is_refused_and_changes_nothing() -> None:
 def test_french_words_for_a_wrong_pin() -> None:
     e = personal_event()
     state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 2)
     with translation.override("fr"):
-        answer = defender.post(
-            link(state, "table_deal_confirm", deal.pk),
-            {"version": "1", "pin": "x"},
+        answer = Client().post(
+            link(state, "table_holder"),
+            {"player": state.players[2].pk, "pin": "x"},
             follow=True,
             headers={"accept-language": "fr"},
         )
     assert "pas le vôtre : rien" in answer.content.decode()
 
 
-def test_the_phone_that_entered_a_deal_cannot_confirm_it_even_with_the_right_pin() -> None:
+def test_nothing_is_entered_from_a_phone_whose_holder_is_not_proven() -> None:
+    """The audit's case: the taker's side names a defender (no proof), enters a deal as the
+    defence, then from another browser names the taker with his own PIN and confirms it."""
+    e = personal_event()
+    state = e.tables[0]
+    cheat = Client()
+    cheat.post(link(state, "table_holder"), {"player": state.players[2].pk})  # no PIN
+    number = state.table.game.deals.count() + 1
+    cheat.post(link(state), deal_post(state.players[0].pk, number))
+    assert not state.table.game.deals.exists()
+    # Through the link's API, naming the defender without his PIN is refused as well.
+    answer = factories.token_client(None, "en").post(
+        f"/api/v1/tables/{state.table.token}/deals/",
+        {
+            "player": state.players[2].pk,
+            "taker": state.players[0].pk,
+            "contract": "garde",
+            "points": 49,
+            "oudlers": 2,
+        },
+        format="json",
+    )
+    assert answer.status_code == 400 and answer.json()["code"] == "pin_required"
+    assert not state.table.game.deals.exists()
+
+
+def test_the_phone_that_entered_a_deal_cannot_confirm_it_with_its_own_proof() -> None:
     e = personal_event()
     state = e.tables[0]
     taker_phone = phone(state, 0)
     deal = enter_at(state, taker_phone)
+    # Named again without the defender's PIN: still the taker's phone, refused.
     taker_phone.post(link(state, "table_holder"), {"player": state.players[2].pk})
-    confirm(taker_phone, e, deal.pk, pin=pin_of(e, state.players[2]))
+    confirm(taker_phone, e, deal.pk)
+    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
+    # The taker's own PIN through the API: the proof that entered it.
+    answer = factories.token_client(None, "en").post(
+        f"/api/v1/tables/{state.table.token}/deals/{deal.pk}/confirm/",
+        {"player": state.players[0].pk, "version": 1, "pin": pin_of(e, state.players[0])},
+        format="json",
+    )
+    assert answer.status_code == 403
     assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
 
 
-def test_a_dispute_asks_the_pin_too() -> None:
+def test_a_dispute_comes_from_a_proven_phone() -> None:
     e = personal_event()
     state = e.tables[0]
     deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 1)
     url = link(state, "table_deal_dispute", deal.pk)
-    assert 'name="pin"' in defender.get(url).content.decode()
     version = {**deal_post(state.players[0].pk, 1, points="40"), "version": "1"}
-    refused = defender.post(url, {**version, "pin": ""})
-    assert refused.status_code == 409
+    unproven = Client()
+    unproven.post(link(state, "table_holder"), {"player": state.players[1].pk})
+    unproven.post(url, version)
     assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
-    answered = defender.post(url, {**version, "pin": pin_of(e, state.players[1])})
+    answered = phone(state, 1).post(url, version)
     assert answered.status_code == 302
     assert DealConfirmation.objects.get(deal=deal).status == Status.DISPUTED
 
 
-def test_the_dispute_page_says_the_pin_is_on_the_player_card() -> None:
+def test_the_holder_box_says_the_pin_is_on_the_player_card() -> None:
     # The table sheet no longer prints the PINs: the page must not send the player to it.
     e = personal_event()
     state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    url = link(state, "table_deal_dispute", deal.pk)
     for lang, card, sheet in (
         ("en", "It is on your player card.", "table sheet"),
         ("fr", "Il est sur votre carte de joueur.", "feuille de table"),
     ):
         with translation.override(lang):
-            page = phone(state, 1).get(url, headers={"accept-language": lang})
+            page = Client().get(link(state), headers={"accept-language": lang})
         words = text_of(page.content)
         assert card in words and sheet not in words
-
-
-def test_a_dispute_refused_for_its_pin_still_scores_the_version_typed() -> None:
-    # The side's version comes back with "This PIN is not yours": its result line scores it
-    # (not "Each player's score appears here" over a filled form).
-    e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    url = link(state, "table_deal_dispute", deal.pk)
-    version = {**deal_post(state.players[0].pk, 1, points="40"), "version": "1"}
-    wrong = str((int(pin_of(e, state.players[1])) + 1) % 10000).zfill(4)
-    with translation.override("en"):
-        refused = phone(state, 1).post(
-            url, {**version, "pin": wrong}, headers={"accept-language": "en"}
-        )
-    assert refused.status_code == 409
-    content = refused.content.decode()
-    preview = content[content.index('id="deal-preview"') :]
-    assert 'data-testid="preview-score-0"' in preview
-    assert "This PIN is not yours" in text_of(refused.content)
-    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
 
 
 def test_a_signed_in_account_linked_to_the_player_needs_no_pin() -> None:

@@ -1,8 +1,10 @@
-"""Wrong PINs are limited: after ``PIN_ATTEMPTS`` wrong PINs for one entry within
-``PIN_ATTEMPTS_MINUTES``, its PIN is refused for ``PIN_LOCK_MINUTES`` on every phone (the page and
-the API answer 429 with Retry-After and say until when); the right PIN clears the count; time
-unlocks it, and so does a referee. The count is kept in the database, by one UPDATE: phones
-trying at the same instant each count (PostgreSQL test)."""
+"""Wrong PINs are limited where they are typed, never against their owner: after
+``PIN_ATTEMPTS`` wrong PINs on one phone within ``PIN_ATTEMPTS_MINUTES``, that phone types no PIN
+for ``PIN_LOCK_MINUTES`` (429 with Retry-After, and no PIN box it would be refused at); after
+``TABLE_FACTOR`` times as many at one table, none of its phones does. The player whose PIN was
+tried is not locked out (another phone, his card, his account). The right PIN clears the
+phone's count; time ends a lock, and so does a referee, from his page. The count is kept in
+the database by one UPDATE: phones trying at the same instant each count (PostgreSQL test)."""
 
 from __future__ import annotations
 
@@ -16,15 +18,12 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tarot_scores.core.errors import Refusal
 from tests import factories
 from tests.tournaments.play.test_pages_confirmation import Event, enter_at, link, phone
 from tests.tournaments.play.test_personal_proof import entry_of, personal_event
-from tests.tournaments.views.test_pages_world import deal_post, text_of
-from tournaments.errors import PinLocked
-from tournaments.models import DealConfirmation, Entry
-from tournaments.play import pins
-from tournaments.play.confirmations import deal_confirm
+from tests.tournaments.views.test_pages_world import text_of
+from tournaments.models import DealConfirmation, Entry, PinAttempts
+from tournaments.play import cards, pins
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status
@@ -34,11 +33,13 @@ def wrong_pin(entry: Entry) -> str:
     return str((int(entry.pin) + 1) % 10000).zfill(4)
 
 
-def confirm(client: Client, e: Event, deal_pk: int, pin: str, lang: str = "en") -> Any:
+def name(client: Client, e: Event, seat: int, pin: str, lang: str = "en") -> Any:
+    """The phone names the player at ``seat`` with ``pin`` (personal proof)."""
+    state = e.tables[0]
     with translation.override(lang):
         return client.post(
-            link(e.tables[0], "table_deal_confirm", deal_pk),
-            {"version": "1", "pin": pin},
+            link(state, "table_holder"),
+            {"player": state.players[seat].pk, "pin": pin},
             headers={"accept-language": lang},
         )
 
@@ -49,173 +50,108 @@ def later(monkeypatch: pytest.MonkeyPatch, minutes: float) -> None:
     monkeypatch.setattr(timezone, "now", lambda: moved)
 
 
-def test_five_wrong_pins_lock_the_pin_for_every_phone_with_429() -> None:
+def holder_of(client: Client, e: Event) -> int | None:
+    session = client.session
+    kept = session.get(f"tournament-card:{e.tournament.pk}")
+    if not isinstance(kept, dict):
+        return None
+    return Entry.objects.get(pk=kept["entry"]).player_id
+
+
+def test_five_wrong_pins_stop_that_phone_not_the_player() -> None:
     e = personal_event()
     state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 2)
     entry = entry_of(e, 2)
+    mischief = Client()
     for _ in range(4):
-        refused = confirm(defender, e, deal.pk, wrong_pin(entry))
+        refused = name(mischief, e, 2, wrong_pin(entry))
         assert refused.status_code == 302  # back to the page, "This PIN is not yours"
-    assert Entry.objects.get(pk=entry.pk).pin_misses == 4
-
-    fifth = confirm(defender, e, deal.pk, wrong_pin(entry))
-    assert fifth.status_code == 429
-    assert 0 < int(fifth["Retry-After"]) <= 15 * 60
-    stored = Entry.objects.get(pk=entry.pk)
-    assert stored.pin_locked_until is not None
-    at = timezone.localtime(stored.pin_locked_until).strftime("%H:%M")
-    assert f"this PIN is locked until {at}" in text_of(fifth.content)
-    assert "call a referee" in text_of(fifth.content)
-
-    # Locked: the right PIN too, and from another phone naming the same player.
-    again = confirm(phone(state, 2), e, deal.pk, entry.pin)
-    assert again.status_code == 429
-    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
-    # Another player's PIN is not locked.
-    other = confirm(phone(state, 1), e, deal.pk, entry_of(e, 1).pin)
-    assert other.status_code == 302
-    assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
+    locked = name(mischief, e, 2, wrong_pin(entry))
+    assert locked.status_code == 429
+    assert 0 < int(locked["Retry-After"]) <= 15 * 60
+    assert "no PIN is taken on this phone" in text_of(locked.content)
+    # Even the right PIN is refused on that phone now, and it is shown no PIN box.
+    assert name(mischief, e, 2, entry.pin).status_code == 429
+    assert holder_of(mischief, e) is None
+    page = mischief.get(link(state)).content.decode()
+    assert 'id="holder-pin"' not in page and 'id="pin-locked"' in page
+    # The player himself is not locked: on his own phone his PIN names him.
+    own = Client()
+    assert name(own, e, 2, entry.pin).status_code == 302
+    assert holder_of(own, e) == state.players[2].pk
+    assert 'id="holder-pin"' in Client().get(link(state)).content.decode()
+    lock = PinAttempts.objects.get(tournament=e.tournament, place__startswith="phone:")
+    assert lock.locked_until is not None and lock.tried_id == entry.pk
 
 
-def test_each_wrong_pin_says_how_many_more_lock_it() -> None:
-    # A player who mistyped is told to check his card, and how close the lock is.
+def test_each_wrong_pin_says_how_many_more_stop_the_phone() -> None:
     e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 2)
     entry = entry_of(e, 2)
-    said = []
-    for _ in range(4):
-        with translation.override("en"):
-            answer = defender.post(
-                link(state, "table_deal_confirm", deal.pk),
-                {"version": "1", "pin": wrong_pin(entry)},
-                follow=True,
-                headers={"accept-language": "en"},
-            )
-        said.append(text_of(answer.content))
-    assert all("This PIN is not yours: nothing was changed." in words for words in said)
-    assert all("Check the PIN on your player card" in words for words in said)
-    assert "4 more wrong PINs and your PIN is locked for 15 minutes." in said[0]
-    assert "2 more wrong PINs" in said[2]
-    assert "1 more wrong PIN and your PIN is locked for 15 minutes." in said[3]
-    with translation.override("fr"):
-        words = str(pins.pin_missed(entry_of(e, 1).pk))
-    assert "Vérifiez le code PIN de votre carte de joueur" in words
-    assert "encore 4 codes PIN erronés et votre code PIN est bloqué 15 minutes." in words
-
-
-def test_the_lock_in_french() -> None:
-    e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    entry = entry_of(e, 2)
-    for _ in range(5):
-        answer = confirm(phone(state, 2), e, deal.pk, wrong_pin(entry), lang="fr")
-    assert answer.status_code == 429
-    assert "Trop de codes PIN erronés" in text_of(answer.content)
-    assert "appelez un arbitre" in text_of(answer.content)
-
-
-def test_the_locked_page_opened_again_leads_back_to_the_table() -> None:
-    # The 429 page stands at the confirm address: a reload or a restored tab opens it with
-    # GET, which must lead back to the table's page, not to an empty 405.
-    e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 2)
-    for _ in range(5):
-        answer = confirm(defender, e, deal.pk, wrong_pin(entry_of(e, 2)))
-    assert answer.status_code == 429
-    again = defender.get(link(state, "table_deal_confirm", deal.pk), follow=True)
-    assert again.status_code == 200
-    assert again.redirect_chain[0][0] == link(state) + "#to-confirm"
-    assert 'id="waiting-1"' in again.content.decode()
-    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
+    client = Client()
+    answer = name(client, e, 2, wrong_pin(entry))
+    page = client.get(link(e.tables[0])).content.decode()
+    assert answer.status_code == 302
+    assert "4 more wrong PINs and this phone may type no PIN" in text_of(page.encode()) or (
+        "encore 4 codes PIN faux et ce téléphone" in text_of(page.encode())
+    )
 
 
 def test_the_lock_ends_after_its_minutes(monkeypatch: pytest.MonkeyPatch) -> None:
     e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 2)
     entry = entry_of(e, 2)
+    client = Client()
     for _ in range(5):
-        confirm(defender, e, deal.pk, wrong_pin(entry))
-    later(monkeypatch, 14)
-    assert confirm(defender, e, deal.pk, entry.pin).status_code == 429
-    later(monkeypatch, 15.5)
-    assert confirm(defender, e, deal.pk, entry.pin).status_code == 302
-    assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
-
-
-def test_the_right_pin_clears_the_count() -> None:
-    e = personal_event()
-    state = e.tables[0]
-    first = enter_at(state, phone(state, 0))
-    defender = phone(state, 2)
-    entry = entry_of(e, 2)
-    for _ in range(4):
-        confirm(defender, e, first.pk, wrong_pin(entry))
-    assert confirm(defender, e, first.pk, entry.pin).status_code == 302
-    assert Entry.objects.get(pk=entry.pk).pin_misses == 0
-    second = enter_at(state, phone(state, 0))
-    for _ in range(4):
-        assert confirm(defender, e, second.pk, wrong_pin(entry)).status_code == 302
-    assert confirm(defender, e, second.pk, entry.pin).status_code == 302
-    assert DealConfirmation.objects.get(deal=second).status == Status.CONFIRMED
-
-
-def test_misses_older_than_the_window_start_the_count_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    entry = entry_of(e, 2)
-    for _ in range(4):
-        confirm(phone(state, 2), e, deal.pk, wrong_pin(entry))
+        name(client, e, 2, wrong_pin(entry))
+    assert name(client, e, 2, entry.pin).status_code == 429
     later(monkeypatch, 16)
-    assert confirm(phone(state, 2), e, deal.pk, wrong_pin(entry)).status_code == 302
-    stored = Entry.objects.get(pk=entry.pk)
-    assert stored.pin_misses == 1 and stored.pin_locked_until is None
+    assert name(client, e, 2, entry.pin).status_code == 302
+    assert holder_of(client, e) == e.tables[0].players[2].pk
 
 
-@override_settings(PIN_ATTEMPTS=2, PIN_LOCK_MINUTES=3)
-def test_the_limits_are_settings() -> None:
+def test_the_right_pin_clears_the_phones_count_not_the_tables() -> None:
     e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
     entry = entry_of(e, 2)
-    assert confirm(phone(state, 2), e, deal.pk, wrong_pin(entry)).status_code == 302
-    locked = confirm(phone(state, 2), e, deal.pk, wrong_pin(entry))
-    assert locked.status_code == 429 and int(locked["Retry-After"]) <= 3 * 60
+    client = Client()
+    for _ in range(4):
+        name(client, e, 2, wrong_pin(entry))
+    assert name(client, e, 2, entry.pin).status_code == 302
+    phone_count = PinAttempts.objects.get(tournament=e.tournament, place__startswith="phone:")
+    table_count = PinAttempts.objects.get(tournament=e.tournament, place__startswith="table:")
+    assert phone_count.misses == 0 and table_count.misses == 4
 
 
 def test_a_missing_pin_is_not_a_miss() -> None:
     e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    for _ in range(6):
-        confirm(phone(state, 2), e, deal.pk, "")
-    assert Entry.objects.get(pk=entry_of(e, 2).pk).pin_misses == 0
+    client = Client()
+    client.post(link(e.tables[0], "table_holder"), {"player": e.tables[0].players[2].pk})
+    assert holder_of(client, e) is None
+    assert not PinAttempts.objects.filter(tournament=e.tournament).exists()
 
 
-def test_the_dispute_page_counts_and_answers_429() -> None:
+@override_settings(PIN_ATTEMPTS=2)
+def test_a_table_trying_from_many_phones_is_stopped_too() -> None:
     e = personal_event()
     state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    defender = phone(state, 1)
-    entry = entry_of(e, 1)
-    url = link(state, "table_deal_dispute", deal.pk)
-    version = {**deal_post(state.players[0].pk, 1, points="40"), "version": "1"}
-    answers = [
-        defender.post(url, {**version, "pin": wrong_pin(entry)}).status_code for _ in range(5)
-    ]
-    assert answers == [409, 409, 409, 409, 429]
-    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
+    entry = entry_of(e, 2)
+    # Three phones, two misses each (each phone stops at 2; the table at 6).
+    for _ in range(3):
+        client = Client()
+        name(client, e, 2, wrong_pin(entry))
+        name(client, e, 2, wrong_pin(entry))
+    fresh = Client()
+    assert name(fresh, e, 2, entry.pin).status_code == 429
+    assert holder_of(fresh, e) is None
+    # His card still proves him: a lock on typing never locks the player.
+    carded = Client()
+    carded.get(reverse("tournaments:player_card", args=[cards.card_token(entry)]))
+    assert holder_of(carded, e) == state.players[2].pk
+    # Another table of the tournament is not stopped.
+    other = e.tables[1]
+    other_entry = Entry.objects.get(tournament=e.tournament, player=other.players[0])
+    answer = Client().post(
+        link(other, "table_holder"), {"player": other.players[0].pk, "pin": other_entry.pin}
+    )
+    assert answer.status_code == 302
 
 
 def api_confirm(e: Event, deal_pk: int, seat: int, pin: str) -> Any:
@@ -227,16 +163,14 @@ def api_confirm(e: Event, deal_pk: int, seat: int, pin: str) -> Any:
     )
 
 
-def test_the_api_counts_the_same_misses_and_answers_a_429_problem() -> None:
+def test_the_api_counts_its_misses_apart_and_answers_a_429_problem() -> None:
     e = personal_event()
     state = e.tables[0]
     deal = enter_at(state, phone(state, 0))
     entry = entry_of(e, 2)
-    for _ in range(3):
+    for _ in range(4):
         wrong = api_confirm(e, deal.pk, 2, wrong_pin(entry))
         assert wrong.status_code == 400 and wrong.json()["code"] == "pin_wrong"
-    # The page and the API count together: one entry, whatever the phone.
-    confirm(phone(state, 2), e, deal.pk, wrong_pin(entry))
     locked = api_confirm(e, deal.pk, 2, wrong_pin(entry))
     assert locked.status_code == 429
     assert locked["Content-Type"].startswith("application/problem+json")
@@ -245,6 +179,11 @@ def test_the_api_counts_the_same_misses_and_answers_a_429_problem() -> None:
     assert body["errors"][0]["field"] == "pin" and "call a referee" in body["detail"]
     assert 0 < int(locked["Retry-After"]) <= 15 * 60
     assert api_confirm(e, deal.pk, 2, entry.pin).status_code == 429
+    assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
+    # The defender's own phone still confirms: the API's lock is the API's.
+    defender = phone(state, 2)
+    defender.post(link(state, "table_deal_confirm", deal.pk), {"version": "1"})
+    assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
 
 
 def test_the_api_takes_the_right_pin() -> None:
@@ -253,30 +192,32 @@ def test_the_api_takes_the_right_pin() -> None:
     deal = enter_at(state, phone(state, 0))
     answer = api_confirm(e, deal.pk, 2, entry_of(e, 2).pin)
     assert answer.status_code == 200, answer.content
-    assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
+    confirmation = DealConfirmation.objects.get(deal=deal)
+    assert confirmation.status == Status.CONFIRMED and confirmation.confirmed_by == state.players[2]
 
 
-def test_a_referee_lifts_the_lock_from_his_page() -> None:
+def test_a_referee_sees_the_locked_phone_and_lifts_the_lock() -> None:
     e = personal_event()
     state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
     entry = entry_of(e, 2)
+    client = Client()
     for _ in range(5):
-        confirm(phone(state, 2), e, deal.pk, wrong_pin(entry))
+        name(client, e, 2, wrong_pin(entry))
     referee = e.client("referee")
     page = referee.get(reverse("tournaments:referee", args=[e.tournament.pk]))
-    until = Entry.objects.get(pk=entry.pk).pin_locked_until
-    assert until is not None
-    at = timezone.localtime(until).strftime("%H:%M")
-    assert f"code PIN bloqué jusqu'à {at}" in text_of(page.content)  # French first
-    unlock = reverse("tournaments:referee_pin_unlock", args=[e.tournament.pk, entry.pk])
+    lock = PinAttempts.objects.get(tournament=e.tournament, place__startswith="phone:")
+    assert lock.locked_until is not None
+    at = timezone.localtime(lock.locked_until).strftime("%H:%M")
+    words = text_of(page.content)
+    assert f"Un téléphone à la table {state.table.number} : aucun code PIN avant {at}" in words
+    unlock = reverse("tournaments:referee_pin_unlock", args=[e.tournament.pk, lock.pk])
     # Only referees and organisers.
     assert e.client("member").post(unlock).status_code == 403
-    assert Entry.objects.get(pk=entry.pk).pin_locked_until is not None
+    assert PinAttempts.objects.get(pk=lock.pk).locked_until is not None
     assert referee.post(unlock).status_code == 302
-    assert Entry.objects.get(pk=entry.pk).pin_locked_until is None
-    assert confirm(phone(state, 2), e, deal.pk, entry.pin).status_code == 302
-    assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
+    assert PinAttempts.objects.get(pk=lock.pk).locked_until is None
+    assert name(client, e, 2, entry.pin).status_code == 302
+    assert holder_of(client, e) == state.players[2].pk
 
 
 @pytest.mark.django_db(transaction=True)
@@ -286,6 +227,7 @@ def test_misses_at_the_same_instant_each_count() -> None:
         pytest.skip("SQLite writes one transaction at a time")
     e = personal_event()
     entry = entry_of(e, 2)
+    table = e.tables[0].table
     phones = 8
     start = threading.Barrier(phones)
     errors: list[BaseException] = []
@@ -293,7 +235,7 @@ def test_misses_at_the_same_instant_each_count() -> None:
     def miss() -> None:
         try:
             start.wait(30)
-            pins.pin_missed(entry.pk)
+            pins.pin_missed(pins.PinMissed(entry.pk, pins.typed_at(table, "phone:same")))
         except BaseException as exc:
             errors.append(exc)
         finally:
@@ -305,24 +247,5 @@ def test_misses_at_the_same_instant_each_count() -> None:
     for thread in threads:
         thread.join()
     assert errors == []
-    assert Entry.objects.get(pk=entry.pk).pin_misses == phones
-
-
-def test_the_service_the_page_and_the_api_refuse_a_locked_pin_alike() -> None:
-    """One home: the service's refusal (code and words) is what the page shows and what the
-    API's problem says."""
-    e = personal_event()
-    state = e.tables[0]
-    deal = enter_at(state, phone(state, 0))
-    entry = entry_of(e, 2)
-    for _ in range(5):
-        confirm(phone(state, 2), e, deal.pk, wrong_pin(entry))
-    with translation.override("en"), pytest.raises(Refusal) as refused:
-        deal_confirm(deal=deal, by=None, player=state.players[2].pk, pin=entry.pin)
-    assert isinstance(refused.value, PinLocked)
-    assert refused.value.codes() == {"pin": ["pin_locked"]}
-    (words,) = refused.value.messages()["pin"]
-    page = confirm(phone(state, 2), e, deal.pk, entry.pin)
-    assert page.status_code == 429 and words in text_of(page.content)
-    answer = api_confirm(e, deal.pk, 2, entry.pin)
-    assert answer.status_code == 429 and answer.json()["detail"] == words
+    counted = PinAttempts.objects.get(tournament=e.tournament, place="phone:same")
+    assert counted.misses == phones

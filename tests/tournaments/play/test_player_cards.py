@@ -113,7 +113,7 @@ def test_the_personal_link_proves_the_phone_and_confirms_without_a_pin() -> None
     deal = enter_at(state, phone(state, 0))
     own = carded_phone(entry_of(e, 2))
     page = own.get(link(state)).content.decode()
-    assert 'name="pin"' not in page
+    assert 'id="pin-' not in page  # no PIN to confirm: the card proved the phone
     assert f'data-holder="{state.players[2].pk}"' in page  # the phone is his, fixed
     assert confirm(own, e, deal.pk) == 302
     confirmation = DealConfirmation.objects.get(deal=deal)
@@ -186,7 +186,10 @@ def test_a_new_card_voids_the_old_link_and_pin() -> None:
     assert 'id="holder-player"' in page and "data-holder=" not in page  # asked who holds it
     assert cards.card_entry(cards.card_token(renewed)) == renewed
     if old_pin != renewed.pin:
-        assert confirm(phone(state, 2), e, deal.pk, pin=old_pin) == 302
+        # The old PIN names nobody: the phone is still asked who holds it.
+        old = Client()
+        old.post(link(state, "table_holder"), {"player": state.players[2].pk, "pin": old_pin})
+        assert confirm(old, e, deal.pk) == 302
         assert DealConfirmation.objects.get(deal=deal).status == Status.PENDING
     assert confirm(carded_phone(renewed), e, deal.pk) == 302
     assert DealConfirmation.objects.get(deal=deal).status == Status.CONFIRMED
@@ -248,3 +251,23 @@ def test_the_registration_page_offers_the_cards() -> None:
     assert reverse("tournaments:player_cards", args=[e.tournament.pk]) not in (
         organiser.get(url).content.decode()
     )
+
+
+def test_a_card_opened_on_a_second_phone_says_so_on_both() -> None:
+    e = personal_event()
+    state = e.tables[0]
+    entry = entry_of(e, 2)
+    first = carded_phone(entry)
+    assert 'id="card-elsewhere"' not in first.get(link(state)).content.decode()
+    # Opened again on the same phone: nothing to say.
+    assert 'id="card-elsewhere"' not in first.get(card_link(entry)).content.decode()
+    assert Entry.objects.get(pk=entry.pk).card_elsewhere_at is None
+    second = Client()
+    page = second.get(card_link(Entry.objects.get(pk=entry.pk))).content.decode()
+    assert 'id="card-elsewhere"' in page
+    assert Entry.objects.get(pk=entry.pk).card_elsewhere_at is not None
+    assert 'id="card-elsewhere"' in first.get(link(state)).content.decode()
+    assert 'id="card-elsewhere"' in second.get(link(state)).content.decode()
+    # A new card starts afresh.
+    renewed = cards.card_renew(entry=Entry.objects.get(pk=entry.pk))
+    assert renewed.card_elsewhere_at is None and renewed.card_phone == ""
