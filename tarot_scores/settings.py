@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from corsheaders.defaults import default_headers as cors_default_headers
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -385,13 +386,16 @@ REST_FRAMEWORK = {
 }
 
 # A browser app on another origin may call the API: only the origins listed (scheme, host and
-# port: "https://scores.example.org"), and only under /api/. None by default: CORS off. Cookies
+# port: "https://scores.example.org"), and only under /api/. None by default; the public
+# calculator and standings are readable from any origin whatever (tarot_scores.api.cors). Cookies
 # are never sent across origins (tokens only), so a listed origin cannot act as a signed-in
 # reader of the site.
 CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS", "")
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_CREDENTIALS = False
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "WWW-Authenticate"]
+# A page keeps the ETag it read and sends it back: 304 works across origins too.
+CORS_ALLOW_HEADERS = [*cors_default_headers, "if-none-match"]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tarot Scores API",

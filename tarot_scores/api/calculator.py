@@ -222,6 +222,8 @@ class ScoreView(ProblemAnswers, APIView):
     permission_classes = [AllowAny]
     throttle_classes = [CalculatorThrottle]
     throttle_scope = "calculator"
+    # "Callable from anywhere": any origin's page may use it (api.cors).
+    open_to_any_origin = True
     parser_classes = [DealJSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON

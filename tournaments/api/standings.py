@@ -82,6 +82,7 @@ def duplicate_json(row: DuplicateRow) -> dict[str, Any]:
 
 
 class StandingsView(TournamentAPIView):
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = TournamentStandingSerializer
     paged = True
 
@@ -177,6 +178,7 @@ class StandingsView(TournamentAPIView):
 class StandingsFeedView(TournamentAPIView):
     """The feed of standings: the tournaments whose standings changed after a cursor."""
 
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = StandingsChangeSerializer
     paged = True
     page_numbers = False
@@ -239,6 +241,7 @@ class StandingsFeedView(TournamentAPIView):
 
 
 class TeamStandingsView(TournamentAPIView):
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = TournamentTeamStandingSerializer
     paged = True
 
@@ -307,6 +310,7 @@ def bracket_json(result: Bracket) -> dict[str, Any]:
 
 
 class BracketView(TournamentAPIView):
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = KnockoutBracketSerializer
 
     @extend_schema(
