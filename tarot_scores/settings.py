@@ -80,8 +80,8 @@ MIDDLEWARE = [
     # Before anything reads the request: a NUL character is answered 400, never a 500 later.
     "tarot_scores.core.nul.RefuseNulCharacters",
     "django.middleware.common.CommonMiddleware",
-    # DEBUG's HTML 404 under /api/ answered as the API's problem, as with DEBUG off.
-    "tarot_scores.api.errors.ApiNotFoundInDebug",
+    # Under /api/: times in UTC, and DEBUG's HTML 404 answered as the API's problem.
+    "tarot_scores.api.middleware.ApiAnswers",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -4,14 +4,11 @@ Ids in API paths are read by the ``id`` converter (at most 18 digits, so any id 
 through fits the database's integer columns); a path it does not match (``/clubs/abc/``,
 ``/deals/-1/``, a 40-digit id) matches no route, and Django's 404 handler answers here. Pages
 outside ``/api/`` keep the site's HTML 404. With ``DEBUG`` on, Django answers its own HTML
-page instead of calling the handler: ``ApiNotFoundInDebug`` puts the problem back.
+page instead of calling the handler: ``api.middleware.ApiAnswers`` puts the problem back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import register_converter
 from django.views.defaults import page_not_found
@@ -45,22 +42,3 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
             problem_body(status=404, code="not_found", detail=str(NotFound.default_detail))
         )
     return page_not_found(request, exception or Exception())
-
-
-class ApiNotFoundInDebug:
-    """Middleware: with ``DEBUG`` on, an API 404 is the same problem as in production (Django
-    would answer its 26 KB technical page, HTML, which no client can read). Pages keep it."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        if (
-            settings.DEBUG
-            and response.status_code == 404
-            and request.path.startswith(API_PREFIX)
-            and response.get("Content-Type", "").startswith("text/html")
-        ):
-            return not_found(request)
-        return response

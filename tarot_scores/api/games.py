@@ -176,8 +176,8 @@ GARDE_DEAL = {
     "contract": "garde",
     "won": True,
     "client_id": GARDE_BODY["client_id"],
-    "created_at": "2026-03-06T20:31:07.120000+01:00",
-    "updated_at": "2026-03-06T20:31:07.120000+01:00",
+    "created_at": "2026-03-06T19:31:07.120000Z",
+    "updated_at": "2026-03-06T19:31:07.120000Z",
 }
 DEAL_EXAMPLES = [
     OpenApiExample(

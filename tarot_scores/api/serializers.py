@@ -9,6 +9,7 @@ views call them.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Mapping
@@ -45,6 +46,11 @@ MAX_ID = 2**63 - 1
 MAX_NUMBER = 2**31 - 1
 MAX_SEATS = max(max(sizes) for sizes in TABLE_SIZES.values())
 EITHER = FivePlayers.EITHER.value
+
+
+def time_json(value: datetime.datetime | None) -> str | None:
+    """A time as every answer writes it: DRF's ISO 8601, in UTC under /api/ (``Z``)."""
+    return None if value is None else serializers.DateTimeField().to_representation(value)
 
 
 def does_not_exist(pk: Any) -> str:

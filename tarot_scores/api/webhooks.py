@@ -109,7 +109,7 @@ CREATED_EXAMPLE = {
     "url": "https://93.184.216.34/tarot/hook",
     "events": [],
     "active": True,
-    "created_at": "2026-11-27T19:02:11.101000+01:00",
+    "created_at": "2026-11-27T18:02:11.101000Z",
     "secret": "whsec_Zk3T1rCw9n8rWJ8bq3u6mS0Qe2hX4yVZl1dF7cPo5aU",
 }
 

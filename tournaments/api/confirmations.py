@@ -215,7 +215,7 @@ EXAMPLE_STATE = {
     "confirmed_by_referee": False,
     "confirmed_at": None,
     "disputed_by": 15,
-    "disputed_at": "2026-11-25T20:41:07+01:00",
+    "disputed_at": "2026-11-25T19:41:07Z",
     "dispute": {
         "deal": {"taker": 14, "contract": "garde", "points": 40, "oudlers": 2},
         "scores": {"12": 72, "13": 72, "14": -216, "15": 72},
