@@ -62,7 +62,7 @@ def does_not_exist(pk: Any) -> str:
 # --- clubs and players ----------------------------------------------------------------------
 
 
-@extend_schema_field(OpenApiTypes.INT)
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
 class VisibleClubField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
     """A club id, among the clubs the caller may read: others do not exist for them."""
 
