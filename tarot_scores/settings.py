@@ -185,9 +185,12 @@ TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"
 TASKS_WORKER_NICE = int(os.environ.get("TASKS_WORKER_NICE", "10"))
 
 # Webhooks go to public https addresses only (tarot_scores/webhooks/addresses.py). Hosts listed
-# here may take plain http on a loopback address: the tests' local receiver. Never read from
-# the environment: a deployment cannot open it by mistake.
-WEBHOOKS_TEST_HOSTS: list[str] = []
+# here may take plain http on a loopback address, any port: the tests' local receiver, or a
+# self-hosted site's test receiver with WEBHOOKS_ALLOW_LOOPBACK=1 (off unless set: a deployment
+# cannot open it by mistake; never on a site others use).
+WEBHOOKS_TEST_HOSTS: list[str] = (
+    ["127.0.0.1", "::1", "localhost"] if env_bool("WEBHOOKS_ALLOW_LOOPBACK", False) else []
+)
 
 
 def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:

@@ -83,7 +83,13 @@ class SecretSerializer(serializers.Serializer[Any]):
 class DeliverySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(read_only=True)
     event_id = serializers.UUIDField(
-        read_only=True, help_text="The event's id, sent as X-Tarot-Delivery at every try."
+        read_only=True,
+        help_text="The event's id (the body's `id`): the same for every webhook told of it.",
+    )
+    delivery_id = serializers.UUIDField(
+        read_only=True,
+        help_text="This delivery's id, sent as X-Tarot-Delivery at every try: one per webhook "
+        "and event.",
     )
     event = serializers.ChoiceField(choices=[str(event) for event in Event], read_only=True)
     status = serializers.ChoiceField(choices=Delivery.Status.choices, read_only=True)

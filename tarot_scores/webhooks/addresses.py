@@ -6,7 +6,7 @@ resolve elsewhere later. Every address the name resolves to must be public (``is
 neither multicast, reserved, loopback, link-local nor unspecified); the send then connects to
 an address checked here, with no second lookup between the check and the connection.
 
-``WEBHOOKS_TEST_HOSTS`` (settings, empty in production and not read from the environment) names
+``WEBHOOKS_TEST_HOSTS`` (settings, empty unless ``WEBHOOKS_ALLOW_LOOPBACK`` is set) names
 hosts for which plain ``http://`` and a loopback address are allowed: the tests' receiver on
 127.0.0.1. A name must match exactly: ``localhost`` is refused unless it is listed itself.
 """
