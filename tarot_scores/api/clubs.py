@@ -41,8 +41,12 @@ def club_filter(request: Request) -> Club | None:
 
 
 CLUB_QUERY = OpenApiParameter(
-    "club", int, description="Only this club (404 if it is private and the caller not in it)."
+    "club",
+    {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+    description="Only this club (404 if it is private and the caller not in it).",
 )
+# A season, by the year it starts in: the bounds every filter on it checks.
+SEASON_TYPE = {"type": "integer", "minimum": 1900, "maximum": 9999}
 
 
 class ClubListView(ClubAPIView):

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
+from tarot_scores.api.clubs import SEASON_TYPE
 from tarot_scores.api.permissions import club_or_404
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.clubs.models import Player
@@ -79,7 +80,7 @@ class ClubLeaderboardView(ClubAPIView):
         tags=["clubs"],
         parameters=[
             OpenApiParameter(
-                "season", int, description="The season, by the year it starts in (2025)."
+                "season", SEASON_TYPE, description="The season, by the year it starts in (2025)."
             ),
             OpenApiParameter("size", int, enum=SIZES, description="Only tables of this size."),
             OpenApiParameter("kind", str, enum=KINDS, description="The game (default `tarot`)."),

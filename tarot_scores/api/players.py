@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
-from tarot_scores.api.clubs import CLUB_QUERY
+from tarot_scores.api.clubs import CLUB_QUERY, SEASON_TYPE
 from tarot_scores.api.permissions import club_or_404
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.clubs.models import Player
@@ -191,7 +191,7 @@ class PlayerStatsView(ClubAPIView):
         parameters=[
             CLUB_QUERY,
             OpenApiParameter(
-                "season", int, description="The year the season starts in, e.g. 2025."
+                "season", SEASON_TYPE, description="The year the season starts in, e.g. 2025."
             ),
         ],
         responses={

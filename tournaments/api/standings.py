@@ -14,7 +14,7 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -111,8 +111,8 @@ class StandingsView(TournamentAPIView):
                 str,
                 enum=list(Entry.Series.values),
                 description="Only the players of this series (open, s1, s2, s3, promotion), "
-                "ranked 1..n among themselves. Any other value is ignored: the overall "
-                "standings.",
+                "ranked 1..n among themselves. Empty or absent: the overall standings; any "
+                "other value is refused (400 on `series`).",
             )
         ],
         responses={
@@ -129,6 +129,11 @@ class StandingsView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
+        asked = serializers.ChoiceField(choices=Entry.Series.choices, allow_blank=True)
+        try:
+            asked.run_validation(request.query_params.get("series", ""))
+        except serializers.ValidationError as error:
+            raise serializers.ValidationError({"series": error.detail}) from None
         series = standings_selectors.series_or_overall(request.query_params.get("series"))
         club = tournament.club
 
