@@ -40,7 +40,7 @@ def sent_once(hook: Webhook) -> None:
 
 
 def feed(club: Club, cursor: str) -> dict[str, Any]:
-    answer = APIClient().get(FEED, {"club": club.pk, "updated_since": cursor})
+    answer = APIClient().get(FEED, {"club": str(club.pk), "updated_since": cursor})
     assert answer.status_code == 200, answer.content
     return dict(answer.json())
 
