@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
-from tarot_scores.api.clubs import SEASON_TYPE
+from tarot_scores.api.clubs import CLUB_ID, SEASON_TYPE
 from tarot_scores.api.permissions import club_or_404
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.clubs.models import Player
@@ -152,7 +152,7 @@ class PlayerHistoryView(ClubAPIView):
         "total and deals in each, summed from the score lines (deleted deals left out). With "
         "`?club=id`, that club's games only; without, those of every club the caller may read.",
         tags=["players"],
-        parameters=[OpenApiParameter("club", int, description="Only this club's games.")],
+        parameters=[OpenApiParameter("club", CLUB_ID, description="Only this club's games.")],
         responses={
             200: PlayerGameSerializer(many=True),
             400: refusal("`club` is not an id."),
