@@ -17,29 +17,46 @@ PYTEST_WORKERS ?= auto
 # Debug is off unless asked for (tarot_scores/settings.py); the development targets ask for it.
 run migrations messages bench: export DJANGO_DEBUG ?= 1
 
-.PHONY: help run test lint fmt typecheck contracts migrations pytest chromium messages bench clean
+.PHONY: help run test lint fmt typecheck contracts migrations pytest chromium messages bench clean lock
 
 help:
 	@echo "make run      serve http://127.0.0.1:8000 and run the jobs' worker (SQLite, demo club)"
 	@echo "make test     lint, format check, mypy, import contracts and the whole suite incl. browser tests"
-	@echo "make lint | fmt | messages | bench | clean"
+	@echo "make lint | fmt | messages | bench | lock | clean"
 
-$(PY):
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+# Every install comes from uv.lock (exact versions, each file's hash checked), with uv (a PyPI
+# package, pinned here, kept in .tools): the same set for `make run`, `make test`, CI and the
+# image. `make lock` writes uv.lock again after a change of pyproject.toml's dependencies;
+# `--locked` refuses to install from a lock that no longer matches pyproject.toml.
+UV_VERSION := 0.13.9
+UV := .tools/bin/uv
+export UV_LINK_MODE := copy
+# Bytecode written at install: a process started with PYTHONDONTWRITEBYTECODE (as here) would
+# otherwise compile every library it imports, at every start.
+export UV_COMPILE_BYTECODE := 1
+export UV_PYTHON := $(PYTHON)
+export UV_PYTHON_DOWNLOADS := never
 
-# Stamp files: reinstall only when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+$(UV):
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --target .tools uv==$(UV_VERSION)
+
+# Stamp files: reinstall only when pyproject.toml or uv.lock changes. `make run` leaves the
+# test tools in place if `make test` installed them (--inexact).
+$(VENV)/.installed: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --locked --inexact --quiet
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --locked --extra dev --quiet
 	touch $@ $(VENV)/.installed
 
+lock: | $(UV)
+	$(UV) lock
+
+# The checks run once, in runserver: migrate and load_demo skip theirs (each costs a start-up).
 run: $(VENV)/.installed
-	$(MANAGE) migrate --noinput
-	$(MANAGE) load_demo --if-empty
+	$(MANAGE) migrate --noinput --skip-checks
+	$(MANAGE) load_demo --if-empty --skip-checks
 	@# The background jobs' worker runs beside the site and stops with it (Ctrl+C).
 	$(MANAGE) worker & worker=$$!; trap 'kill $$worker 2>/dev/null || true' EXIT; \
 		$(MANAGE) runserver 127.0.0.1:8000
@@ -91,5 +108,5 @@ bench: $(VENV)/.installed-dev
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; (cd bench && ../$(PY) $$b.py); done
 
 clean:
-	rm -rf $(VENV) *.egg-info staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache .hypothesis test-results
+	rm -rf $(VENV) .tools *.egg-info staticfiles .pytest_cache .mypy_cache .ruff_cache .import_linter_cache .hypothesis test-results
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -252,7 +252,7 @@ def time_the_save(
     from tarot_scores.clubs.demo import random_tarot_payload
     from tarot_scores.games import services
     from tarot_scores.games.seats import table_seats
-    from tarot_scores.stats.services import ratings_after_deal
+    from tarot_scores.ratings.services import ratings_after_deal
 
     hooks = services.deal_changed
     unrated = [hook for hook in hooks if hook is not ratings_after_deal]
@@ -299,7 +299,7 @@ def time_the_save(
 
 def time_the_rebuild(club: Any) -> float:
     """Seconds to rebuild every rating (the club's and the federation's) from the deals."""
-    from tarot_scores.stats.services import ratings_rebuild
+    from tarot_scores.ratings.services import ratings_rebuild
 
     started = time.perf_counter()
     ratings_rebuild()

@@ -10,7 +10,7 @@ them with the seated players' ids put in; the statistics rows (``PlayerSeason``)
 as the deal services write them. The run checks both against the site: a sample of deals is
 scored again through ``deal_score`` on its real game, and one club's statistics are rebuilt
 with ``stats.services.stats_rebuild`` and compared row for row. The ratings are rebuilt with
-``stats.services.ratings_rebuild`` for the measured club (the player page shows the club's
+``ratings.services.ratings_rebuild`` for the measured club (the player page shows the club's
 rating and its curve), and so are its players' figures and game totals
 (``stats_rebuild``: what the player page reads); the federation's ratings and the other
 clubs' figures, which no measured page reads, are not built. The busiest players' figures,
@@ -483,7 +483,7 @@ def main() -> None:
     from django.core.management import call_command
 
     from tarot_scores.models import Club
-    from tarot_scores.stats import services
+    from tarot_scores.ratings import services
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG off: the manifest

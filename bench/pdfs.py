@@ -34,9 +34,10 @@ django.setup()
 from django.utils import translation  # noqa: E402
 
 from tarot_scores.clubs.models import Club, Player  # noqa: E402
+from tarot_scores.ratings.selectors import Ranking, RatedPlayer  # noqa: E402
 from tarot_scores.stats import report  # noqa: E402
 from tarot_scores.stats.records import BestDeal, BestEvening, ClubRecords, WinningRun  # noqa: E402
-from tarot_scores.stats.selectors import LeaderRow, Ranking, RatedPlayer  # noqa: E402
+from tarot_scores.stats.selectors import LeaderRow  # noqa: E402
 from tournaments.models import Tournament  # noqa: E402
 from tournaments.printing import pdf  # noqa: E402
 from tournaments.ranking import StandingRow  # noqa: E402

@@ -17,7 +17,7 @@ they add noise, not skill).
 At several season lengths (deals played per player) it prints the Spearman rank correlation
 between the hidden skills and each method's ranking, averaged over seeds:
 
-- ``rating``: ``tarot_scores.stats.rating`` as the site runs it (its DEFAULT_RULES), ranked by
+- ``rating``: ``tarot_scores.ratings.rating`` as the site runs it (its DEFAULT_RULES), ranked by
   the conservative rating shown to players;
 - the same with one choice changed, which is how the site's choices were made: ``win/loss``
   (no weight), ``margin.5/30`` (a milder margin weight: half an update at 0, full from 30),
@@ -46,7 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tarot_scores.stats.rating import (  # noqa: E402
+from tarot_scores.ratings.rating import (  # noqa: E402
     DEFAULT_RULES,
     Camps,
     RatedDeal,

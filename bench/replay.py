@@ -8,7 +8,7 @@ For each size a fresh database (``tarot_i19_replay_<deals>``) gets a club of tha
 (``harness.seed_club``: 12 players, 4-player tables, three seasons) and its ratings built. Then,
 ``--repeat`` times each, alternately: the newest deal corrected, a deal in the middle (by play
 order) corrected, each through ``games.services.deal_update`` as the page and the API call it,
-timed alone; the ratings' job (``stats.services.ratings_catch_up``, what the worker runs) is then
+timed alone; the ratings' job (``ratings.jobs.ratings_catch_up``, what the worker runs) is then
 run untimed so that every save starts from ratings that are up to date. Printed: the median
 save of each, their ratio (target: at most 2), and, once, the job's time after a correction in
 the middle (the ratings converge that long after the save; target 60 s at 100,000 deals).
@@ -49,7 +49,8 @@ from harness import PYTHON, ROOT, bench_database, django_setup, percentile, seed
 
 
 def seeded(deals: int) -> tuple[Any, float]:
-    from tarot_scores.stats.services import ratings_rebuild, stats_rebuild
+    from tarot_scores.ratings.services import ratings_rebuild
+    from tarot_scores.stats.services import stats_rebuild
 
     started = time.perf_counter()
     club = seed_club(deals)
@@ -90,7 +91,7 @@ def correct(deal: Any, flip: int) -> float:
 
 
 def measure(deals: int, repeat: int, profile: bool) -> dict[str, float]:
-    from tarot_scores.stats.services import ratings_catch_up
+    from tarot_scores.ratings.jobs import ratings_catch_up
 
     club, seed_s = seeded(deals)
     middle, newest = middle_and_newest(club)
@@ -142,7 +143,7 @@ def entry_during_replay(deals: int, url: str, saves: int, nice: int | None) -> N
     from tarot_scores.games import services
     from tarot_scores.games.seats import table_seats
     from tarot_scores.models import Club, Membership
-    from tarot_scores.stats.models import RatingsBehind
+    from tarot_scores.ratings.models import RatingsBehind
 
     club, _seed_s = seeded(deals)
     middle, _newest = middle_and_newest(club)

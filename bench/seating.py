@@ -1,75 +1,102 @@
-"""Seating quality: ``mixing`` against the best value known, and against the greedy baseline.
+"""Seating quality and cost: the fair ``mixing`` against today's search, measured in one run.
 
-Run: ``python bench/seating.py [--seed S] [--seconds T] [--sizes 16x5,32x10]``.
+Run: ``python bench/seating.py [--seed S] [--sizes 12x3,13x3a12,28x9] [--baseline COMMIT]``.
 
-For each field (players x rounds) it prints the repeated meetings over all rounds (a repeat is
-a pair sharing a table again) and the time taken by:
+For each field (``players x rounds``, ``a`` and a count: that many pairs kept apart, drawn among
+those one seating keeps apart) it prints, for each way of seating, the largest number of meetings
+of any pair (``most``), the pairs that meet that often, the repeats (meetings past a pair's
+first, over all rounds) and the CPU time (``time.process_time``):
 
-- mixing, all at once: ``seat_all_rounds`` with ``--seconds`` for the whole schedule;
-- mixing, round by round: as the tournament service calls it, one ``seat_round`` per round with
-  ``total_rounds`` (each call plans the rounds still to come), ``--seconds`` shared by the rounds;
-- greedy: the baseline, each player in turn to the table where he has met the fewest;
-- random: a seeded draw, for scale;
+- fair, all at once: ``seat_all_rounds`` with ``mixing``;
+- fair, round by round: as the tournament service calls it, one ``seat_round`` per round with
+  ``total_rounds`` (CPU: the slowest single call, the organiser's wait);
+- today's search: ``mixing`` as it was at ``--baseline`` (``BASELINE``, the commit before the
+  fair objective), loaded from git into this process and run all at once;
+- greedy: the baseline method of the package, for scale;
 
-then the best value known for the field (``BEST_KNOWN``, with its source) and the ratio of
-mixing's best to the greedy's. At most about ``2 x --seconds`` per field; all runs happen in
-this process, one after the other.
+then the counting floor (``fairness.schedule_floor``: no schedule does better) and the CPU
+ratio of the fair search to today's. All runs happen in this process, one after the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import random
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from itertools import combinations
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from tournaments.seating import (  # noqa: E402
-    Method,
-    SeatingResult,
-    plan_tables,
-    seat_all_rounds,
-    seat_round,
-)
-from tournaments.seating.rounds import WORK_MOVES  # noqa: E402
+from tournaments.seating import Method, plan_tables, seat_all_rounds, seat_round  # noqa: E402
+from tournaments.seating.fairness import Meetings, meetings_of, schedule_floor  # noqa: E402
 
-SIZES = "16x5,20x5,28x7,32x9,32x10,36x9,40x6,64x21,100x8,200x8,13x4,18x5,26x6"
+SIZES = "12x3,13x3a12,8x3,16x5,17x5,20x6,21x10,28x9,30x10,32x10,40x13,52x17,100x8,299x10"
+BASELINE = "3992a66"
+"""Today's search: the commit before the fair objective (repeats counted alone, 1,000,000
+swaps, constructions for 16, 20, 28 over 7 rounds, 32...)."""
 
-BEST_KNOWN: dict[tuple[int, int], str] = {
-    # Zero repeats, from resolvable designs (tournaments/seating/designs.py builds them all):
-    (16, 5): "0",  # the affine plane AG(2,4): every pair meets exactly once
-    (20, 5): "0",  # resolvable TD(4,5) (5-4-6 is impossible: 5 rounds is the most)
-    (28, 7): "0",  # resolvable TD(4,7)
-    (32, 9): "0",  # resolvable TD(4,8) plus each group of 8 at 2 tables
-    (32, 10): "0",  # social golfer 8-4-10, first solved by A. Aguado (2004); CSPLib prob010
-    (36, 9): "0",  # resolvable TD(4,9)
-    (64, 21): "0",  # resolvable TD(4,16) plus AG(2,4) in each group: every pair meets once
-    (100, 8): "0",  # resolvable TD(4,25)
-    # Zero is the floor and reached here by the search (no construction needed):
-    (40, 6): "0",
-    (200, 8): "0",
-}
-"""Fewest repeats known possible. Fields not listed print the counting bound (``floor``): no
-schedule has fewer; the true optimum there is not known to us."""
-
-Run = Callable[[list[int], int, int, int], list[SeatingResult[int]]]
+Tables = list[list[int]]
+Run = Callable[[list[int], int, int, list[tuple[int, int]]], tuple[list[Tables], float]]
 
 
-def all_at_once(method: Method) -> Run:
-    def run(players: list[int], rounds: int, seed: int, budget: int) -> list[SeatingResult[int]]:
-        return seat_all_rounds(players, rounds=rounds, method=method, seed=seed, work_budget=budget)
+def load_baseline(commit: str) -> ModuleType | None:
+    """``tournaments.seating`` as it was at ``commit``, imported as a package of its own; None
+    when git or the commit is not there."""
+    try:
+        names = subprocess.run(
+            ["git", "ls-tree", "--name-only", commit, "tournaments/seating/"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    folder = Path(tempfile.mkdtemp()) / "baseline_seating"
+    folder.mkdir()
+    for name in names:
+        source = subprocess.run(
+            ["git", "show", f"{commit}:{name}"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        (folder / Path(name).name).write_bytes(source)
+    spec = importlib.util.spec_from_file_location(
+        "baseline_seating", folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_seating"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def all_at_once(seat: Callable[..., Any], method: str) -> Run:
+    def run(
+        players: list[int], rounds: int, seed: int, apart: list[tuple[int, int]]
+    ) -> tuple[list[Tables], float]:
+        start = time.process_time()
+        results = seat(players, rounds=rounds, method=method, seed=seed, apart=apart)
+        return [list(map(list, r.tables)) for r in results], time.process_time() - start
 
     return run
 
 
 def round_by_round(
-    players: list[int], rounds: int, seed: int, budget: int
-) -> list[SeatingResult[int]]:
-    history: list[tuple[tuple[int, ...], ...]] = []
-    results = []
+    players: list[int], rounds: int, seed: int, apart: list[tuple[int, int]]
+) -> tuple[list[Tables], float]:
+    history: list[Tables] = []
+    slowest = 0.0
     for number in range(1, rounds + 1):
+        start = time.process_time()
         result = seat_round(
             players,
             round_number=number,
@@ -77,70 +104,77 @@ def round_by_round(
             seed=seed,
             history=history,
             total_rounds=rounds,
-            work_budget=budget,
+            apart=apart,
         )
-        history.append(result.tables)
-        results.append(result)
-    return results
+        slowest = max(slowest, time.process_time() - start)
+        history.append([list(t) for t in result.tables])
+    return history, slowest
 
 
-RUNS: list[tuple[str, Run]] = [
-    ("mixing, all at once", all_at_once(Method.MIXING)),
-    ("mixing, round by round", round_by_round),
-    ("greedy", all_at_once(Method.GREEDY)),
-    ("random", all_at_once(Method.RANDOM)),
-]
+def kept_apart(players: int, count: int, seed: int) -> list[tuple[int, int]]:
+    """``count`` pairs that one seating of the plan keeps apart (a seeded draw)."""
+    rng = random.Random(seed)
+    order = list(range(players))
+    rng.shuffle(order)
+    table_of: dict[int, int] = {}
+    at = 0
+    for t, size in enumerate(plan_tables(players).sizes):
+        for p in order[at : at + size]:
+            table_of[p] = t
+        at += size
+    pairs = [(a, b) for a, b in combinations(range(players), 2) if table_of[a] != table_of[b]]
+    return rng.sample(pairs, min(count, len(pairs)))
 
 
-def floor(players: int, rounds: int) -> int:
-    """Repeats no schedule avoids: more meetings than pairs, overall or for one player (the
-    same count as ``rounds._Field.repeat_floor`` on a fresh field)."""
-    sizes = plan_tables(players).sizes
-    meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
-    short = players * max(0, rounds * (min(sizes) - 1) - (players - 1))
-    return max(0, meetings - players * (players - 1) // 2, (short + 1) // 2)
+def cell(meetings: Meetings, seconds: float | None = None) -> str:
+    text = f"{meetings.most} x{meetings.at_most:<4} r{meetings.repeats:<4}"
+    return text + (f" {seconds:6.2f}s" if seconds is not None else "")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument(
-        "--moves", type=int, default=WORK_MOVES, help="work budget per seating (swaps evaluated)"
-    )
-    parser.add_argument("--sizes", default=SIZES, help="players x rounds, comma separated")
+    parser.add_argument("--sizes", default=SIZES, help="players x rounds [a pairs apart], commas")
+    parser.add_argument("--baseline", default=BASELINE, help="commit of today's search")
     args = parser.parse_args()
-    sizes = [tuple(int(x) for x in size.split("x")) for size in args.sizes.split(",")]
-    print(f"repeats over all rounds (time); seed {args.seed}, {args.moves} swaps per seating")
+    baseline = load_baseline(args.baseline)
+    runs: list[tuple[str, Run]] = [
+        ("fair, all at once", all_at_once(seat_all_rounds, "mixing")),
+        ("fair, round by round", round_by_round),
+    ]
+    if baseline is not None:
+        runs.append(("today's search", all_at_once(baseline.seat_all_rounds, "mixing")))
+    else:
+        print(f"(today's search at {args.baseline} not found: git or the commit is missing)")
+    runs.append(("greedy", all_at_once(seat_all_rounds, "greedy")))
+    print("most meetings of a pair x pairs that often, r repeats, CPU seconds; seed", args.seed)
     header = (
-        f"{'field':>7} | "
-        + " | ".join(f"{name:>22}" for name, _run in RUNS)
-        + f" | {'best known':>10} | mixing/greedy"
+        f"{'field':>9} | "
+        + " | ".join(f"{name:>24}" for name, _run in runs)
+        + f" | {'floor':>15} | fair/today CPU"
     )
     print(header)
     print("-" * len(header))
-    started = time.monotonic()
-    for players, rounds in sizes:
-        field = list(range(1, players + 1))
+    for size in args.sizes.split(","):
+        shape, _, apart_count = size.partition("a")
+        players, rounds = (int(x) for x in shape.split("x"))
+        apart = kept_apart(players, int(apart_count or 0), args.seed)
+        field = list(range(players))
         cells = []
-        totals: dict[str, int] = {}
-        for name, run in RUNS:
-            start = time.perf_counter()
-            results = run(field, rounds, args.seed, args.moves)
-            elapsed = time.perf_counter() - start
-            totals[name] = sum(r.repeats for r in results)
-            late = "!" if any(r.timed_out for r in results) else " "
-            cells.append(f"{totals[name]:>5} ({elapsed:6.2f} s){late}")
-        known = BEST_KNOWN.get((players, rounds), f">= {floor(players, rounds)}")
-        greedy = totals["greedy"]
-        best = min(totals["mixing, round by round"], totals["mixing, all at once"])
-        ratio = f"{best / greedy:.2f}" if greedy else "-"
+        seconds: dict[str, float] = {}
+        for name, run in runs:
+            plan, spent = run(field, rounds, args.seed, apart)
+            seconds[name] = spent
+            cells.append(cell(meetings_of(plan), spent))
+        floor = schedule_floor(players, [plan_tables(players).sizes] * rounds)
+        today = seconds.get("today's search")
+        ratio = f"{seconds['fair, all at once'] / today:.2f}" if today else "-"
         print(
-            f"{players:>4}x{rounds:<2} | "
-            + " | ".join(f"{c:>22}" for c in cells)
-            + f" | {known:>10} | {ratio}"
+            f"{size:>9} | "
+            + " | ".join(f"{c:>24}" for c in cells)
+            + f" | {cell(floor):>15} | {ratio}",
+            flush=True,
         )
-    total = time.monotonic() - started
-    print(f"(! = stopped by the safety net, not the work budget)  total {total:.0f} s")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ class TarotScoresConfig(AppConfig):
         from tarot_scores.core.signin import lock_the_django_request
         from tarot_scores.games.home import home_open_games
         from tarot_scores.games.services import on_deal_change, on_scores_counted
-        from tarot_scores.stats.services import ratings_after_deal, stats_apply
+        from tarot_scores.ratings.services import ratings_after_deal
+        from tarot_scores.stats.services import stats_apply
         from tarot_scores.webhooks.events import deal_announce
 
         # The season statistics and the ratings follow every way a deal is written (game page,
@@ -38,7 +39,8 @@ class TarotScoresConfig(AppConfig):
         user_locked_out.connect(lock_the_django_request, dispatch_uid="lock_the_django_request")
         # The public calculator and standings are readable from any origin (api.cors).
         check_request_enabled.connect(open_to_any_origin, dispatch_uid="open_to_any_origin")
-        # A password changed or reset revokes the account's API tokens.
+        # A password changed or reset (not a hash upgraded at sign-in), an account deactivated
+        # or reactivated: the account's API tokens are revoked.
         pre_save.connect(
             revoke_tokens_on_password_change,
             sender=get_user_model(),

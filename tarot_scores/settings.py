@@ -16,6 +16,8 @@ from corsheaders.defaults import default_headers as cors_default_headers
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from tarot_scores.core.queues import LEGACY, QUEUES, capacity_from
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -169,6 +171,10 @@ CACHES = {
 # every new results version (docs/performance.md, "Coalescing").
 RESULTS_LAG_SECONDS = float(os.environ.get("RESULTS_LAG_SECONDS", "2"))
 
+# Every phone of a tournament table asks every this many seconds whether the table changed
+# (tournaments.views.table_sync: an ETag'd poll answered 304 while nothing did).
+TABLE_POLL_SECONDS = float(os.environ.get("TABLE_POLL_SECONDS", "5"))
+
 # Background jobs (docs/operations.md, "The worker"): Django's Tasks API (the django-tasks
 # backport). TASKS_BACKEND=database (the default: the jobs wait in a table of the site's own
 # database, `manage.py worker` runs them), rq (Redis, through RQ, for several servers:
@@ -184,6 +190,9 @@ TASKS_WORKER_LOST_SECONDS = int(os.environ.get("TASKS_WORKER_LOST_SECONDS", "60"
 # --during-replay on 2 cores: entry's time doubled beside a replay at nice 0; docs/performance.md).
 TASKS_WORKER_NICE = int(os.environ.get("TASKS_WORKER_NICE", "10"))
 
+# The ports a webhook may be sent to, 443 always (tarot_scores/webhooks/addresses.py).
+WEBHOOKS_PORTS = [int(port) for port in env_list("WEBHOOKS_PORTS", "443,8443")]
+
 # Webhooks go to public https addresses only (tarot_scores/webhooks/addresses.py). Hosts listed
 # here may take plain http on a loopback address, any port: the tests' local receiver, or a
 # self-hosted site's test receiver with WEBHOOKS_ALLOW_LOOPBACK=1 (off unless set: a deployment
@@ -191,17 +200,25 @@ TASKS_WORKER_NICE = int(os.environ.get("TASKS_WORKER_NICE", "10"))
 WEBHOOKS_TEST_HOSTS: list[str] = (
     ["127.0.0.1", "::1", "localhost"] if env_bool("WEBHOOKS_ALLOW_LOOPBACK", False) else []
 )
+# The whole of one webhook send, from the DNS lookup to the last byte of the answer: then it has
+# failed and is tried again later (tarot_scores/webhooks/sending.py). 10 s, never more; a test
+# lowers it so that a receiver dripping its answer is cut off sooner.
+WEBHOOKS_DEADLINE_SECONDS = min(float(os.environ.get("WEBHOOKS_DEADLINE_SECONDS", "10")), 10.0)
 
 
 def tasks_from(kind: str, redis_url: str) -> dict[str, Any]:
+    """The TASKS setting of a backend: every backend knows the queues by kind (core.queues),
+    so a job asked for on a queue it does not know is refused at once."""
+    queues = list(QUEUES)
     if kind == "database":
-        return {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+        return {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": queues}}
     if kind == "immediate":
-        return {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+        backend = "django_tasks.backends.immediate.ImmediateBackend"
+        return {"default": {"BACKEND": backend, "QUEUES": queues}}
     if kind == "rq":
         if not redis_url:
             raise ImproperlyConfigured("TASKS_BACKEND=rq needs TASKS_REDIS_URL or REDIS_URL.")
-        return {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+        return {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": queues}}
     raise ImproperlyConfigured(f"Unknown TASKS_BACKEND: {kind} (database, rq or immediate).")
 
 
@@ -209,7 +226,23 @@ TASKS = tasks_from(TASKS_BACKEND, TASKS_REDIS_URL)
 if TASKS_BACKEND == "rq":
     # RQ's queues (its admin pages read Redis: only where Redis holds the queue).
     INSTALLED_APPS.append("django_rq")
-RQ_QUEUES = {"default": {"URL": TASKS_REDIS_URL or "redis://127.0.0.1:6379/0"}}
+RQ_QUEUES = {
+    name: {"URL": TASKS_REDIS_URL or "redis://127.0.0.1:6379/0"} for name in (*QUEUES, LEGACY)
+}
+# How many jobs of each queue one `manage.py worker` runs at once (core.queues): a slow webhook
+# receiver holds only the webhooks' slots.
+try:
+    TASKS_WORKERS = capacity_from(os.environ.get("TASKS_WORKERS", ""))
+except ValueError as fault:
+    raise ImproperlyConfigured(f"TASKS_WORKERS: {fault}") from None
+# Readiness (/readyz) says a queue is behind when its oldest job due has waited this long, and
+# names a job running for longer than its queue's limit (seconds).
+TASKS_WAITING_LIMIT_SECONDS = int(os.environ.get("TASKS_WAITING_LIMIT_SECONDS", "300"))
+TASKS_RUNNING_LIMIT_SECONDS = int(os.environ.get("TASKS_RUNNING_LIMIT_SECONDS", "900"))
+# How long the worker waits before trying the database or Redis again after losing it, doubled
+# at each failure up to the maximum (seconds): it never ends for a lost connection.
+TASKS_RECONNECT_SECONDS = float(os.environ.get("TASKS_RECONNECT_SECONDS", "1"))
+TASKS_RECONNECT_MAX_SECONDS = float(os.environ.get("TASKS_RECONNECT_MAX_SECONDS", "30"))
 
 # Password guessing (login page, admin, API token): django-axes counts failed sign-ins per account
 # and per client address (see tarot_scores/core/signin.py); its backend comes first so that a

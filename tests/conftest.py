@@ -13,6 +13,7 @@ from hypothesis import settings as hypothesis_settings
 from pytest_django import Settings
 
 from tarot_scores.clubs.models import Club, Player
+from tarot_scores.settings import tasks_from
 from tests.factories import UserFactory, make_club
 
 # Property tests that leave the number of examples to the profile: few while working (`make
@@ -40,7 +41,7 @@ def _jobs_run_at_once(settings: Settings) -> None:
     # A job asked for in a test runs there and then (the immediate backend), inside the test's
     # transaction; the tests of the queue itself (tests/core/test_jobs.py) run a real worker.
     settings.TASKS_BACKEND = "immediate"
-    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    settings.TASKS = tasks_from("immediate", "")
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,9 @@ from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 from pytest_django import Settings
 
-DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+from tarot_scores.settings import tasks_from
+
+DATABASE_QUEUE = tasks_from("database", "")
 
 
 @pytest.fixture

@@ -23,9 +23,14 @@ class TournamentsConfig(AppConfig):
         from tournaments.play.deal import table_deal_changed
         from tournaments.play.penalties import table_penalties
         from tournaments.play.permissions import table_access, table_needs_reason
-        from tournaments.views.cards import PLAYER_CARDS, draw_player_cards
-        from tournaments.views.results import STANDINGS_PDF, draw_standings_pdf
-        from tournaments.views.rounds import TABLE_SHEETS, draw_table_sheets
+        from tournaments.printing.jobs import (
+            PLAYER_CARDS,
+            STANDINGS_PDF,
+            TABLE_SHEETS,
+            draw_player_cards,
+            draw_standings_pdf,
+            draw_table_sheets,
+        )
         from tournaments.views.sections import club_tournaments, home_tournaments_today
         from tournaments.webhooks import deal_audience
 

@@ -295,6 +295,19 @@ class Table(models.Model):
         return f"{self.round} T{self.number}"
 
 
+class ReplacedTableLink(models.Model):
+    """A table's private link the organisers replaced (``rounds.services.table_link_renew``):
+    kept so that a phone, or the QR code printed on the old score sheet, is told the link was
+    replaced and what to do, instead of "not found". It opens nothing."""
+
+    token = models.CharField(max_length=40, unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="replaced_links")
+    replaced_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.table} (replaced)"
+
+
 class DealConfirmation(models.Model):
     """Whether a tournament table's deal is agreed, when the tournament requires confirmation.
 

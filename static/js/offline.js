@@ -11,6 +11,9 @@
 // - A banner (#offline-banner, in base.html) says so while the network is gone.
 // - The totals at the top of an entry screen get a provisional line: the stored totals plus the
 //   deals kept on the phone whose scores the preview had counted (#totals-provisional).
+// - After every change the page shows (a deal saved or undone, a deal sent from the list, the
+//   table's other phones' changes brought by its poll), the service worker keeps the entry
+//   screen again, so that a reload offline shows the deals stored, never fewer.
 // - A deal the site does not take (someone else entered that number, the game is finished, a
 //   refusal) stops its game's queue and says what to do: enter it as the next deal, try again,
 //   or discard it.
@@ -302,6 +305,29 @@
       previewKey = elt.dataset.offlineKey;
     }
   });
+  // The service worker's copy of this entry screen, fetched again now: the page changed, and a
+  // reload offline must show what the site stores (the deals not sent come from IndexedDB).
+  function keepFresh() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker && panel()) {
+      worker.postMessage({ type: "keep-entry", url: window.location.href, fresh: true });
+    }
+  }
+
+  // A save or an undo answered (any post but the preview's), or the table's poll bringing the
+  // other phones' changes (#table-sync): the page shows something new.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail || {};
+    var elt = detail.elt;
+    if (!elt || !detail.successful || !detail.xhr || detail.xhr.status !== 200) {
+      return;
+    }
+    var verb = detail.requestConfig ? detail.requestConfig.verb : "";
+    if ((verb === "post" && elt.id !== "deal-preview") || elt.id === "table-sync") {
+      keepFresh();
+    }
+  });
+
   // A new form from the site (after a save): remember the next number.
   document.addEventListener("htmx:afterSettle", function () {
     var form = entryForm();
@@ -463,6 +489,7 @@
           var verdict = judge(deal, answer);
           if (verdict === "done") {
             queued[deal.game] = Math.max(0, (queued[deal.game] || 1) - 1);
+            keepFresh();
             return dropDeal(deal.seq).then(next);
           }
           if (verdict === "retry") {

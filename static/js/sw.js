@@ -5,7 +5,8 @@
 // - the app shell (CSS, scripts, icons, manifest, offline page), at install;
 // - any other static file, the first time a page asks for it;
 // - the entry screen of each game opened on this phone (the page asks for it: "keep-entry"),
-//   refreshed at every visit, the last few only.
+//   refreshed at every visit and after every save or change the page shows ("fresh": so that
+//   a reload offline shows the deal just saved), the last few only.
 // Pages are asked for from the network first; a kept entry screen answers when the network is
 // down or slow, the offline page for any other page. Posts are never touched: a deal posted
 // while offline fails in the page, whose script (offline.js) queues it.
@@ -43,12 +44,22 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-function keepEntry(url) {
+// One keeping at a time, in the order asked: a refresh asked after the second save is never
+// overwritten by the one asked after the first.
+var keeping = Promise.resolve();
+
+function keepEntry(url, fresh) {
+  keeping = keeping.then(function () { return keepOne(url, fresh); });
+  return keeping;
+}
+
+function keepOne(url, fresh) {
   // A page just shown from the network: fetch it once more to keep it (its own answer was
-  // already used by the browser), then forget the oldest beyond KEEP_ENTRIES.
+  // already used by the browser), then forget the oldest beyond KEEP_ENTRIES. ``fresh``: the
+  // page changed since (a deal saved): fetch it again even if it is kept.
   return caches.open(ENTRIES).then(function (cache) {
     return cache.match(url, { ignoreVary: true }).then(function (hit) {
-      if (hit) {
+      if (hit && !fresh) {
         return null; // kept already, and refreshed by each visit
       }
       return fetch(url, { credentials: "same-origin" }).then(function (response) {
@@ -72,7 +83,7 @@ self.addEventListener("message", function (event) {
   if (data.type === "keep-entry" && typeof data.url === "string") {
     var url = new URL(data.url, self.location.origin);
     if (url.origin === self.location.origin) {
-      event.waitUntil(keepEntry(url.pathname + url.search));
+      event.waitUntil(keepEntry(url.pathname + url.search, data.fresh === true));
     }
   } else if (data.type === "forget-pages") {
     // Signing out: no page of the account stays on the phone.

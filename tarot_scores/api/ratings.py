@@ -1,6 +1,6 @@
 """A club's players ranked by rating over the API: today's ratings, or as a season ended.
 
-The same ranking as the club's page (``stats.selectors.rating_ranking``): only the players
+The same ranking as the club's page (``ratings.selectors.rating_ranking``): only the players
 with at least ``RATING_MIN_DEALS`` rated deals, best first. A private club does not exist for
 outsiders (404).
 """
@@ -19,8 +19,8 @@ from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
 from tarot_scores.api.clubs import SEASON_TYPE
 from tarot_scores.api.paging import Pages
 from tarot_scores.api.permissions import club_or_404
-from tarot_scores.stats import selectors
-from tarot_scores.stats.selectors import RatedPlayer
+from tarot_scores.ratings import selectors
+from tarot_scores.ratings.selectors import RatedPlayer
 
 
 class RatedPlayerRefSerializer(serializers.Serializer):  # type: ignore[type-arg]

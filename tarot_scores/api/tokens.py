@@ -9,7 +9,11 @@ tokens page and ``/api/v1/auth/tokens/``).
 A password changed or reset (any way: the account pages, the admin, ``set_password``) revokes
 every token of the account (``revoke_tokens_on_password_change``): whoever learnt the old
 password and took a token with it is out. Django itself ends the account's other sessions then
-(each session keeps a hash of the password it signed in with).
+(each session keeps a hash of the password it signed in with). What counts is the password, not
+its stored hash: Django re-hashes a password at sign-in when the hash is from an older release
+(more iterations, another algorithm), and that is no change; a "new" password that is the old
+one is none either. A password made unusable counts as a change. An account deactivated, or
+reactivated, loses its tokens: it starts again without them.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import hashlib
 import secrets
 from typing import Any
 
+from django.contrib.auth.hashers import check_password, is_password_usable
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -70,12 +75,37 @@ def token_revoke(*, user: Any, token_id: int) -> bool:
     return deleted > 0
 
 
+def password_really_changed(*, old_hash: str, new_hash: str, raw: str | None) -> bool:
+    """Whether the account's password changed, judged on the password itself.
+
+    ``raw`` is the password given to ``set_password`` (Django keeps it on the instance until
+    the save). Without one, a new hash is Django's re-hash of the same password at sign-in
+    (its ``check_password`` clears the raw password before saving the upgrade), unless the
+    password was made unusable."""
+    if old_hash == new_hash:
+        return False
+    if raw is not None:
+        return not check_password(raw, old_hash)
+    return not is_password_usable(new_hash)
+
+
 def revoke_tokens_on_password_change(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """``pre_save`` of the user model: a password that changes revokes the account's tokens."""
+    """``pre_save`` of the user model: a password that changes revokes the account's tokens,
+    and so does a change of ``is_active`` either way."""
     update_fields = kwargs.get("update_fields")
-    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+    if instance.pk is None:
         return
-    before = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True)
-    old = before.first()
-    if old is not None and old != instance.password:
+    watched = {"password", "is_active"}
+    if update_fields is not None and not watched & set(update_fields):
+        return
+    before = (
+        type(instance).objects.filter(pk=instance.pk).values_list("password", "is_active").first()
+    )
+    if before is None:
+        return
+    old_hash, was_active = before
+    changed = password_really_changed(
+        old_hash=old_hash, new_hash=instance.password, raw=getattr(instance, "_password", None)
+    )
+    if changed or was_active != instance.is_active:
         ApiToken.objects.filter(user_id=instance.pk).delete()

@@ -19,10 +19,14 @@ from django.utils.translation import gettext_lazy as _
 
 from tarot_scores import scoring
 from tarot_scores.core.kinds import TAROT, VARIANT_LABELS
+from tarot_scores.core.names import look_alike_key
 
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
+    # ``look_alike_key(name)``, kept by ``save()``: no two clubs of the site have names that
+    # look the same ("Audit Alpha", "Аudit Alpha" with a Cyrillic А), whatever two requests do.
+    name_key = models.CharField(max_length=400, blank=True, default="", editable=False)
     slug = models.SlugField(_("short name"), max_length=60, unique=True)
     public = models.BooleanField(
         _("public results"),
@@ -47,9 +51,23 @@ class Club(models.Model):
         ordering = ["name"]
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name_key"],
+                condition=~models.Q(name_key=""),
+                name="club_names_look_different",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = look_alike_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     def offers(self, kind: str) -> bool:
         """Whether a new game of this kind (tarot, novatarok, buraco) may be started here."""
@@ -81,10 +99,11 @@ class Membership(models.Model):
 
 
 def label_key(name: str, nickname: str) -> str:
-    """A player's label (nickname, or name) folded the way the site compares labels (case
-    folded; accents kept: Chloé and Chloe are two people): what the database keeps unique
-    among a club's own players."""
-    return (nickname.strip() or name.strip()).casefold()
+    """A player's label (nickname, or name) folded the way the site compares labels: two
+    labels that look the same share it (``look_alike_key``: case folded, confusable letters
+    of other scripts and invisible characters folded; accents kept: Chloé and Chloe are two
+    people). What the database keeps unique among a club's own players."""
+    return look_alike_key(nickname.strip() or name.strip())
 
 
 class Player(models.Model):
@@ -92,7 +111,7 @@ class Player(models.Model):
     nickname = models.CharField(_("nickname"), max_length=60, blank=True)
     # ``label_key(name, nickname)``, kept by ``save()`` (and by any ``update()`` of the names):
     # the unique constraint below closes the race of one name registered twice at once.
-    label_key = models.CharField(max_length=200, blank=True, default="", editable=False)
+    label_key = models.CharField(max_length=400, blank=True, default="", editable=False)
     licence = models.CharField(_("FFT licence number"), max_length=20, blank=True)
     # The player's own club: the one that created him (null only if that club was deleted).
     # Linking an account to him is for its organisers alone, and for the account's holder.

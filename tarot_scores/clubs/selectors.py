@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from tarot_scores.clubs.models import Club, HouseRules, Invitation, Membership, Player
 from tarot_scores.core.collation import by_name
+from tarot_scores.core.names import look_alike_key
 
 MIN_TABLE = 3  # the fewest players a game (of tarot) seats
 
@@ -92,17 +93,18 @@ def club_memberships(*, club: Club) -> QuerySet[Membership]:
 
 
 def _taken(names: Any, wanted: str) -> bool:
-    folded = wanted.casefold()
-    return any(name.casefold() == folded for name in names)
+    key = look_alike_key(wanted)
+    return any(look_alike_key(name) == key for name in names)
 
 
 def club_name_taken(*, name: str) -> bool:
-    return _taken(Club.objects.values_list("name", flat=True).iterator(), name)
+    """Whether another club's name looks the same as ``name`` (``look_alike_key``)."""
+    return Club.objects.filter(name_key=look_alike_key(name)).exists()
 
 
 def player_label_taken(*, club: Club, label: str, other_than: int | None = None) -> bool:
     """Whether one of the club's players (but ``other_than``) is already shown as ``label``
-    (nickname, or name)."""
+    (nickname, or name), or as a label that looks the same."""
     players = club.players.all()
     if other_than is not None:
         players = players.exclude(pk=other_than)

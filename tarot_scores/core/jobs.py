@@ -22,7 +22,7 @@ Defining and enqueueing a job::
 
     from tarot_scores.core.jobs import enqueue, job
 
-    @job(attempts=5, backoff=30)
+    @job(queue=Queue.RATINGS, attempts=5, backoff=30)
     def club_ratings_replay(club_id: int) -> int: ...
 
     enqueue(club_ratings_replay, club_id=club.pk)   # in or out of a transaction
@@ -47,6 +47,7 @@ from django_tasks_db import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
 from tarot_scores.core.models import WorkerBeat
+from tarot_scores.core.queues import Queue
 
 logger = logging.getLogger(__name__)
 
@@ -61,15 +62,15 @@ def job(
     *,
     attempts: int = 5,
     backoff: float = 30,
+    queue: Queue,
     priority: int = 0,
-    queue_name: str = "default",
     given_up: Callable[..., None] | None = None,
 ) -> Callable[[Callable[P, T]], Task[P, T]]:
     """A task of the site's queue, retried: a run that raises is recorded as failed (its error
     stays for staff to read) and the job is enqueued again ``backoff`` seconds later, then twice
     that, four times... until ``attempts`` runs have failed; then ``given_up`` is called with
-    the job's arguments (a page waiting for the job stops waiting). The function must be
-    idempotent.
+    the job's arguments (a page waiting for the job stops waiting). ``queue``: the kind of work
+    (``core.queues``), whose own worker slots run it. The function must be idempotent.
     """
 
     def decorate(func: Callable[P, T]) -> Task[P, T]:
@@ -98,7 +99,7 @@ def job(
                         given_up(*args, **kwargs)
                 raise
 
-        the_task = cast("Task[P, T]", task(priority=priority, queue_name=queue_name)(run))
+        the_task = cast("Task[P, T]", task(priority=priority, queue_name=str(queue))(run))
         return the_task
 
     return decorate

@@ -19,6 +19,7 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives, get_connectio
 from django.core.mail.backends.base import BaseEmailBackend
 
 from tarot_scores.core.jobs import enqueue, job
+from tarot_scores.core.queues import Queue
 
 
 def _as_data(message: EmailMessage) -> dict[str, Any]:
@@ -68,7 +69,7 @@ def _from_data(data: dict[str, Any]) -> EmailMultiAlternatives:
 
 
 # The mail server down for an hour is retried for about that long: 1, 2, 4... 64 minutes.
-@job(attempts=8, backoff=60)
+@job(queue=Queue.MAIL, attempts=8, backoff=60)
 def mail_send(message: dict[str, Any]) -> int:
     """Send one message with the real backend; raises (and so is retried) when the mail
     server refuses or does not answer within ``EMAIL_TIMEOUT``."""

@@ -34,6 +34,7 @@ from tarot_scores.core.hooks import Hook
 from tarot_scores.core.jobs import enqueue, job, worker_heard
 from tarot_scores.core.models import PreparedPdf
 from tarot_scores.core.pdf import pdf_response
+from tarot_scores.core.queues import Queue
 
 Draw = Callable[..., bytes]
 KEPT = datetime.timedelta(days=1)
@@ -50,7 +51,7 @@ def _pdf_given_up(pdf_id: str) -> None:
     PreparedPdf.objects.filter(pk=pdf_id, ready_at__isnull=True).update(failed_at=timezone.now())
 
 
-@job(attempts=3, backoff=10, given_up=_pdf_given_up)
+@job(queue=Queue.DOCUMENTS, attempts=3, backoff=10, given_up=_pdf_given_up)
 def pdf_draw(pdf_id: str) -> int:
     """Draw one asked-for PDF (again, if a worker died drawing it: the result is the same)."""
     prepared = PreparedPdf.objects.filter(pk=pdf_id, ready_at__isnull=True).first()

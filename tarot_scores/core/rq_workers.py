@@ -41,6 +41,8 @@ from rq.queue import Queue
 from rq.registry import FailedJobRegistry, StartedJobRegistry
 from rq.results import Result
 
+from tarot_scores.core.queues import LEGACY
+
 logger = logging.getLogger(__name__)
 
 # Worker name -> the last time (Unix seconds) it said it was alive.
@@ -54,7 +56,9 @@ ABANDONED_LOOKBACK = 24 * 3600
 
 def rq_queues() -> list[Queue]:
     """The site's RQ queues (``TASKS``' ``QUEUES``), with the job class that runs a Task."""
-    names = settings.TASKS["default"].get("QUEUES") or ["default"]
+    names = list(settings.TASKS["default"].get("QUEUES") or [])
+    # And django-tasks' "default" queue, where jobs asked for before the queues by kind wait.
+    names += [] if LEGACY in names else [LEGACY]
     return [django_rq.get_queue(name, job_class=TaskJob) for name in names]
 
 

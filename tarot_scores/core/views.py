@@ -28,15 +28,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_safe
 def readyz(request: HttpRequest) -> HttpResponse:
     """Whether this server can serve now, part by part (``core.readiness``): 503 without the
-    database, 200 otherwise (``"status": "degraded"`` when the cache or the queue is down)."""
+    database, 200 otherwise (``"status": "degraded"`` when the cache or the queue is down, or a
+    queue is behind: each queue's oldest job due, and the jobs running too long, are listed)."""
     ready = readiness()
-    body = {
-        "status": ready.status,
-        "database": ready.database,
-        "cache": ready.cache,
-        "queue": ready.queue,
-    }
-    response = JsonResponse(body, status=200 if ready.serving else 503)
+    response = JsonResponse(ready.as_json(), status=200 if ready.serving else 503)
     response["Cache-Control"] = "no-store"
     if not ready.serving:
         response["Retry-After"] = "30"

@@ -17,10 +17,11 @@ from reportlab.platypus import Spacer, Table
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.pdf import build, grid_style, para, styles
+from tarot_scores.ratings.selectors import Ranking, rating_ranking
 from tarot_scores.stats import charts
 from tarot_scores.stats.forms import season_label
 from tarot_scores.stats.records import ClubRecords, club_records
-from tarot_scores.stats.selectors import LeaderRow, Ranking, leaderboard, rating_ranking
+from tarot_scores.stats.selectors import LeaderRow, leaderboard
 
 # A best average or success rate over a handful of deals or takes says little: below these
 # counts in the season a player is not a leader of those two.

@@ -1,16 +1,15 @@
 """Reads of the statistics: the leaderboard, the seasons a club has, a player's games and his
-tarot statistics (contracts, partners, head-to-head, petit au bout, handfuls, slams), his rating
-over time, and the rating rankings (a club's or the federation's, today or as a season ended)."""
+tarot statistics (contracts, partners, head-to-head, petit au bout, handfuls, slams) and his
+score curve (the ratings' reads are ``tarot_scores.ratings.selectors``)."""
 
 from __future__ import annotations
 
-import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Count, F, Min, Q, QuerySet, Sum, Value, When, Window
-from django.db.models.functions import ExtractYear, RowNumber
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
+from django.db.models.functions import ExtractYear
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.kinds import TAROT
@@ -21,12 +20,8 @@ from tarot_scores.stats.models import (
     PlayerFigures,
     PlayerGameTotal,
     PlayerPairing,
-    PlayerRating,
     PlayerSeason,
-    RatingsBehind,
-    RatingStep,
 )
-from tarot_scores.stats.rating import conservative
 
 
 @dataclass(frozen=True)
@@ -135,93 +130,6 @@ def player_history(*, club: Club, player: Player) -> list[PlayerGame]:
     by_game: dict[int, dict[str, Any]] = {t["deal__game_id"]: dict(t) for t in totals}
     games = Game.objects.filter(pk__in=by_game).order_by("date", "id")
     return [PlayerGame(g, by_game[g.pk]["total"], by_game[g.pk]["deals"]) for g in games]
-
-
-@dataclass(frozen=True)
-class RatedPlayer:
-    """One line of a rating ranking; ``rank`` is None for a player not yet ranked."""
-
-    rank: int | None
-    player_id: int
-    name: str
-    mu: float
-    sigma: float
-    deals: int
-
-    @property
-    def rating(self) -> int:
-        """The rating shown: mu - 3 sigma, rounded."""
-        return round(conservative(self.mu, self.sigma))
-
-
-@dataclass(frozen=True)
-class Ranking:
-    """Players with at least the minimum of deals, best first; the others by deals played."""
-
-    ranked: list[RatedPlayer]
-    unranked: list[RatedPlayer]
-
-
-def _scope(club: Club | None) -> Q:
-    return Q(club=club) if club is not None else Q(club__isnull=True)
-
-
-def rating_seasons(*, club: Club | None) -> list[int]:
-    """The seasons with rated deals in a club (or the federation), latest first."""
-    return list(
-        RatingStep.objects.filter(_scope(club))
-        .values_list("season", flat=True)
-        .distinct()
-        .order_by("-season")
-    )
-
-
-def rating_ranking(
-    *,
-    club: Club | None,
-    season: int | None,
-    min_deals: int,
-    clubs: QuerySet[Club] | None = None,
-) -> Ranking:
-    """A club's ranking (``club``) or the federation's (None), in one query.
-
-    ``season`` None ranks today's ratings on every deal; a season ranks each player who played
-    in it by his rating just after his last deal of that season, with the deals he played in
-    it (the minimum counts those). ``clubs`` limits the federation's list to the players of
-    those clubs (the clubs a visitor may see)."""
-    rows: QuerySet[Any, Any]
-    if season is None:
-        rows = PlayerRating.objects.filter(_scope(club)).values_list(
-            "player_id", "player__name", "mu", "sigma", "deals"
-        )
-    else:
-        latest_first = [F("played_on").desc(), F("game_id").desc(), F("number").desc()]
-        rows = (
-            RatingStep.objects.filter(_scope(club), season=season)
-            .annotate(
-                nth=Window(RowNumber(), partition_by=[F("player_id")], order_by=latest_first),
-                in_season=Window(Count("id"), partition_by=[F("player_id")]),
-            )
-            .filter(nth=1)
-            .values_list("player_id", "player__name", "mu", "sigma", "in_season")
-        )
-    if clubs is not None:
-        rows = rows.filter(player_id__in=Player.objects.filter(clubs__in=clubs).values("pk"))
-    lines = [RatedPlayer(None, p, name, mu, sigma, n) for p, name, mu, sigma, n in rows]
-    lines.sort(key=lambda r: (-conservative(r.mu, r.sigma), -r.deals, r.name, r.player_id))
-    ranked: list[RatedPlayer] = []
-    for line in lines:
-        if line.deals >= min_deals:
-            ranked.append(
-                RatedPlayer(
-                    len(ranked) + 1, line.player_id, line.name, line.mu, line.sigma, line.deals
-                )
-            )
-    unranked = sorted(
-        (line for line in lines if line.deals < min_deals),
-        key=lambda r: (-r.deals, r.name, r.player_id),
-    )
-    return Ranking(ranked, unranked)
 
 
 # Head-to-head only names an opponent met in at least this many deals in the other camp:
@@ -576,46 +484,3 @@ def score_curve(*, club: Club, player: Player, most: int = CURVE_POINTS) -> list
         out.append(ScorePoint(day, running))
         running -= total
     return out[::-1]
-
-
-@dataclass(frozen=True)
-class RatingPoint:
-    """A player's shown rating at the end of a day of play: just after his last rated deal
-    that day, with his rated deals so far."""
-
-    played_on: Any
-    rating: float
-    deals: int
-
-
-def rating_history(
-    *, player: Player, club: Club | None, most: int | None = None
-) -> list[RatingPoint]:
-    """The player's shown rating after each day he played rated deals in a club (or the
-    federation), oldest first: one query, one row per day (the rating after the day's last
-    deal), so a long career reads its days, not every deal; ``most``: his latest days only."""
-    last_of_day = [F("game_id").desc(), F("number").desc()]
-    steps = (
-        RatingStep.objects.filter(_scope(club), player=player)
-        .annotate(nth=Window(RowNumber(), partition_by=[F("played_on")], order_by=last_of_day))
-        .filter(nth=1)
-        .order_by("-played_on")
-        .values_list("played_on", "mu", "sigma", "deals")
-    )
-    if most is not None:
-        steps = steps[:most]
-    return [RatingPoint(day, conservative(mu, sigma), n) for day, mu, sigma, n in steps][::-1]
-
-
-def current_rating(*, player: Player, club: Club | None) -> PlayerRating | None:
-    return PlayerRating.objects.filter(_scope(club), player=player).first()
-
-
-def ratings_behind_since(*, club: Club | None) -> datetime.datetime | None:
-    """Since when the ratings of a club (or the federation: None) have been waiting for the
-    ratings' job to take in a deal (entered, corrected, deleted, restored), or None when they
-    include every deal."""
-    since: datetime.datetime | None = RatingsBehind.objects.filter(_scope(club)).aggregate(
-        since=Min("since")
-    )["since"]
-    return since

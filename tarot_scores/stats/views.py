@@ -29,6 +29,8 @@ from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key, player_page_key
 from tarot_scores.games.words import rules_label
+from tarot_scores.ratings import selectors as rating_selectors
+from tarot_scores.ratings.rating import Rating
 from tarot_scores.scoring import Contract
 from tarot_scores.stats import charts, report, selectors
 from tarot_scores.stats.forms import (
@@ -37,7 +39,6 @@ from tarot_scores.stats.forms import (
     current_season,
     season_label,
 )
-from tarot_scores.stats.rating import Rating
 from tarot_scores.stats.records import club_records
 
 SORT_COLUMNS = [
@@ -201,7 +202,7 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         "report_url": reverse("clubs:player_report", args=[club.slug, player.pk]),
         "figures_html": mark_safe(figures),
         # Not cached with the figures: the rating below waits for the ratings' job.
-        "behind_since": selectors.ratings_behind_since(club=club),
+        "behind_since": rating_selectors.ratings_behind_since(club=club),
     }
     return render(request, "tarot_scores/club/player.html", context)
 
@@ -217,7 +218,7 @@ def _player_figures(club: Club, player: Player, season: int) -> dict[str, Any]:
         # svg_markup escapes the only text that comes from users (the title).
         chart = mark_safe(charts.svg_markup(curves.score_drawing(), title=curves.score_title))
     stats = selectors.player_figures(player=player, club=club)
-    rating = selectors.current_rating(player=player, club=club)
+    rating = rating_selectors.current_rating(player=player, club=club)
     rating_points = curves.rating
     rating_chart = None
     if rating_points:
@@ -285,7 +286,7 @@ def _player_curves(*, player: Player, club: Club) -> PlayerCurves:
         (day_text(point.played_on), point.total)
         for point in selectors.score_curve(club=club, player=player, most=selectors.CURVE_POINTS)
     ]
-    days = selectors.rating_history(player=player, club=club, most=selectors.CURVE_POINTS)
+    days = rating_selectors.rating_history(player=player, club=club, most=selectors.CURVE_POINTS)
     rating = [(day_text(day.played_on), round(day.rating)) for day in days]
     description = ""
     if rating:
@@ -317,7 +318,7 @@ def player_report(request: HttpRequest, slug: str, player_id: int) -> FileRespon
     player = get_object_or_404(club.players.all(), pk=player_id)
     curves = _player_curves(player=player, club=club)
     stats = selectors.player_figures(player=player, club=club)
-    rating = selectors.current_rating(player=player, club=club)
+    rating = rating_selectors.current_rating(player=player, club=club)
     drawings = []
     if curves.score:
         drawings.append((curves.score_title, curves.score_drawing()))
@@ -352,13 +353,15 @@ HANDFUL_WORDS = {
 
 
 def _ratings_page(request: HtmxHttpRequest, club: Club | None, url: str) -> HttpResponse:
-    seasons = selectors.rating_seasons(club=club)
+    seasons = rating_selectors.rating_seasons(club=club)
     filters = RatingFilterForm(request.GET, club=club, seasons=seasons)
     season = filters.chosen_season()
     min_deals = settings.RATING_MIN_DEALS
     # The federation lists the players of the clubs this visitor may see.
     clubs = clubs_for(user=request.user) if club is None else None
-    ranking = selectors.rating_ranking(club=club, season=season, min_deals=min_deals, clubs=clubs)
+    ranking = rating_selectors.rating_ranking(
+        club=club, season=season, min_deals=min_deals, clubs=clubs
+    )
     if season is None:
         season_text = _("today, on every deal")
     else:
@@ -375,7 +378,7 @@ def _ratings_page(request: HtmxHttpRequest, club: Club | None, url: str) -> Http
         "season_text": season_text,
         "url": url,
         # A correction waiting for the ratings' job: the ranking does not show it yet.
-        "behind_since": selectors.ratings_behind_since(club=club),
+        "behind_since": rating_selectors.ratings_behind_since(club=club),
     }
     return render(request, template, context)
 

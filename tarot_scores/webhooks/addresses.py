@@ -4,7 +4,13 @@ machine or a private network (a webhook must not be a way to reach what only the
 Checked when the organiser registers the address and again at each send, since a name may
 resolve elsewhere later. Every address the name resolves to must be public (``is_global``, and
 neither multicast, reserved, loopback, link-local nor unspecified); the send then connects to
-an address checked here, with no second lookup between the check and the connection.
+an address checked here, with no second lookup between the check and the connection. An IPv6
+address that carries an IPv4 one (mapped ``::ffff:a.b.c.d``, compatible ``::a.b.c.d``, 6to4
+``2002::/16``, Teredo ``2001::/32``, NAT64 ``64:ff9b::/96`` and ``64:ff9b:1::/48``) is judged
+by the IPv4 address it leads to: a 6to4 address wrapping 127.0.0.1 reaches the machine itself.
+
+Ports: 443 and those ``WEBHOOKS_PORTS`` lists (``443,8443`` by default, from the environment
+variable of the same name); a webhook is no way to knock on a server's SSH or Redis port.
 
 ``WEBHOOKS_TEST_HOSTS`` (settings, empty unless ``WEBHOOKS_ALLOW_LOOPBACK`` is set) names
 hosts for which plain ``http://`` and a loopback address are allowed: the tests' receiver on
@@ -50,11 +56,34 @@ def _test_host(host: str) -> bool:
     return host in getattr(settings, "WEBHOOKS_TEST_HOSTS", ())
 
 
+NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    """The IPv4 addresses an IPv6 address leads to (Teredo: its server and its client), or
+    none for a plain IPv6 address."""
+    if ip.ipv4_mapped is not None:
+        return (ip.ipv4_mapped,)
+    if ip.sixtofour is not None:
+        return (ip.sixtofour,)
+    if ip.teredo is not None:
+        return ip.teredo
+    if any(ip in network for network in NAT64) or (
+        ip in IPV4_COMPATIBLE and int(ip) > 1  # :: and ::1 are themselves, not IPv4
+    ):
+        return (ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF),)
+    return ()
+
+
 def address_allowed(address: IPAddress | str) -> bool:
-    """Whether a webhook may connect to this IP address: a public one only."""
+    """Whether a webhook may connect to this IP address: a public one only, judged for an
+    IPv6 address that carries an IPv4 one by that IPv4 address."""
     ip = ipaddress.ip_address(address) if isinstance(address, str) else address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = embedded_ipv4(ip)
+        if inner:
+            return all(address_allowed(v4) for v4 in inner)
     return ip.is_global and not (
         ip.is_multicast
         or ip.is_reserved
@@ -81,10 +110,25 @@ def url_shape(url: str) -> tuple[str, str, int, str]:
     allowed_schemes = ("https", "http") if _test_host(host) else ("https",)
     if parts.scheme not in allowed_schemes:
         raise AddressRefused("url_not_https", _("The address must start with https://."))
+    port = port or (443 if parts.scheme == "https" else 80)
+    if not _test_host(host) and port not in allowed_ports():
+        raise AddressRefused(
+            "url_port",
+            _(
+                "Webhooks are only sent to these ports: %(ports)s. Remove :%(port)s from the "
+                "address."
+            )
+            % {"ports": ", ".join(str(p) for p in allowed_ports()), "port": port},
+        )
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
-    return parts.scheme, host, port or (443 if parts.scheme == "https" else 80), path
+    return parts.scheme, host, port, path
+
+
+def allowed_ports() -> tuple[int, ...]:
+    """The ports a webhook may be sent to (``WEBHOOKS_PORTS``), 443 always among them."""
+    return tuple(sorted({443, *getattr(settings, "WEBHOOKS_PORTS", (443,))}))
 
 
 def _unknown_host(host: str) -> AddressRefused:

@@ -21,6 +21,7 @@ send.
 from __future__ import annotations
 
 import datetime
+import logging
 import secrets
 import uuid
 from collections.abc import Iterable, Sequence
@@ -35,9 +36,12 @@ from tarot_scores.clubs.models import Club
 from tarot_scores.core.actors import Actor, signed_in
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.jobs import enqueue, job
+from tarot_scores.core.queues import Queue
 from tarot_scores.webhooks.addresses import AddressRefused, url_target
 from tarot_scores.webhooks.models import CHOSEN_EVENTS, Delivery, Event, Webhook
 from tarot_scores.webhooks.sending import post_signed
+
+logger = logging.getLogger("tarot_scores.webhooks")
 
 # Tries of one delivery, and the wait after the first failure (doubled after each).
 ATTEMPTS = 6
@@ -287,7 +291,36 @@ def _send_later(delivery_id: int, when: datetime.datetime) -> None:
         enqueue(again, delivery_id)
 
 
-@job(attempts=3, backoff=30)
+def _log_outcome(
+    delivery_id: int, webhook_id: int, attempts: int, error: str, changes: dict[str, Any]
+) -> None:
+    """The log says what the organiser's page says: delivered, or failed and when it is tried
+    again, or failed for good."""
+    status = changes["status"]
+    if status == Delivery.Status.DELIVERED:
+        logger.info("Webhook %s: delivery %s delivered", webhook_id, delivery_id)
+    elif status == Delivery.Status.FAILED:
+        logger.warning(
+            "Webhook %s: delivery %s failed (attempt %d of %d, given up): %s",
+            webhook_id,
+            delivery_id,
+            attempts,
+            ATTEMPTS,
+            error,
+        )
+    else:
+        logger.warning(
+            "Webhook %s: delivery %s failed (attempt %d of %d), tried again at %s: %s",
+            webhook_id,
+            delivery_id,
+            attempts,
+            ATTEMPTS,
+            changes["next_try_at"].isoformat(timespec="seconds"),
+            error,
+        )
+
+
+@job(queue=Queue.WEBHOOKS, attempts=3, backoff=30)
 def delivery_send(delivery_id: int) -> str:
     """Send one delivery once (see the module's docstring); returns its status after."""
     now = timezone.now()
@@ -324,6 +357,7 @@ def delivery_send(delivery_id: int) -> str:
             changes |= {"status": Delivery.Status.PENDING, "next_try_at": later}
             _send_later(delivery_id, later)
         Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.SENDING).update(**changes)
+        _log_outcome(delivery_id, webhook.pk, attempts, outcome.error, changes)
         Delivery.objects.filter(
             webhook_id=webhook.pk,
             created_at__lt=now - KEPT,

@@ -17,8 +17,8 @@ from rest_framework.pagination import PageNumberPagination
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
-from tarot_scores.stats.models import PlayerRating, RatingStep
-from tarot_scores.stats.rating import conservative
+from tarot_scores.ratings.models import PlayerRating, RatingStep
+from tarot_scores.ratings.rating import conservative
 from tests.api.helpers import messages_of
 from tests.factories import garde, token_client
 

@@ -8,6 +8,7 @@ import datetime
 import re
 
 import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -88,6 +89,51 @@ def test_saving_an_account_without_changing_its_password_keeps_tokens() -> None:
     user.save()
     Client().login(username="olga", password=PASSWORD)  # last_login is saved too
     assert ApiToken.objects.filter(user=user).count() == 1
+
+
+def test_a_hash_from_an_older_django_upgraded_at_sign_in_keeps_tokens(settings: Settings) -> None:
+    """Django re-hashes at sign-in a password hashed with fewer iterations (an older release's
+    default): the password is the same, so the tokens stay. The production hasher here (the
+    suite's fast one is no upgrade)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    user = holder()
+    older = PBKDF2PasswordHasher().encode(PASSWORD, "oldsalt1234567890", iterations=600_000)
+    user.password = older
+    user.save()
+    key = token_issue(user=user)
+
+    assert Client().login(username="olga", password=PASSWORD)
+    user.refresh_from_db()
+    assert user.password != older  # the hash was upgraded...
+    assert user.password.startswith("pbkdf2_sha256$")
+    assert clubs_create(key) == 201  # ...and the token still works
+
+
+def test_setting_the_same_password_again_keeps_tokens() -> None:
+    user = holder()
+    token_issue(user=user)
+    user.set_password(PASSWORD)  # a new salt, so a new hash string: the same password
+    user.save()
+    assert ApiToken.objects.filter(user=user).count() == 1
+
+
+def test_a_password_made_unusable_revokes_tokens() -> None:
+    user = holder()
+    token_issue(user=user)
+    user.set_unusable_password()
+    user.save()
+    assert not ApiToken.objects.filter(user=user).exists()
+
+
+def test_a_reactivated_account_starts_without_its_old_tokens() -> None:
+    user = holder()
+    key = token_issue(user=user)
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    user.is_active = True
+    user.save()
+    assert not ApiToken.objects.filter(user=user).exists()
+    assert clubs_create(key) == 401
 
 
 def test_a_holder_lists_and_revokes_his_tokens_through_the_api() -> None:

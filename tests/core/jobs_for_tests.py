@@ -6,14 +6,15 @@ import time
 from pathlib import Path
 
 from tarot_scores.core.jobs import job
+from tarot_scores.core.queues import Queue
 
 
-@job(attempts=3, backoff=60)
+@job(queue=Queue.MAIL, attempts=3, backoff=60)
 def always_fails(note: str) -> None:
     raise RuntimeError(f"Mail server said no ({note})")
 
 
-@job(attempts=3, backoff=1)
+@job(queue=Queue.DOCUMENTS, attempts=3, backoff=1)
 def held_until_released(folder: str) -> str:
     """Writes one line per run to ``folder/runs`` (the worker's process id), then waits for the
     file ``folder/release`` before it finishes."""
@@ -24,7 +25,7 @@ def held_until_released(folder: str) -> str:
     return "done"
 
 
-@job(attempts=1)
+@job(queue=Queue.RATINGS, attempts=1)
 def note_run(folder: str, n: int) -> int:
     """Writes ``n`` and the worker's process id to ``folder/runs``, one line per run."""
     with Path(folder, "runs").open("a") as runs:
@@ -32,7 +33,7 @@ def note_run(folder: str, n: int) -> int:
     return n
 
 
-@job(attempts=1)
+@job(queue=Queue.DOCUMENTS, attempts=1)
 def note_niceness(folder: str) -> int:
     """Writes the worker's CPU priority (its nice value) to ``folder/nice``."""
     niceness = os.nice(0)

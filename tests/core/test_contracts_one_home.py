@@ -11,9 +11,9 @@ from pathlib import Path
 from tarot_scores.calculator.forms import CONTRACT_CHOICES
 from tarot_scores.calculator.forms import CONTRACT_WORDS as CALCULATOR_WORDS
 from tarot_scores.games.words import CONTRACT_SHORT, CONTRACTS
+from tarot_scores.ratings.rating import CONTRACT_WEIGHT
+from tarot_scores.ratings.rating import CONTRACTS as RATED
 from tarot_scores.scoring import Contract
-from tarot_scores.stats.rating import CONTRACT_WEIGHT
-from tarot_scores.stats.rating import CONTRACTS as RATED
 from tarot_scores.stats.selectors import CONTRACT_ORDER
 from tarot_scores.stats.views import CONTRACT_WORDS
 

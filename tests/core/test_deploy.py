@@ -2,8 +2,12 @@
 
 import json
 import os
+import re
+import socket
 import subprocess
 import sys
+import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -115,3 +119,76 @@ def test_behind_pgbouncer_in_transaction_mode_no_server_side_cursor() -> None:
     got = database_settings(DATABASE_TRANSACTION_POOLING="1", DATABASE_CONN_MAX_AGE="0")
 
     assert got == {"CONN_MAX_AGE": 0, "DISABLE_SERVER_SIDE_CURSORS": True}
+
+
+ROOT = Path(settings.BASE_DIR)
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+
+
+def dockerfile_instructions(name: str) -> list[str]:
+    """The Dockerfile's instructions of one kind (continuation lines joined)."""
+    joined = DOCKERFILE.replace("\\\n", " ")
+    return [line.split(None, 1)[1] for line in joined.splitlines() if line.startswith(name + " ")]
+
+
+def test_every_install_comes_from_the_lock_with_hashes() -> None:
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    from_registry = [p for p in lock["package"] if "registry" in p.get("source", {})]
+    assert len(from_registry) > 50
+    for package in from_registry:
+        files = [*package.get("wheels", []), *([package["sdist"]] if "sdist" in package else [])]
+        assert files and all(f["hash"].startswith("sha256:") for f in files), package["name"]
+    # The image, make run and make test install from it, with one uv.
+    makefile = (ROOT / "Makefile").read_text()
+    uv_version = re.search(r"^UV_VERSION := (\S+)$", makefile, re.M)
+    assert uv_version is not None
+    assert f"pip install uv=={uv_version[1]}" in DOCKERFILE
+    assert any("uv sync --locked" in run for run in dockerfile_instructions("RUN"))
+    assert makefile.count("$(UV) sync --locked") == 2
+    assert "pip install -e" not in makefile and "pip install -r" not in DOCKERFILE
+
+
+def test_the_image_keeps_its_code_read_only_and_migrates_apart() -> None:
+    runs = " ".join(dockerfile_instructions("RUN"))
+    assert "chown" not in runs and "chmod" not in runs  # /app stays root's
+    assert dockerfile_instructions("USER") == ["app"]
+    (command,) = dockerfile_instructions("CMD")
+    assert json.loads(command)[0] == "gunicorn" and "migrate" not in command
+    assert dockerfile_instructions("HEALTHCHECK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_images_command_serves_and_its_healthcheck_passes(tmp_path: Path) -> None:
+    """gunicorn started by the image's CMD, then the image's HEALTHCHECK command, outside
+    Docker (a port of our own instead of 8000)."""
+    port = free_port()
+    (command,) = dockerfile_instructions("CMD")
+    argv = [a.replace("0.0.0.0:8000", f"127.0.0.1:{port}") for a in json.loads(command)]
+    argv[0] = str(Path(sys.executable).with_name("gunicorn"))
+    argv[argv.index("--workers") + 1] = "1"
+    env = production_env(
+        DJANGO_ALLOWED_HOSTS="127.0.0.1", DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3"
+    )
+    healthcheck = dockerfile_instructions("HEALTHCHECK")[0]
+    check = json.loads(healthcheck[healthcheck.index("CMD ") + 4 :])
+    check = [a.replace("127.0.0.1:8000", f"127.0.0.1:{port}") for a in check]
+    check[0] = sys.executable
+    server = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            if subprocess.run(check, env=env, capture_output=True, timeout=30).returncode == 0:
+                break
+            assert server.poll() is None, "gunicorn stopped"
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the healthcheck never passed")
+        server.terminate()
+        server.wait(timeout=30)
+        assert subprocess.run(check, env=env, capture_output=True, timeout=30).returncode != 0
+    finally:
+        server.kill()

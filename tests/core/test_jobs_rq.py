@@ -115,8 +115,8 @@ def test_two_rq_workers_run_every_job_once(own_redis: str, tmp_path: Path) -> No
 # -- A job never lost with its worker ---------------------------------------------------------
 
 
-def _queue(url: str) -> Queue:
-    return Queue("default", connection=redis.Redis.from_url(url), job_class=TaskJob)
+def _queue(url: str, name: str = "default") -> Queue:
+    return Queue(name, connection=redis.Redis.from_url(url), job_class=TaskJob)
 
 
 def _started_by(queue: Queue, worker_name: str, n: int) -> str:
@@ -242,7 +242,7 @@ def test_a_job_whose_rq_worker_is_killed_runs_again_on_another(
         env=env,
         check=True,
     )
-    queue = _queue(own_redis)
+    queue = _queue(own_redis, "documents")  # its job's queue
     (job_id,) = _queued(queue)
     runs = folder / "runs"
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 from pytest_django import Settings
@@ -17,7 +18,13 @@ from tarot_scores import scoring
 from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core.errors import Refusal
-from tarot_scores.core.names import has_control_character
+from tarot_scores.core.names import (
+    has_control_character,
+    invisible_message,
+    look_alike,
+    name_as_stored,
+    name_refusal,
+)
 from tarot_scores.games.models import Game
 from tests.api.helpers import messages_of
 from tests.clubs.helpers import field_errors
@@ -41,8 +48,28 @@ BAD = [
     "Right\u202eto left",
     "Zero\u200bwidth",
     "Soft\u00adhyphen",
+    # Joiners outside a word of a script that needs them, fillers that draw nothing, line and
+    # paragraph separators: three players of one club printed as "Anna".
+    "Anna\u200d",
+    "Anna\u200c",
+    "Audit\u200d Alpha",
+    "\u3164",
+    "\u2800",
+    "Anna\u3164",
+    "Anna\u2028Bob",
+    "Anna\u2029Bob",
 ]
-GOOD = ["Aurélie", "Jean-Marc O'Neil", "Zoë 🂡", "👩\u200d👩\u200d👧 famille", "Ōkubo 大久保"]
+GOOD = [
+    "Aurélie",
+    "Jean-Marc O'Neil",
+    "Zoë 🂡",
+    "👩\u200d👩\u200d👧 famille",
+    "Ōkubo 大久保",
+    # The joiners where a script needs them: Persian's non-joiner, a Devanagari conjunct.
+    "می\u200cخواهم",
+    "क्\u200dष",
+    "❤\ufe0f Cœur",
+]
 
 
 @pytest.mark.parametrize("name", BAD)
@@ -302,3 +329,60 @@ def test_a_full_box_of_the_bound_registers_everyone(
     )
     assert len(done.entries) == registration_services.MAX_AT_ONCE
     assert tournament.entries.filter(checked_in=True).count() == registration_services.MAX_AT_ONCE
+
+
+def test_a_name_of_marks_alone_is_refused_as_invisible() -> None:
+    assert name_refusal("\u0301\u0301") == invisible_message()  # the site's language: French
+    assert name_refusal("") is None  # an empty name is the field's own business
+
+
+def test_a_name_is_stored_as_people_read_it() -> None:
+    assert name_as_stored("  Zoe\u0301\u00a0 Lefe\u0300vre ") == "Zoé Lefèvre"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Anna", "\u0410nna"),  # a Cyrillic А
+        ("Anna", "ANNA"),
+        ("Anna", "Ａｎｎａ"),  # fullwidth
+        ("paypal", "\u0440\u0430ypal"),
+        ("Audit Alpha", "Audit  Alpha"),
+    ],
+)
+def test_names_that_look_the_same_are_told(first: str, second: str) -> None:
+    assert look_alike(first, second)
+
+
+@pytest.mark.parametrize(("first", "second"), [("Chloé", "Chloe"), ("Anna", "Anne")])
+def test_names_that_look_different_are_not(first: str, second: str) -> None:
+    assert not look_alike(first, second)
+
+
+@pytest.mark.parametrize("what", NAMED)
+def test_every_service_stores_a_name_in_nfc(club: Club, what: str) -> None:
+    stored = NAMED[what](club, "Ze\u0301phyr")
+    stored = stored.player if isinstance(stored, Entry) else stored
+    assert "Zéphyr" in {getattr(stored, "name", None), getattr(stored, "nickname", None)}
+
+
+def test_a_club_whose_name_looks_like_another_s_is_refused(club: Club) -> None:
+    club_services.club_create(name="Audit Alpha", by=None)
+    with pytest.raises(Refusal) as refused:
+        club_services.club_create(name="\u0410udit Alpha", by=None)  # a Cyrillic А
+    assert refused.value.codes() == {"name": ["club_name_taken"]}
+    assert Club.objects.filter(name__endswith="udit Alpha").count() == 1
+
+
+def test_the_database_keeps_club_names_looking_different(club: Club) -> None:
+    Club.objects.create(name="Audit Alpha", slug="audit-alpha")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Club.objects.create(name="AUDIT ALPHA", slug="audit-alpha-2")
+
+
+def test_a_player_whose_label_looks_like_another_s_is_refused(club: Club) -> None:
+    club_services.player_create(club=club, name="Anna")
+    with pytest.raises(Refusal) as refused:
+        club_services.player_create(club=club, name="\u0410nna")
+    assert refused.value.codes() == {"name": ["player_label_taken"]}
+    assert club.own_players.filter(name__endswith="nna").count() == 1

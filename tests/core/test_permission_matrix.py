@@ -356,6 +356,9 @@ EXPECTED: dict[str, dict[str, frozenset[str]]] = {
     # that link's own table page, which says what that link may do.
     "tournaments:table_deal_confirm": {"GET": LINKS_ALL, "POST": OWN_LINK},
     "tournaments:table_deal_dispute": {"GET": OWN_LINK, "POST": OWN_LINK},
+    # The poll that keeps a table's phones in step: any link's own table (asked without htmx,
+    # it leads to that link's page, which says what that link may do).
+    "tournaments:table_poll": {"GET": LINKS_ALL},
 }
 
 # --- bodies of writes -----------------------------------------------------------------------

@@ -207,8 +207,8 @@ def workers(site: dict[str, Any]) -> Iterator[None]:
 # Run in the site's database by a child process: the ratings the workers kept, then a rebuild
 # from the deals, compared.
 RATINGS_CHECK = """
-from tarot_scores.stats.models import PlayerRating, RatingsBehind, RatingStep
-from tarot_scores.stats.services import ratings_rebuild
+from tarot_scores.ratings.models import PlayerRating, RatingsBehind, RatingStep
+from tarot_scores.ratings.services import ratings_rebuild
 
 def snapshot():
     rows = PlayerRating.objects.values_list("club_id", "player_id", "mu", "sigma", "deals")

@@ -1,4 +1,4 @@
-"""The rating of deals (``tarot_scores.stats.rating``): pure, so no database here.
+"""The rating of deals (``tarot_scores.ratings.rating``): pure, so no database here.
 
 What holds, and is tested: the attack's players move one way and the defence's the other; the
 player sitting out, and anyone not at the table, keeps his rating; the partner moves with the
@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from tarot_scores.stats.rating import (
+from tarot_scores.ratings.rating import (
     BETA,
     CONTRACTS,
     DEFAULT_MU,

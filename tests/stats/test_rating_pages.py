@@ -18,8 +18,8 @@ from pytest_django import Settings
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
 from tarot_scores.games.models import Game
-from tarot_scores.stats.models import PlayerRating, RatingStep
-from tarot_scores.stats.rating import conservative
+from tarot_scores.ratings.models import PlayerRating, RatingStep
+from tarot_scores.ratings.rating import conservative
 from tests.clubs.helpers import text_of
 from tests.factories import garde
 

@@ -14,9 +14,9 @@ from django.core.management import call_command
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game
-from tarot_scores.stats.models import PlayerRating, RatingStep
-from tarot_scores.stats.rating import RatedDeal, Rating, rate_deals
-from tarot_scores.stats.services import ratings_rebuild
+from tarot_scores.ratings.models import PlayerRating, RatingStep
+from tarot_scores.ratings.rating import RatedDeal, Rating, rate_deals
+from tarot_scores.ratings.services import ratings_rebuild
 from tests.factories import ClubFactory, PlayerFactory, garde, make_game, make_tournament, play
 from tournaments.rounds import services as round_services
 

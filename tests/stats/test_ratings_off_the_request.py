@@ -19,10 +19,11 @@ from django.utils import timezone
 
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
-from tarot_scores.stats.models import PlayerRating, RatingsBehind, RatingStep
-from tarot_scores.stats.services import _hold_the_scope, ratings_rebuild
+from tarot_scores.ratings.models import PlayerRating, RatingsBehind, RatingStep
+from tarot_scores.ratings.replay import hold_the_scope
+from tarot_scores.ratings.services import ratings_rebuild
 from tests.factories import ClubFactory, PlayerFactory, build_api_table, make_game
-from tests.queue import database_queue, run_waiting_jobs
+from tests.queue import DATABASE_QUEUE, database_queue, run_waiting_jobs
 from tests.stats.test_ratings import _close, _snapshot, prise
 
 pytestmark = pytest.mark.django_db
@@ -55,12 +56,9 @@ def test_a_save_rates_nothing_and_the_job_rates_new_deals_on_top(database_queue:
 
     results = run_waiting_jobs()
 
-    # The first job took every note; the two others found none (coalesced).
-    assert results == [
-        {"rated": 6, "replays": 0, "replayed": 0},
-        {"rated": 0, "replays": 0, "replayed": 0},
-        {"rated": 0, "replays": 0, "replayed": 0},
-    ]
+    # The three saves asked for one job (tests/ratings/test_one_job_waiting.py), which took
+    # every note.
+    assert results == [{"rated": 6, "replays": 0, "replayed": 0}]
     assert not RatingsBehind.objects.exists()
     incremental = _snapshot()
     ratings_rebuild()
@@ -93,10 +91,9 @@ def test_ten_corrections_are_one_replay_from_the_earliest(database_queue: None) 
 
     results = run_waiting_jobs()
 
-    assert len(results) == 10
-    replays = [r for r in results if r["replays"]]
-    # One replay per scope, from deal 3 (index 2): 12 deals, in the club and the federation.
-    assert replays == [{"rated": 0, "replays": 2, "replayed": 24}]
+    # Ten corrections asked for one job, which replayed once per scope, from deal 3 (index 2):
+    # 12 deals, in the club and the federation.
+    assert results == [{"rated": 0, "replays": 2, "replayed": 24}]
     incremental = _snapshot()
     ratings_rebuild()
     assert _close(incremental, _snapshot())
@@ -108,10 +105,9 @@ def test_a_new_deal_after_a_correction_waits_for_the_one_replay(database_queue: 
     correct(deals[1], prise(seated[2], 25))
     record(game, prise(seated[0], 70))
 
-    [first, second] = run_waiting_jobs()
+    [first] = run_waiting_jobs()  # the correction and the deal asked for one job
 
     assert first == {"rated": 0, "replays": 2, "replayed": 12}  # deals 2 to 7, in both scopes
-    assert second == {"rated": 0, "replays": 0, "replayed": 0}
     incremental = _snapshot()
     ratings_rebuild()
     assert _close(incremental, _snapshot())
@@ -250,7 +246,7 @@ def test_a_replay_holds_nothing_a_deal_entry_waits_for(settings: Any) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("SQLite writes one transaction at a time")
     settings.TASKS_BACKEND = "database"
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASKS = DATABASE_QUEUE
     club = ClubFactory.create()
     players = [PlayerFactory.create(clubs=[club]) for _ in range(4)]
     game = make_game(club=club, players=players, date=AUTUMN)
@@ -264,7 +260,7 @@ def test_a_replay_holds_nothing_a_deal_entry_waits_for(settings: Any) -> None:
         try:
             with transaction.atomic():
                 for scope in (club.pk, None):
-                    _hold_the_scope(scope)
+                    hold_the_scope(scope)
                 # What a replay does to the rows it rewrites: they stay locked until it ends.
                 list(PlayerRating.objects.select_for_update().all())
                 RatingStep.objects.all().delete()

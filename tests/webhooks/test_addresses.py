@@ -36,13 +36,36 @@ from tarot_scores.webhooks.addresses import AddressRefused, address_allowed, url
         "::ffff:127.0.0.1",
         "::ffff:10.0.0.1",
         "2001:db8::1",
+        # IPv6 forms that carry an IPv4 address lead to it: 6to4 (2002:AABB:CCDD::),
+        # Teredo (2001:0::, the client's address inverted in the last 32 bits), NAT64
+        # (64:ff9b::/96 and the local-use 64:ff9b:1::/48), IPv4-compatible (::a.b.c.d).
+        "2002:7f00:1::1",
+        "2002:a9fe:a9fe::",
+        "2002:0a00:0001::5",
+        "2001:0:5db8:4d2a:0:f227:80ff:fffe",  # Teredo, client 127.0.0.1
+        "2001:0:7f00:1:0:f227:56ff:f0cc",  # Teredo, server 127.0.0.1, client public
+        "64:ff9b::7f00:1",
+        "64:ff9b::a9fe:a9fe",
+        "64:ff9b:1::a00:1",
+        "::7f00:1",
+        "::a9fe:a9fe",
     ],
 )
 def test_private_local_and_reserved_addresses_are_refused(address: str) -> None:
     assert not address_allowed(address)
 
 
-@pytest.mark.parametrize("address", ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "93.184.216.34",
+        "1.1.1.1",
+        "2606:4700:4700::1111",
+        # The same forms wrapping a public IPv4 address are judged by it.
+        "2002:5db8:d822::1",
+        "64:ff9b::5db8:d822",
+    ],
+)
 def test_public_addresses_are_allowed(address: str) -> None:
     assert address_allowed(address)
 
@@ -67,6 +90,12 @@ def test_public_addresses_are_allowed(address: str) -> None:
         ("https://93.184.216.34:99999/", "url_invalid"),
         # Port 0 is no port a server listens on: every send would fail.
         ("https://93.184.216.34:0/hook", "url_invalid"),
+        # A webhook is no way to knock on a server's other services.
+        ("https://93.184.216.34:22/hook", "url_port"),
+        ("https://93.184.216.34:6379/hook", "url_port"),
+        ("https://93.184.216.34:80/hook", "url_port"),
+        ("https://[2002:7f00:1::1]/hook", "url_not_public"),
+        ("https://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "url_not_public"),
     ],
 )
 def test_refused_urls_say_why(url: str, code: str) -> None:

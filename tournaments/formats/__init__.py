@@ -7,6 +7,8 @@ limits, the movement, the boards a table plays)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from tournaments.formats.base import Format, SeatedTable, TablePlan
 from tournaments.formats.duplicate import DuplicateFormat
 from tournaments.formats.rounds import KnockoutFormat, RoundsFormat
@@ -29,4 +31,11 @@ def format_for(tournament: Tournament) -> Format:
     return FORMATS[tournament.format]
 
 
-__all__ = ["Format", "SeatedTable", "TablePlan", "format_for", "format_named"]
+def round_name(tournament: Tournament, number: int) -> str:
+    """ "Round 2", or "Stage 2" in a knockout."""
+    if format_for(tournament).has_bracket:
+        return _("Stage %(n)s") % {"n": number}
+    return _("Round %(n)s") % {"n": number}
+
+
+__all__ = ["Format", "SeatedTable", "TablePlan", "format_for", "format_named", "round_name"]

@@ -30,7 +30,7 @@ from tarot_scores.clubs import services as club_services
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Reason
-from tarot_scores.core.names import name_refusal
+from tarot_scores.core.names import look_alike, name_refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Seat
@@ -177,11 +177,10 @@ def _substitute_player(tournament: Tournament, player: Player | None, name: str)
     refusal = name_refusal(name)
     if refusal:
         raise TournamentRefusal.on("substitute", Code.BAD_NAME, refusal)
-    wanted = name.strip().casefold()
     for candidate in tournament.club.players.all():
-        if wanted in (candidate.name.casefold(), candidate.label.casefold()):
+        if look_alike(name, candidate.name) or look_alike(name, candidate.label):
             return candidate
-    return club_services.player_create(club=tournament.club, name=name.strip())
+    return club_services.player_create(club=tournament.club, name=name)
 
 
 @transaction.atomic

@@ -237,9 +237,11 @@ def render_seating_list(
     round_name: str,
     lines: Sequence[SeatingLine],
     byes: Sequence[str] = (),
+    quality: str = "",
 ) -> bytes:
     """Every player in alphabetical order with table and seat, in type read from a distance;
-    those who sit the round out (``byes``) among them, "bye" in place of a table."""
+    those who sit the round out (``byes``) among them, "bye" in place of a table; under the
+    heading, how fair the seating is (``quality``, ``words.seating_quality``)."""
     st = styles(title_left=True)
     ordered = sorted(
         [*lines, *(SeatingLine(name, 0, 0) for name in byes)],
@@ -249,8 +251,10 @@ def render_seating_list(
         para(tournament.name, st["title"]),
         para(_heading(tournament), st["meta"]),
         para(round_name + " · " + _("Seating"), st["big"]),
-        Spacer(1, 0.4 * cm),
     ]
+    if quality:
+        story.append(para(quality, st["meta"]))
+    story.append(Spacer(1, 0.4 * cm))
     data: list[list[Any]] = [[_("Player"), _("Table"), _("Seat")]]
     data += [
         [line.player, str(line.table), str(line.seat)]

@@ -19,7 +19,7 @@ from tarot_scores.core import feed
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Refusal
 from tarot_scores.core.kinds import FIVE_PLAYER_WORDS
-from tarot_scores.core.names import name_refusal
+from tarot_scores.core.names import name_as_stored, name_refusal
 from tarot_scores.core.results import results_changed
 from tarot_scores.games.setup import rule_set_for
 from tournaments.errors import Code, TournamentError, TournamentRefusal
@@ -35,7 +35,7 @@ def _named(name: str) -> str:
     refusal = name_refusal(name)
     if refusal:
         raise TournamentError.whole(Code.BAD_NAME, refusal)
-    return name.strip()
+    return name_as_stored(name)
 
 
 def five_mode_refusal(*, rules: scoring.RuleSet | None, five_mode: str) -> TournamentRefusal | None:

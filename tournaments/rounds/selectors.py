@@ -18,6 +18,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.seating.fairness import Quality, quality_of
 from tournaments.standings.selectors import _PLAYER_FIELDS, round_penalties, round_totals
 
 Confirmation = DealConfirmation.Status
@@ -349,3 +350,22 @@ def round_repeats(*, round_: Round) -> list[Repeat]:
                 if a < b and (a, b) in met:
                     repeats.append(Repeat(table, players[a], players[b], sorted(met[(a, b)])))
     return repeats
+
+
+def round_seating_quality(*, round_: Round) -> Quality:
+    """How fair the seating of the rounds up to this one is, and the best any schedule of them
+    could be (``seating.fairness.quality_of``; one query)."""
+    seats = (
+        Seat.objects.filter(
+            game__tournament_table__round__tournament_id=round_.tournament_id,
+            game__tournament_table__round__number__lte=round_.number,
+        )
+        .values_list(
+            "game__tournament_table__round__number", "game__tournament_table__number", "player_id"
+        )
+        .order_by("game__tournament_table__round__number", "game__tournament_table__number")
+    )
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for number, table, player_id in seats:
+        rounds.setdefault(number, {}).setdefault(table, []).append(player_id)
+    return quality_of([list(tables.values()) for _n, tables in sorted(rounds.items())])

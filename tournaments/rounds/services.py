@@ -26,7 +26,14 @@ from tournaments import seating
 from tournaments.errors import Code, TournamentError
 from tournaments.formats import TablePlan, format_for
 from tournaments.formats import duplicate as duplicate_format
-from tournaments.models import DealConfirmation, Round, Table, Tournament, new_token
+from tournaments.models import (
+    DealConfirmation,
+    ReplacedTableLink,
+    Round,
+    Table,
+    Tournament,
+    new_token,
+)
 from tournaments.people import services as people
 from tournaments.registration.services import tournament_changed
 from tournaments.rounds.tables import table_label
@@ -279,7 +286,11 @@ def round_close(*, round_: Round) -> Round:
 def table_link_renew(*, table: Table) -> Table:
     """A new private link for the table: the old one stops at once (a phone lost, a link
     shared too widely, a referee removed who had it). Phones on the table name their holder
-    again on the new link."""
+    again on the new link. The old link is kept as replaced: opened again (a phone, the QR code
+    of the old score sheet), it says so and what to do, and opens nothing."""
+    # The token as it stands under the table's lock: two renewals at once replace it in turn.
+    table.token = Table.objects.select_for_update().values_list("token", flat=True).get(pk=table.pk)
+    ReplacedTableLink.objects.create(token=table.token, table=table)
     table.token = new_token()
     table.save(update_fields=["token"])
     return table

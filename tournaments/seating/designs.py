@@ -19,6 +19,29 @@ give them instantly.
   seated side by side with a schedule for ``q`` players (the same construction again, or one
   round of ``q / 4`` tables). 16 players get 4 + 1 = 5 rounds (this is the affine plane
   AG(2, 4)), 32 get 8 + 1 = 9, 64 get 16 + 5 = 21 (every pair meets exactly once).
+- **1-rotational resolvable designs** (28, 40, 52 and 88 players, every pair meeting exactly
+  once in ``(n - 1) / 3`` rounds: 9, 13, 17 and 29). Resolvable 2-(v, 4, 1) designs exist for every
+  ``v`` that is 4 more than a multiple of 12 (H. Hanani, D. K. Ray-Chaudhuri and R. M. Wilson,
+  "On resolvable designs", Discrete Math. 3, 1972); the ones here are 1-rotational, in the
+  manner of M. Buratti and F. Zuanni ("G-invariantly resolvable Steiner 2-designs which are
+  1-rotational over G", Bull. Belg. Math. Soc. 5, 1998). The points are a group G of order
+  ``v - 1`` (Z_39, Z_51, or Z_3^3 for 28) and a point ``infinity``; H is a subgroup of order
+  3. The base blocks (``_ROTATIONAL``, found once by a backtracking search and kept as data)
+  are 4-sets of G whose differences ``x - y`` cover G outside H exactly once, each meeting
+  four cosets of H, together every coset but H itself. One round is ``{infinity} + H`` and
+  each base block translated by the three elements of H: a partition of the points (every
+  coset of a base block is covered once). The other rounds are that round translated by one
+  element of each coset of H. Every block of the developed design (the short orbit of
+  ``{infinity} + H`` and the full orbits of the base blocks) falls in exactly one round, and
+  the design meets every pair once: ``infinity`` with each point and the pairs whose
+  difference is in H in the short orbit, the others by their unique difference. For 88 players
+  (G = Z_3 x Z_29, H = Z_3) the seven base blocks are one block ``{(0, 1), (0, 2), (1, 10),
+  (1, 22)}`` multiplied, in its Z_29 part, by the powers of 7 (of order 7 mod 29): its four
+  residues lie in the four cosets of the powers of 7, and its differences of each lift in
+  the four cosets too, so the seven blocks' differences cover G outside H once. For 76 and
+  100 players no base blocks were found within a minute: not done here. 40 players
+  are also the points of PG(3, 3), whose lines fall into 13 spreads; this design does the same
+  work.
 - **A published schedule: 32 players over 10 rounds** (the social golfer problem 8-4-10, first
   solved by A. Aguado in 2004; CSPLib problem 10). The construction above gives only 9 rounds
   and a tenth needs another structure, so the schedule is kept as data (``_EIGHT_FOUR_TEN``):
@@ -42,7 +65,41 @@ def schedule_without_repeats(players: int) -> list[Tables]:
         return []
     if players == 32:
         return [[list(table) for table in round_] for round_ in _EIGHT_FOUR_TEN]
-    return construction(players)
+    found = construction(players)
+    if players in _ROTATIONAL and len(found) < (players - 1) // 3:
+        return rotational(players)
+    return found
+
+
+def rotational(players: int) -> list[Tables]:
+    """The 1-rotational resolvable 2-(``players``, 4, 1) design of ``_ROTATIONAL`` (see the
+    module's docstring): every pair meets exactly once in ``(players - 1) / 3`` rounds."""
+    mods, h, base = _ROTATIONAL[players]
+    elements = list(product(*(range(k) for k in mods)))
+    number = {e: i for i, e in enumerate(elements)}
+    infinity = len(elements)
+
+    def add(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple((u + v) % k for u, v, k in zip(x, y, mods, strict=True))
+
+    zero = tuple(0 for _ in mods)
+    subgroup = [zero, h, add(h, h)]
+    # One parallel class: {infinity} and H, then each base block translated by all of H.
+    first: list[list[tuple[int, ...] | None]] = [[None, *subgroup]]
+    for block in base:
+        for shift in subgroup:
+            first.append([add(x, shift) for x in block])
+    # Its translates by one element of each coset of H are the rounds.
+    seen: set[tuple[int, ...]] = set()
+    transversal = []
+    for e in elements:
+        if e not in seen:
+            transversal.append(e)
+            seen.update(add(e, x) for x in subgroup)
+    return [
+        [[infinity if x is None else number[add(x, t)] for x in table] for table in first]
+        for t in transversal
+    ]
 
 
 def construction(players: int) -> list[Tables]:
@@ -216,3 +273,48 @@ _EIGHT_FOUR_TEN: tuple[tuple[tuple[int, int, int, int], ...], ...] = (
         (9, 19, 26, 28),
     ),
 )
+
+
+# 1-rotational resolvable designs (see the module's docstring): for each field, the group as
+# cyclic factors, the generator ``h`` of its subgroup H of order 3, and the base blocks, found
+# by a backtracking search over the conditions written there and checked by the tests.
+_ROTATIONAL: dict[
+    int, tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]]
+] = {
+    28: (
+        (3, 3, 3),
+        (1, 0, 0),
+        (
+            ((0, 0, 1), (2, 0, 2), (2, 1, 2), (2, 2, 1)),
+            ((0, 1, 0), (0, 1, 1), (2, 2, 0), (1, 2, 2)),
+        ),
+    ),
+    40: (
+        (39,),
+        (13,),
+        (((1,), (18,), (21,), (25,)), ((2,), (3,), (36,), (11,)), ((4,), (32,), (20,), (22,))),
+    ),
+    52: (
+        (51,),
+        (17,),
+        (
+            ((1,), (36,), (42,), (33,)),
+            ((3,), (26,), (30,), (15,)),
+            ((4,), (22,), (24,), (29,)),
+            ((6,), (27,), (28,), (14,)),
+        ),
+    ),
+    88: (
+        (3, 29),
+        (1, 0),
+        (
+            ((0, 1), (0, 2), (1, 10), (1, 22)),
+            ((0, 7), (0, 14), (1, 12), (1, 9)),
+            ((0, 20), (0, 11), (1, 26), (1, 5)),
+            ((0, 24), (0, 19), (1, 8), (1, 6)),
+            ((0, 23), (0, 17), (1, 27), (1, 13)),
+            ((0, 16), (0, 3), (1, 15), (1, 4)),
+            ((0, 25), (0, 21), (1, 18), (1, 28)),
+        ),
+    ),
+}

@@ -3,16 +3,17 @@
 Methods (``Method``):
 
 - ``random``: a seeded draw.
-- ``mixing``: as few repeated meetings as possible (a repeat is a pair who already shared a
-  table in an earlier round), then seat numbers rotated so nobody keeps seat 1 or always sits
+- ``mixing``: the fairest meetings (``fairness``: no pair meets a third time while a second
+  will do, then as few pairs at each count as possible; a repeat is a pair who already shared
+  a table in an earlier round), then seat numbers rotated so nobody keeps seat 1 or always sits
   after the same neighbour. Given the number of rounds (``total_rounds`` or ``seat_all_rounds``)
   it plans the rounds still to come together, which is what finds the schedules where nobody
   ever meets twice (16 players over 5 rounds, 20 over 5...): from a construction (``designs``)
   for fields at tables of 4 that have one, else from a greedy start (``freedom`` or the
   baseline) improved by the search (``search``).
 - ``swiss``: players of similar standing together (ranks 1-4 at table 1, 5-8 at table 2...),
-  bent where that avoids a repeat: a repeat weighs as much as moving players ``SWISS_REPEAT``
-  places in all away from their band.
+  bent where that avoids a repeat: a second meeting weighs as much as moving players
+  ``fairness.SWISS_REPEAT`` places in all away from their band, a third more than any band.
 - ``fixed``: a printed movement (see ``movement``): deterministic from the round-1 draw.
 - ``greedy``: the baseline ``mixing`` is measured against: each player in turn (in a seeded
   order) to the table where he has met the fewest people.
@@ -38,29 +39,37 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Generic, TypeVar
 
 from . import movement
 from .designs import schedule_without_repeats
+from .fairness import (
+    SWISS_REPEAT,
+    meeting_score,
+    meeting_steps,
+    meetings_of,
+    schedule_floor,
+    water_floor,
+)
 from .freedom import freedom_rounds
 from .plan import SeatingError, TablePlan, plan_tables
-from .search import Budget, Problem, Tables, improve, tally
+from .search import Budget, Problem, Tables, improve, tally, tally_all
 from .seats import SeatMemory
 
 P = TypeVar("P", bound=Hashable)
 
-SWISS_REPEAT = 20
-"""In ``swiss``, what one repeat weighs in places of distance from a player's rank band."""
-MIXING_REPEAT = 100
-"""In ``mixing``, one repeat against the fairness of tables of 5 or 3 (squared counts)."""
-WORK_MOVES = 1_000_000
-"""Swaps a seating may evaluate (all its searches together). Most draws settle far below it (a
-construction without repeats, or a plan at its floors: 250 players over 6 rounds spend about
-30,000); a field that cannot avoid repeats (30 players over 10 rounds) spends it all, in 1 to
-3 seconds on a server (300,000 to 450,000 swaps a second, measured under load). A count, so
-the same seed seats the same tables on any machine."""
+WORK_MOVES = 300_000
+"""Swaps a search may evaluate. Most draws settle far below it: a construction, or a plan that
+reaches the counting floor (``fairness``), stops at once (12 or 13 players over 3 rounds,
+30 over 10, 250 over 6). A field whose floor is not reached (21 players over 10 rounds)
+spends it all: with the greedy starts, at most about 0.6 s of CPU on a small server (500,000
+to 700,000 swaps a second), so any field up to 300 players over 10 rounds is seated within a
+second. A count, so the same seed seats the same tables on any machine."""
+REPLAN_SHARE = 3
+"""Once the history has left the plan, the rest is planned from the old plan with
+``WORK_MOVES // REPLAN_SHARE`` more swaps: a good start needs less."""
 SAFETY_SECONDS = 20.0
 """A wall-clock cap, only as a safety net against a machine far slower than expected: a search
 it stops reports it (``SeatingResult.timed_out``)."""
@@ -115,6 +124,9 @@ class SeatingResult(Generic[P]):
     budget was spent, the only thing that depends on the machine: another machine might have
     given another seating."""
     pair_clashes: tuple[PairClash[P], ...] = ()
+    work: int = 0
+    """Swaps the searches of this seating evaluated, all its rounds together (at most about
+    ``WORK_MOVES`` and a third more: see ``REPLAN_SHARE``)."""
 
 
 def seat_round(
@@ -148,8 +160,8 @@ def seat_round(
     plans the whole tournament as round 1 did (same players, same seed: the same plan): while
     the history follows that plan, the round is the plan's next one, so a schedule without
     repeats found at round 1 is kept to the end. Once the history has left it (a swap, a player
-    who came or left), the rest is planned again from the old plan (this can take twice the
-    budget).
+    who came or left), the rest is planned again from the old plan (with a third of the
+    budget more, ``REPLAN_SHARE``).
     """
     method = _method(method)
     rounds = 1
@@ -245,8 +257,9 @@ def _seat(
     budget = Budget.of(work_budget, time_budget)
     planned: list[Tables] = []
     timed_out = False
+    work = 0
     if method is Method.MIXING:
-        planned, timed_out = _mixing(
+        planned, timed_out, work = _mixing(
             field, first, rounds, seed, work_budget, time_budget, planned_ahead=planned_ahead
         )
     start: Tables = []
@@ -270,7 +283,8 @@ def _seat(
             tables, timed_out = _random(field, _rng(seed, r, "draw"), budget)
         results.append(field.result(r, method, tables, timed_out=timed_out))
         field.record(tables)
-    return results
+    work += budget.spent
+    return [replace(result, work=work) for result in results]
 
 
 def _method(method: Method | str) -> Method:
@@ -378,33 +392,60 @@ class _Field(Generic[P]):
         self.seats.record(tables)
 
     def problem(
-        self, rounds: int, *, repeat_weight: int, rank_weight: int = 0, odd_weight: int = 0
+        self,
+        rounds: int,
+        *,
+        second: int | None,
+        rank_weight: int = 0,
+        odd_weight: int = 0,
     ) -> Problem:
-        """The search's problem for ``rounds`` rounds planned together, with its floors."""
+        """The search's problem for ``rounds`` rounds planned together, with its floors.
+
+        ``second``: what a second meeting weighs against the light terms (``None``: more than
+        all of them, the lexicographic score of ``fairness``; 0: meetings do not count)."""
+        n = len(self.players)
+        pairs = n * (n - 1) // 2
+        # The most the light terms can add up to: odd tables (squared counts), rank bands.
+        light = odd_weight * sum((c + rounds) ** 2 for c in self.odd_count)
+        light += rank_weight * n * n * rounds
+        steps: list[int] = []
+        floor = 0
+        if second != 0:
+            most = max((max(row) for row in self.met), default=0)
+            steps = meeting_steps(
+                pairs=pairs,
+                levels=most + rounds + 1,
+                second=light + 1 if second is None else second,
+                light=light,
+            )
+            floor = self.meeting_floor(rounds, steps)
+        team_weight = pairs * sum(steps) + light + 1
         return Problem(
-            players=len(self.players),
+            players=n,
             met=self.met,
             apart=self.apart,
             odd_table=self.odd_table,
             odd_count=self.odd_count,
-            repeat_weight=repeat_weight,
+            steps=steps,
+            team_weight=team_weight,
             rank_weight=rank_weight,
             odd_weight=odd_weight,
-            repeat_floor=self.repeat_floor(rounds),
+            meeting_floor=floor,
             clash_floor=self.clash_floor(rounds),
         )
 
-    def repeat_floor(self, rounds: int) -> int:
-        """Repeats no plan of ``rounds`` more rounds can avoid: more meetings than fresh pairs
-        left, overall or for one player (each repeat involves two players)."""
+    def meeting_floor(self, rounds: int, steps: list[int]) -> int:
+        """What the meetings of ``rounds`` more rounds cost at the least (``fairness``): the
+        counting floor of a whole schedule on a fresh field, else the even spread of the new
+        meetings over the pairs and over each player's partners."""
         n = len(self.players)
         sizes = self.plan.sizes
-        meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
-        known = [sum(c > 0 for c in row) for row in self.met]
-        fresh_pairs = n * (n - 1) // 2 - sum(known) // 2
-        each = rounds * (min(sizes) - 1)
-        short = sum(max(0, each - (n - 1 - k)) for k in known)
-        return max(0, meetings - fresh_pairs, (short + 1) // 2)
+        made = [rounds * (min(sizes) - 1)] * n
+        floor = water_floor(self.met, made, steps)
+        if not self.played:
+            least = schedule_floor(n, [sizes] * rounds)
+            floor = max(floor, meeting_score(least, steps))
+        return floor
 
     def clash_floor(self, rounds: int) -> int:
         """Team clashes no plan can avoid: a team spread as evenly as possible over the tables
@@ -532,24 +573,39 @@ def _fixed_start(field: _Field[P], rng: random.Random, horizon: int) -> Tables:
 def _greedy(field: _Field[P], met: list[list[int]], rng: random.Random) -> Tables:
     """Each player in a seeded order to the open table where he has met the fewest (never with
     a teammate if it can be helped; the emptier table on a tie)."""
-    order = list(range(len(field.players)))
+    n = len(field.players)
+    order = list(range(n))
     rng.shuffle(order)
     sizes = field.plan.sizes
     tables: Tables = [[] for _ in sizes]
+    where = [-1] * n
+    partners = [
+        [x for x, (c, kept) in enumerate(zip(row, far, strict=True)) if c or kept]
+        for row, far in zip(met, field.apart, strict=True)
+    ]
+    # Only the tables of those he has met or is kept apart from can count against a table:
+    # each player's few such partners, instead of every seat of every table.
     for p in order:
         row = met[p]
         far = field.apart[p]
+        counts: dict[int, list[int]] = {}
+        for x in partners[p]:
+            t = where[x]
+            if t >= 0:
+                count = counts.setdefault(t, [0, 0])
+                count[0] += far[x]
+                count[1] += row[x] >= 1
         best_t = -1
         best_key = (0, 0, 0)
         for t, table in enumerate(tables):
             if len(table) >= sizes[t]:
                 continue
-            clashes = sum(far[x] for x in table)
-            known = sum(row[x] >= 1 for x in table)
+            clashes, known = counts.get(t, (0, 0))
             key = (clashes, known, len(table))
             if best_t < 0 or key < best_key:
                 best_t, best_key = t, key
         tables[best_t].append(p)
+        where[p] = best_t
     return tables
 
 
@@ -570,7 +626,7 @@ def _apart(
     do not count here."""
     if not field.has_apart:
         return tables, False
-    problem = field.problem(1, repeat_weight=0)
+    problem = field.problem(1, second=0)
     # Only hard constraints: the search stops as soon as none is broken, so a patient search
     # costs nothing where it is easy and finds the tight cases (9 players, 12 pairs apart).
     outcome = improve(problem, [tables], rng, budget=budget, patience=APART_PATIENCE)
@@ -590,23 +646,27 @@ def _mixing(
     seconds: float,
     *,
     planned_ahead: bool,
-) -> tuple[list[Tables], bool]:
-    """Rounds ``first`` to ``first + rounds - 1`` planned together.
+) -> tuple[list[Tables], bool, int]:
+    """Rounds ``first`` to ``first + rounds - 1`` planned together, whether the safety net
+    stopped a search, and the swaps evaluated.
 
     Planned ahead from a history of every earlier round, the plan round 1 made (same players,
     same seed, no history) is made again: while the history follows it, its next rounds are
     the answer; once the history has left it, they are where the search starts.
     """
     start = None
+    spent = 0
     if planned_ahead and first > 1 and len(field.played) == first - 1:
         # Round 1's plan made again: the same work budget gives the same plan.
-        plan, timed_out = _mixing_plan(
-            field.fresh(), 1, first - 1 + rounds, seed, Budget.of(work, seconds)
-        )
+        again = Budget.of(work, seconds)
+        plan, timed_out = _mixing_plan(field.fresh(), 1, first - 1 + rounds, seed, again)
         if [_table_sets(tables) for tables in plan[: first - 1]] == field.played:
-            return plan[first - 1 :], timed_out
+            return plan[first - 1 :], timed_out, again.spent
         start = plan[first - 1 :]
-    return _mixing_plan(field, first, rounds, seed, Budget.of(work, seconds), start)
+        spent = again.spent
+    budget = Budget.of(work // REPLAN_SHARE if start is not None else work, seconds)
+    plan, timed_out = _mixing_plan(field, first, rounds, seed, budget, start)
+    return plan, timed_out, spent + budget.spent
 
 
 def _mixing_plan(
@@ -623,17 +683,31 @@ def _mixing_plan(
     baseline, each round after round. The search never makes its start worse, so the plan is
     never worse than the baseline, and a construction at its floors is the answer as it is.
     """
-    problem = field.problem(rounds, repeat_weight=MIXING_REPEAT, odd_weight=1)
+    problem = field.problem(rounds, second=None, odd_weight=1)
     if start is None:
-        starts = [
-            *_designed(field, rounds, _rng(seed, first, "design")),
-            _freedom(field, rounds, _rng(seed, first, "freedom")),
-            _greedy_after(field, [], first, rounds, seed),
-        ]
+        starts = _designed(field, rounds, _rng(seed, first, "design"))
+        if not starts or not _at_floor(problem, starts[0]):
+            # The greedy starts only where no construction reaches the floor: the freedom
+            # one costs n^2 per round (a second for 300 players over 10 rounds).
+            if len(field.players) <= FREEDOM_MOST:
+                starts.append(_freedom(field, rounds, _rng(seed, first, "freedom")))
+            starts.append(_greedy_after(field, [], first, rounds, seed))
         start = min(starts, key=lambda plan: tally(problem, plan)[0])
     rng = _rng(seed, first, "search")
     outcome = improve(problem, start, rng, budget=budget, patience=MIXING_PATIENCE)
     return outcome.rounds, outcome.timed_out
+
+
+FREEDOM_MOST = 160
+"""Players up to which the freedom greedy is one of the search's starts. Larger fields have room
+enough for the baseline's start, and the freedom greedy's work grows with the square of the
+field."""
+
+
+def _at_floor(problem: Problem, plan: list[Tables]) -> bool:
+    """The plan's meetings are at their floor and nobody kept apart shares a table."""
+    _cost, _repeats, clashes, meetings = tally_all(problem, plan)
+    return meetings <= problem.meeting_floor and clashes <= problem.clash_floor
 
 
 def _greedy_after(
@@ -668,8 +742,10 @@ DESIGN_SWAPS = 2000
 
 def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Tables]]:
     """A construction without repeats mapped onto the players, as a one-item list; ``[]`` when
-    none applies (tables of 5 or 3, rounds already played, or no mapping keeping teammates
-    apart). Rounds past the construction's length are the greedy baseline's.
+    none applies (tables of 3, rounds already played, or no mapping keeping teammates apart).
+    With tables of 5, the construction seats the players of the tables of 4 and one more at
+    each table of 5, and the others are added (``_add_fifths``: 17 players on the 16's, 41 on
+    the 40's). Rounds past the construction's length are the greedy baseline's.
 
     The players are drawn onto the construction's numbers; with teams, players are then swapped
     (a member of a team that clashes with another player, kept when the clashes do not grow)
@@ -678,14 +754,18 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
     meets in 8-4-10).
     """
     n = len(field.players)
-    if field.plan.fours * 4 != n or any(any(row) for row in field.met):
+    plan = field.plan
+    if plan.threes or any(any(row) for row in field.met):
         return []
-    design = schedule_without_repeats(n)[:rounds]
+    base = 4 * plan.tables  # with tables of 5: the construction, one player added per table
+    design = schedule_without_repeats(base)[:rounds]
     if len(design) < 2:
         return []  # one round: the other starts do as well
-    spot = list(range(n))  # spot[player]: his number in the construction
+    spot = list(range(n))  # spot[player]: his number in the construction (base.. : added)
     rng.shuffle(spot)
     mates = [(a, b) for a in range(n) for b in range(a + 1, n) if field.apart[a][b]]
+    if mates and base != n:
+        return []  # teams and tables of 5: the search's start is the greedy ones'
     if mates:
         meets = [[False] * n for _ in range(n)]
         for tables in design:
@@ -714,10 +794,57 @@ def _designed(field: _Field[P], rounds: int, rng: random.Random) -> list[list[Ta
     player = [0] * n
     for p, x in enumerate(spot):
         player[x] = p
-    plan = [[[player[x] for x in table] for table in tables] for tables in design]
-    for tables in plan:
-        rng.shuffle(tables)  # table numbers say nothing of the construction
-    return [_greedy_after(field, plan, 1, rounds, rng.randrange(2**32))]
+    planned = [[[player[x] for x in table] for table in tables] for tables in design]
+    if base != n:
+        _add_fifths(planned, [player[x] for x in range(base, n)], n, rng)
+    for tables in planned:
+        # Table numbers say nothing of the construction; the tables of 5 come last (the plan's
+        # numbering), in a seeded order.
+        rng.shuffle(tables)
+        tables.sort(key=len)
+    return [_greedy_after(field, planned, 1, rounds, rng.randrange(2**32))]
+
+
+ADD_TRIES = 30
+"""Draws of the added players' tables tried on a construction (the fairest is kept)."""
+
+
+def _add_fifths(planned: list[Tables], added: list[int], players: int, rng: random.Random) -> None:
+    """Each added player to a table of each round (a different one for each, so the added never
+    meet one another): the table where he would meet nobody a third time, then the fewest
+    players already met, ties drawn; the fairest of ``ADD_TRIES`` such draws is kept (on
+    AG(2, 4), 17 players: five tables no three of which share a player)."""
+    best: list[list[int]] = []
+    best_key: tuple[int, ...] = ()
+    for _ in range(ADD_TRIES):
+        met = [[0] * players for _ in range(players)]
+        chosen: list[list[int]] = []
+        for tables in planned:
+            free = list(range(len(tables)))
+            rng.shuffle(free)
+            picks = []
+            for p in added:
+                row = met[p]
+                t = min(
+                    free,
+                    key=lambda t: (max(row[x] for x in tables[t]), sum(row[x] for x in tables[t])),
+                )
+                free.remove(t)
+                picks.append(t)
+                for x in tables[t]:
+                    row[x] += 1
+            chosen.append(picks)
+        key = meetings_of(
+            [
+                [[*tables[t], p] for p, t in zip(added, picks, strict=True)]
+                for tables, picks in zip(planned, chosen, strict=True)
+            ]
+        ).key()
+        if not best or key < best_key:
+            best, best_key = chosen, key
+    for tables, picks in zip(planned, best, strict=True):
+        for p, t in zip(added, picks, strict=True):
+            tables[t].append(p)
 
 
 def _swiss(
@@ -738,7 +865,7 @@ def _swiss(
         tables.append(order[low : low + size])
         low += size
     rank_cost = [[max(0, lo - rank[a], rank[a] - hi) for lo, hi in bands] for a in range(len(rank))]
-    problem = field.problem(1, repeat_weight=SWISS_REPEAT, rank_weight=1)
+    problem = field.problem(1, second=SWISS_REPEAT, rank_weight=1)
     problem.rank_cost = rank_cost
     outcome = improve(problem, [tables], rng, budget=budget, patience=QUICK_PATIENCE)
     return outcome.rounds[0], outcome.timed_out

@@ -2,9 +2,10 @@
 
 It works on player numbers ``0..n-1`` and plans one or several rounds at once. The cost of a plan
 is, by weight: two players who must not share a table seated together (members of one team, or a
-pair the organiser keeps apart: a hard constraint, so a weight nothing else can outbid), repeated
-meetings (a pair sharing a table for the second time or more, counted against the rounds already
-played and between the rounds being planned), then lighter terms: for ``swiss`` each player's
+pair the organiser keeps apart: a hard constraint, so a weight nothing else can outbid), meetings
+(a pair's m-th meeting costs ``Problem.steps[m]``, ``fairness.meeting_steps``: a third meeting
+more than every second one, counted against the rounds already played and between the rounds
+being planned), then lighter terms: for ``swiss`` each player's
 distance in places from the rank band of his table, and the fairness of who keeps landing at a table
 of 5 or 3 (squared counts, so it is spread out).
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Tables = list[list[int]]
 """One round: for each table, its players' numbers."""
@@ -85,14 +86,20 @@ class Problem:
     """Rounds already played by each player at a table of 5 or of 3."""
     rank_cost: list[list[int]] | None = None
     """``rank_cost[p][t]``: places between player ``p``'s rank and table ``t``'s band (swiss)."""
-    repeat_weight: int = 1
+    steps: list[int] = field(default_factory=list)
+    """``steps[m]``: what a pair's ``m``-th meeting costs (``fairness.meeting_steps``; long
+    enough for every count the plan can reach); empty: meetings do not count."""
     team_weight: int = 1_000_000
     rank_weight: int = 0
     odd_weight: int = 0
-    repeat_floor: int = 0
-    """No plan has fewer repeats: the search stops there."""
+    meeting_floor: int = 0
+    """No plan's meetings cost less (``fairness``): the search stops there."""
     clash_floor: int = 0
     """No plan has fewer clashes (a team larger than the number of tables)."""
+
+    def __post_init__(self) -> None:
+        if not self.steps:
+            self.steps = [0] * (max((max(row) for row in self.met), default=0) + 66)
 
 
 def apart_from_teams(team: list[int]) -> list[list[bool]]:
@@ -111,11 +118,18 @@ class Outcome:
 
 def tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int]:
     """A plan's cost, repeats and clashes (pairs kept apart at one table), from scratch."""
+    return tally_all(problem, rounds)[:3]
+
+
+def tally_all(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int, int]:
+    """``tally`` and the meeting part of the cost."""
     met = [row[:] for row in problem.met]
     odd = problem.odd_count[:]
     apart = problem.apart
+    steps = problem.steps
     light = 0
     repeats = 0
+    meetings = 0
     clashes = 0
     for tables in rounds:
         for t, table in enumerate(tables):
@@ -124,6 +138,7 @@ def tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int]:
                     light += problem.rank_weight * problem.rank_cost[a][t]
                 for b in table[i + 1 :]:
                     repeats += met[a][b] >= 1
+                    meetings += steps[met[a][b] + 1]
                     clashes += apart[a][b]
         for t, table in enumerate(tables):
             for a in table:
@@ -133,8 +148,8 @@ def tally(problem: Problem, rounds: list[Tables]) -> tuple[int, int, int]:
                     if b != a:
                         row[b] += 1
     light += problem.odd_weight * sum(c * c for c in odd)
-    cost = repeats * problem.repeat_weight + clashes * problem.team_weight + light
-    return cost, repeats, clashes
+    cost = meetings + clashes * problem.team_weight + light
+    return cost, repeats, clashes, meetings
 
 
 class _Search:
@@ -161,23 +176,23 @@ class _Search:
                     for b in table:
                         if b != a:
                             row[b] += 1
-        self.cost, self.repeats, self.clashes = tally(problem, rounds)
+        self.cost, self.repeats, self.clashes, self.meetings = tally_all(problem, rounds)
 
     def snapshot(self) -> list[Tables]:
         return [[table[:] for table in tables] for tables in self.rounds]
 
     def settled(self) -> bool:
-        """Nothing left to gain in repeats and clashes: both at their floor."""
+        """Nothing left to gain in meetings and clashes: both at their floor."""
         problem = self.problem
         return self.clashes <= problem.clash_floor and (
-            self.repeats <= problem.repeat_floor or not problem.repeat_weight
+            self.meetings <= problem.meeting_floor or not problem.steps[2]
         )
 
     def conflicted(self) -> list[tuple[int, int]]:
         """(round, player) for every player who meets someone again, or one he is kept
         apart from."""
         apart = self.problem.apart
-        repeats = self.problem.repeat_weight > 0
+        repeats = self.problem.steps[2] > 0
         kept = self.has_apart
         met = self.met
         found: list[tuple[int, int]] = []
@@ -194,17 +209,22 @@ class _Search:
 
     def delta(self, r: int, a: int, b: int) -> int:
         """The change in cost if ``a`` and ``b`` (at different tables of round ``r``) swap."""
+        return self.meeting_delta(r, a, b) + self.light_delta(r, a, b)
+
+    def meeting_delta(self, r: int, a: int, b: int) -> int:
+        """``delta``'s meeting term: a's meetings at b's table gained, those at his own lost."""
         tables = self.rounds[r]
+        steps = self.problem.steps
         ma = self.met[a]
         mb = self.met[b]
         d = 0
         for x in tables[self.where[r][a]]:
             if x != a:
-                d += (mb[x] >= 1) - (ma[x] >= 2)
+                d += steps[mb[x] + 1] - steps[ma[x]]
         for y in tables[self.where[r][b]]:
             if y != b:
-                d += (ma[y] >= 1) - (mb[y] >= 2)
-        return d * self.problem.repeat_weight + self.light_delta(r, a, b)
+                d += steps[ma[y] + 1] - steps[mb[y]]
+        return d
 
     def light_delta(self, r: int, a: int, b: int) -> int:
         """``delta`` without its repeat term: clashes, rank bands, odd tables."""
@@ -248,7 +268,9 @@ class _Search:
         table_b = tables[tb]
         ma = met[a]
         mb = met[b]
+        steps = problem.steps
         repeats = 0
+        meetings = 0
         clashes = 0
         for x, leaves, joins, row_leaves, row_joins in (
             *((x, a, b, ma, mb) for x in table_a),
@@ -257,6 +279,7 @@ class _Search:
             if x == leaves:
                 continue
             repeats += (row_joins[x] >= 1) - (row_leaves[x] >= 2)
+            meetings += steps[row_joins[x] + 1] - steps[row_leaves[x]]
             row_leaves[x] -= 1
             met[x][leaves] -= 1
             row_joins[x] += 1
@@ -264,6 +287,7 @@ class _Search:
             if self.has_apart:
                 clashes += apart[x][joins] - apart[x][leaves]
         self.repeats += repeats
+        self.meetings += meetings
         self.clashes += clashes
         table_a[table_a.index(a)] = b
         table_b[table_b.index(b)] = a
@@ -311,6 +335,8 @@ def improve(
             best = search.snapshot()
             break
         candidates = search.conflicted()
+        # The scan for conflicts is work too: for a small field it costs more than the swaps.
+        budget.spent += len(start) * problem.players
         if not candidates:  # pragma: no cover - a plan above its floors has conflicts
             break
         if len(candidates) > MOST_CANDIDATES:
@@ -364,7 +390,7 @@ def _best_swap(
     at A and b at B; the parts that depend on one side only are counted once.
     """
     problem = search.problem
-    w_rep = problem.repeat_weight
+    steps = problem.steps
     light = search.has_apart or problem.rank_cost is not None
     w_odd = problem.odd_weight if any(problem.odd_table) else 0
     odd_table = problem.odd_table
@@ -383,7 +409,7 @@ def _best_swap(
                     row = met[p]
                     n_left = 0
                     for q in table:  # met[p][p] stays 0: p does not count himself
-                        n_left += row[q] >= 2
+                        n_left += steps[row[q]]
                     left[p] = n_left
             leaving[r] = left
         left = leaving[r]
@@ -396,14 +422,13 @@ def _best_swap(
                 continue
             known = -left[a]
             for y in table:
-                known += ma[y] >= 1
+                known += steps[ma[y] + 1]
             shift = odd_table[t] - odd_table[ta] if w_odd else 0
             for b in table:
                 mb = met[b]
-                d = known - (ma[b] >= 1) - left[b]
+                d = known - steps[ma[b] + 1] - left[b]
                 for x in others:
-                    d += mb[x] >= 1
-                d *= w_rep
+                    d += steps[mb[x] + 1]
                 if light:
                     d += search.light_delta(r, a, b)
                 elif shift:
@@ -429,6 +454,7 @@ def _polish(search: _Search, budget: Budget) -> None:
     """Makes every swap that lowers the cost until none is left (steepest for each player), or
     the budget is spent."""
     problem = search.problem
+    odd = problem.odd_table
     improved = True
     while improved and not budget.spent_up() and not budget.past_deadline():
         improved = False
@@ -436,7 +462,6 @@ def _polish(search: _Search, budget: Budget) -> None:
             movers = list(range(problem.players))
             if problem.rank_cost is None:
                 # Only the fairness of odd tables is left to gain: someone there must move.
-                odd = problem.odd_table
                 movers = [a for t, table in enumerate(tables) if odd[t] for a in table]
             for a in movers:
                 ta = search.where[r][a]
@@ -444,8 +469,8 @@ def _polish(search: _Search, budget: Budget) -> None:
                 best_delta = 0
                 best_b = -1
                 for t, table in enumerate(tables):
-                    if t == ta:
-                        continue
+                    if t == ta or (problem.rank_cost is None and odd[t] == odd[ta]):
+                        continue  # without ranks, only a move to or from an odd table gains
                     for b in table:
                         d = search.delta(r, a, b)
                         if d < best_delta:

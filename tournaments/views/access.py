@@ -12,18 +12,20 @@ import math
 from dataclasses import dataclass
 
 import segno
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
 
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.permissions import club_readable
-from tournaments.formats import format_for
+from tournaments.formats import round_name
 from tournaments.models import Round, Table, Tournament
+
+__all__ = ["round_name"]  # the pages name rounds as the papers do (tournaments.formats)
 
 
 def readable(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -49,16 +51,21 @@ def round_of(tournament: Tournament, number: int) -> Round:
     return round_
 
 
-def round_name(tournament: Tournament, number: int) -> str:
-    """ "Round 2", or "Stage 2" in a knockout."""
-    if format_for(tournament).has_bracket:
-        return _("Stage %(n)s") % {"n": number}
-    return _("Round %(n)s") % {"n": number}
-
-
 def entry_url(request: HttpRequest, table: Table) -> str:
     """A table's private link, absolute: it is printed and read by phones as a QR code."""
     return request.build_absolute_uri(reverse("tournaments:table_entry", args=[table.token]))
+
+
+def table_poll_context(table: Table) -> dict[str, str]:
+    """What a table's page needs to keep in step with the table's other phones (the poll of
+    ``views.table_sync``): the poll's address, how often (htmx's "every", from
+    ``TABLE_POLL_SECONDS``), and the page that "Refresh" reloads without JavaScript."""
+    every = max(100, round(settings.TABLE_POLL_SECONDS * 1000))
+    return {
+        "poll_url": reverse("tournaments:table_poll", args=[table.token]),
+        "poll_every": f"{every}ms",
+        "table_url": reverse("tournaments:table_entry", args=[table.token]),
+    }
 
 
 def qr_svg(url: str, title: str) -> SafeString:

@@ -15,18 +15,16 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from tarot_scores.core.access import login_first
-from tarot_scores.core.collation import name_key
 from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.prepared import pdf_later
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry
 from tournaments.play import cards
-from tournaments.printing import pdf
+from tournaments.printing.jobs import PLAYER_CARDS
 from tournaments.rounds import selectors as round_selectors
 from tournaments.views.access import managed
 
 TEMPLATES = "tournaments/"
-PLAYER_CARDS = "tournament_player_cards"
 
 
 @require_safe
@@ -66,33 +64,6 @@ def player_cards_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpRespon
         },
         filename=f"tournament-{tournament.pk}-cards.pdf",
     )
-
-
-def draw_player_cards(
-    *, tournament_id: int, entry_id: int | None, site: str, language: str
-) -> bytes:
-    """The players' cards (the job of ``player_cards_pdf``): the registered players, withdrawn
-    ones aside, alphabetically; ``site`` is the address the personal links start with."""
-    tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
-    entries = Entry.objects.filter(tournament=tournament).select_related("player")
-    if entry_id is not None:
-        entries = entries.filter(pk=entry_id)
-    else:
-        entries = entries.filter(withdrawn_after__isnull=True)
-    base = site.rstrip("/")
-    items = sorted(
-        (
-            pdf.PlayerCard(
-                player=entry.player.label,
-                pin=entry.pin,
-                link=base + reverse("tournaments:player_card", args=[cards.card_token(entry)]),
-            )
-            for entry in entries
-        ),
-        key=lambda card: name_key(card.player),
-    )
-    with translation.override(language):
-        return pdf.render_player_cards(tournament=tournament, cards=items)
 
 
 @require_POST

@@ -13,7 +13,6 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpRe
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
@@ -37,6 +36,7 @@ from tarot_scores.core.results import (
 from tournaments.formats import format_for
 from tournaments.models import Entry, Round, Tournament
 from tournaments.printing import exports, pdf
+from tournaments.printing.jobs import STANDINGS_PDF, standings_pdf_bytes
 from tournaments.rounds import selectors as round_selectors
 from tournaments.standings import duplicate as duplicate_results
 from tournaments.standings import selectors as standings_selectors
@@ -304,7 +304,6 @@ def standings_csv(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 # and shared by its readers; at or below, in the request. bench/pdfs.py: 78 ms at 200 players,
 # 340 ms at 1,000, on a quiet machine (docs/performance.md, "Heavy PDFs").
 STANDINGS_PDF_IN_REQUEST = 200
-STANDINGS_PDF = "tournament_standings"
 
 
 @require_safe
@@ -320,7 +319,7 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpResponseB
         format_for(tournament).compares_boards
         or _ranked_count(tournament, series=series) <= STANDINGS_PDF_IN_REQUEST
     ):
-        return pdf_response(_standings_pdf(tournament, series), filename)
+        return pdf_response(standings_pdf_bytes(tournament, series=series), filename)
     language = get_language()
     version = results_version(tournament.club)
     return pdf_shared(
@@ -328,29 +327,6 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpResponseB
         key=f"{STANDINGS_PDF}:{tournament.pk}:{version}:{series}:{language}",
         args={"tournament_id": tournament.pk, "series": series, "language": language},
         filename=filename,
-    )
-
-
-def draw_standings_pdf(*, tournament_id: int, series: str, language: str) -> bytes:
-    """A big tournament's standings PDF (the job of ``standings_pdf``)."""
-    tournament = Tournament.objects.select_related("club", "house_rules").get(pk=tournament_id)
-    with translation.override(language):
-        return _standings_pdf(tournament, series)
-
-
-def _standings_pdf(tournament: Tournament, series: str) -> bytes:
-    results = _results(tournament, series=series)
-    if results["duplicate"]:
-        return pdf.render_duplicate_standings(
-            tournament=tournament, rows=results["rows"], series_label=results["series_label"]
-        )
-    return pdf.render_standings(
-        tournament=tournament,
-        rows=results["rows"],
-        round_names=results["round_names"],
-        teams=results["teams"],
-        series_label=results["series_label"],
-        substitutes=results["substitutes"],
     )
 
 

@@ -28,6 +28,7 @@ from tarot_scores.core.prepared import pdf_later
 from tarot_scores.games.models import Seat
 from tournaments import errors as tournament_errors
 from tournaments import rules as tournament_rules
+from tournaments import words
 from tournaments.duplicate import DIRECTIONS
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for
@@ -35,6 +36,7 @@ from tournaments.forms import SubstituteForm, SwapForm
 from tournaments.models import Entry, Penalty, Round, Substitution, Table, Tournament
 from tournaments.people import selectors as people_selectors
 from tournaments.printing import pdf
+from tournaments.printing.jobs import TABLE_SHEETS
 from tournaments.rounds import selectors as round_selectors
 from tournaments.rounds import services as round_services
 from tournaments.rounds.selectors import TableState
@@ -202,6 +204,9 @@ def _round_context(
         "name": round_name(tournament, round_.number),
         "cards": cards,
         "repeats": round_selectors.round_repeats(round_=round_),
+        "seating_quality": words.seating_quality(
+            round_selectors.round_seating_quality(round_=round_)
+        ),
         "is_organiser": organiser,
         "countdown": countdown(tournament, round_),
         "complete": complete,
@@ -356,39 +361,6 @@ def table_sheets_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) 
     )
 
 
-TABLE_SHEETS = "tournament_table_sheets"
-
-
-def draw_table_sheets(*, tournament_id: int, number: int, site: str, language: str) -> bytes:
-    """A round's table sheets (the job of ``table_sheets_pdf``); ``site`` is the address the
-    QR codes' links start with."""
-    tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
-    round_ = Round.objects.get(tournament=tournament, number=number)
-    states = round_selectors.round_tables(round_=round_)
-    # A duplicate table plays the boards the movement gives it, each dealt by its direction.
-    plan = (
-        duplicate_format.session_movement(
-            len(states), tournament.rounds, tournament.deals_per_round
-        )
-        if format_for(tournament).compares_boards and states
-        else None
-    )
-    base = site.rstrip("/")
-    tables = [
-        pdf.SheetTable(
-            number=state.table.number,
-            players=[p.label for p in state.players],
-            entry_url=base + reverse("tournaments:table_entry", args=[state.table.token]),
-            boards=plan.station(number, state.table.number).boards if plan else (),
-        )
-        for state in states
-    ]
-    with translation.override(language):
-        return pdf.render_table_sheets(
-            tournament=tournament, round_name=round_name(tournament, number), tables=tables
-        )
-
-
 @require_safe
 def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> FileResponse:
     """The list to pin on the wall: every player, alphabetically, with table and seat."""
@@ -404,5 +376,6 @@ def seating_pdf(request: HtmxHttpRequest, tournament_id: int, number: int) -> Fi
         round_name=round_name(tournament, number),
         lines=lines,
         byes=[bye.entry.player.label for bye in people_selectors.round_byes(round_=round_)],
+        quality=words.seating_quality(round_selectors.round_seating_quality(round_=round_)),
     )
     return pdf_response(data, f"tournament-{tournament.pk}-round-{number}-seating.pdf")

@@ -62,7 +62,7 @@ from tournaments.formats import format_for
 from tournaments.models import DealConfirmation, Round, Table, Tournament
 from tournaments.play import cards, confirmations
 from tournaments.rounds import selectors as round_selectors
-from tournaments.views.access import round_name
+from tournaments.views.access import round_name, table_poll_context
 from tournaments.words import direction_name
 
 TEMPLATES = "tournaments/"
@@ -224,6 +224,7 @@ def _table_context(request: HtmxHttpRequest, table: Table) -> dict[str, Any]:
         # A private club's game page is for its members; the link holder may not read it.
         "show_game_link": permissions.can_view_club(request, tournament.club),
         "token": table.token,
+        **table_poll_context(table),  # the table's other phones, in step (views.table_sync)
     }
 
 
@@ -367,6 +368,13 @@ def _live_rows(
 
 def _sheet(table: Table) -> GameSheet:
     return game_selectors.game_sheet(game_id=table.game_id)
+
+
+def table_state(request: HtmxHttpRequest, table: Table) -> dict[str, Any]:
+    """The table's state as its page shows it now (the deals waiting, the totals, the boards,
+    the sheet): what the table's poll (``views.table_sync``) draws again for the phones."""
+    sheet = _sheet(table)
+    return _entry_context(request, table, sheet, entry.blank_form(sheet))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

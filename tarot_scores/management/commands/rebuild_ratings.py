@@ -3,7 +3,7 @@
 from typing import Any
 
 from tarot_scores.management.base import ClubCommand
-from tarot_scores.stats import services
+from tarot_scores.ratings import services
 
 
 class Command(ClubCommand):

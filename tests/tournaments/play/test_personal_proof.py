@@ -18,7 +18,7 @@ from tests.tournaments.play.test_pages_confirmation import Event, enter_at, even
 from tests.tournaments.printing.test_pdf import read
 from tests.tournaments.views.test_pages_world import deal_post, text_of
 from tournaments.models import DealConfirmation, Entry, Tournament
-from tournaments.views.rounds import draw_table_sheets
+from tournaments.printing.jobs import draw_table_sheets
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status

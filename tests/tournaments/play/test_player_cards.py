@@ -20,7 +20,7 @@ from tests.tournaments.views.test_pages_world import text_of
 from tournaments.models import DealConfirmation, Entry, Round, Tournament
 from tournaments.play import cards
 from tournaments.printing import pdf
-from tournaments.views.cards import draw_player_cards
+from tournaments.printing.jobs import draw_player_cards
 
 pytestmark = pytest.mark.django_db
 Status = DealConfirmation.Status

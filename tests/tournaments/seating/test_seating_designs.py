@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.seating import SeatingResult, seat_all_rounds, seat_round
-from tournaments.seating.designs import construction, schedule_without_repeats
+from tournaments.seating.designs import construction, rotational, schedule_without_repeats
 from tournaments.seating.freedom import freedom_rounds
 
 
@@ -38,12 +38,29 @@ class Design(NamedTuple):
 DESIGNS = [
     Design(16, 5),  # AG(2,4): every pair meets once
     Design(20, 5),  # resolvable TD(4,5)
-    Design(28, 7),  # resolvable TD(4,7)
+    Design(28, 9),  # 1-rotational resolvable 2-(28,4,1) over Z_3^3: every pair meets once
     Design(32, 10),  # 8-4-10, the published schedule (Aguado 2004)
     Design(36, 9),  # resolvable TD(4,9)
+    Design(40, 13),  # 1-rotational resolvable 2-(40,4,1) over Z_39: every pair meets once
     Design(44, 11),  # resolvable TD(4,11)
+    Design(52, 17),  # 1-rotational resolvable 2-(52,4,1) over Z_51: every pair meets once
     Design(64, 21),  # resolvable TD(4,16), then AG(2,4) in each group: every pair meets once
+    Design(88, 29),  # 1-rotational resolvable 2-(88,4,1) over Z_3 x Z_29: every pair once
 ]
+
+
+@pytest.mark.parametrize("players", [28, 40, 52, 88])
+def test_rotational_designs_meet_every_pair_exactly_once(players: int) -> None:
+    """The resolvable 2-(v,4,1) designs: (v - 1) / 3 rounds, each a partition of the players
+    into tables of 4, and every pair of players at one table exactly once."""
+    rounds = rotational(players)
+    assert len(rounds) == (players - 1) // 3
+    for tables in rounds:
+        assert sorted(p for table in tables for p in table) == list(range(players))
+        assert all(len(table) == 4 for table in tables)
+    met = Counter(pair for tables in rounds for pair in pairs_of(tables))
+    assert len(met) == players * (players - 1) // 2
+    assert set(met.values()) == {1}
 
 
 @pytest.mark.parametrize("design", DESIGNS, ids=str)
