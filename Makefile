@@ -61,12 +61,18 @@ run: $(VENV)/.installed
 	$(MANAGE) worker & worker=$$!; trap 'kill $$worker 2>/dev/null || true' EXIT; \
 		$(MANAGE) runserver 127.0.0.1:8000
 
-# What the tests need from Debian: the browser, and GNU gettext (the catalogue test runs
-# makemessages).
+# What the tests need from Debian: the browser, GNU gettext (the catalogue test runs
+# makemessages), and node with npm (the TypeScript client's check, tests/api/ts: its npm
+# packages pinned by package-lock.json, installed with `npm ci`).
 chromium:
 	@command -v chromium >/dev/null && command -v msgfmt >/dev/null || ( \
 		export DEBIAN_FRONTEND=noninteractive; \
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium gettext )
+	@command -v node >/dev/null && command -v npm >/dev/null || ( \
+		export DEBIAN_FRONTEND=noninteractive; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends nodejs npm )
+	@[ tests/api/ts/node_modules/.package-lock.json -nt tests/api/ts/package-lock.json ] || \
+		( cd tests/api/ts && npm ci --no-audit --no-fund --ignore-scripts )
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -10,9 +10,11 @@ class TarotScoresConfig(AppConfig):
 
     def ready(self) -> None:
         from axes.signals import user_locked_out
+        from corsheaders.signals import check_request_enabled
         from django.contrib.auth import get_user_model
         from django.db.models.signals import pre_save
 
+        from tarot_scores.api.cors import open_to_any_origin
         from tarot_scores.api.tokens import revoke_tokens_on_password_change
         from tarot_scores.clubs.home import home_clubs
         from tarot_scores.core.sections import on_home_page
@@ -35,6 +37,8 @@ class TarotScoresConfig(AppConfig):
         on_home_page(home_open_games)
         # The API token view signs in through DRF's request: axes' answer must still reach it.
         user_locked_out.connect(lock_the_django_request, dispatch_uid="lock_the_django_request")
+        # The public calculator and standings are readable from any origin (api.cors).
+        check_request_enabled.connect(open_to_any_origin, dispatch_uid="open_to_any_origin")
         # A password changed or reset (not a hash upgraded at sign-in), an account deactivated
         # or reactivated: the account's API tokens are revoked.
         pre_save.connect(

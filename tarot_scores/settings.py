@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from corsheaders.defaults import default_headers as cors_default_headers
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -83,6 +84,8 @@ MIDDLEWARE = [
     # Before anything reads the request: a NUL character is answered 400, never a 500 later.
     "tarot_scores.core.nul.RefuseNulCharacters",
     "django.middleware.common.CommonMiddleware",
+    # Under /api/: times in UTC, and DEBUG's HTML 404 answered as the API's problem.
+    "tarot_scores.api.middleware.ApiAnswers",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -193,9 +196,12 @@ TASKS_WORKER_NICE = int(os.environ.get("TASKS_WORKER_NICE", "10"))
 WEBHOOKS_PORTS = [int(port) for port in env_list("WEBHOOKS_PORTS", "443,8443")]
 
 # Webhooks go to public https addresses only (tarot_scores/webhooks/addresses.py). Hosts listed
-# here may take plain http on a loopback address: the tests' local receiver. Never read from
-# the environment: a deployment cannot open it by mistake.
-WEBHOOKS_TEST_HOSTS: list[str] = []
+# here may take plain http on a loopback address, any port: the tests' local receiver, or a
+# self-hosted site's test receiver with WEBHOOKS_ALLOW_LOOPBACK=1 (off unless set: a deployment
+# cannot open it by mistake; never on a site others use).
+WEBHOOKS_TEST_HOSTS: list[str] = (
+    ["127.0.0.1", "::1", "localhost"] if env_bool("WEBHOOKS_ALLOW_LOOPBACK", False) else []
+)
 # The whole of one webhook send, from the DNS lookup to the last byte of the answer: then it has
 # failed and is tried again later (tarot_scores/webhooks/sending.py). 10 s, never more; a test
 # lowers it so that a receiver dripping its answer is cut off sooner.
@@ -420,13 +426,16 @@ REST_FRAMEWORK = {
 }
 
 # A browser app on another origin may call the API: only the origins listed (scheme, host and
-# port: "https://scores.example.org"), and only under /api/. None by default: CORS off. Cookies
+# port: "https://scores.example.org"), and only under /api/. None by default; the public
+# calculator and standings are readable from any origin whatever (tarot_scores.api.cors). Cookies
 # are never sent across origins (tokens only), so a listed origin cannot act as a signed-in
 # reader of the site.
 CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS", "")
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_CREDENTIALS = False
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "WWW-Authenticate"]
+# A page keeps the ETag it read and sends it back: 304 works across origins too.
+CORS_ALLOW_HEADERS = [*cors_default_headers, "if-none-match"]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tarot Scores API",

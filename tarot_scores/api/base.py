@@ -11,10 +11,11 @@ from typing import Any, TypeVar
 from django.db import OperationalError
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,6 +28,8 @@ from tarot_scores.api.calculator import (
 from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
 from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import HashedTokenAuthentication
+from tarot_scores.core.i18n import engine_language
+from tarot_scores.scoring.messages import Msg
 
 T = TypeVar("T")
 
@@ -53,6 +56,7 @@ class ClubAPIView(ProblemAnswers, GenericAPIView):  # type: ignore[type-arg]
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         refuse_unknown_parameters(self, request)
+        refuse_unknown_fields(self, request)
 
     def page_of(self, items: Sequence[Any]) -> Response:
         """One page of a list already built (``items``: the whole list, in its order)."""
@@ -100,6 +104,77 @@ def refuse_unknown_parameters(view: ClubAPIView, request: Request) -> None:
         raise ValidationError(
             {name: [ErrorDetail(message, code="unknown_parameter")] for name in unknown}
         )
+
+
+# The body each view's handler declares to the schema (a serializer, a JSON schema, or None),
+# read once per view and method.
+_DECLARED_BODY: dict[tuple[type, str], Any] = {}
+
+
+def declared_body(view: ClubAPIView, method: str) -> Any:
+    """The body ``view`` documents for ``method``: its ``extend_schema``'s ``request``, a
+    serializer (an instance) or a JSON schema; None for no body."""
+    key = (type(view), method)
+    if key not in _DECLARED_BODY:
+        handler = getattr(view, method.lower(), None)
+        schema_class = getattr(handler, "kwargs", {}).get("schema")
+        declared: Any = None
+        if schema_class is not None:
+            inspector = schema_class()
+            inspector.view = view
+            inspector.method = method
+            declared = inspector.get_request_serializer()
+            if isinstance(declared, type) and issubclass(declared, serializers.BaseSerializer):
+                declared = declared()
+        _DECLARED_BODY[key] = declared
+    return _DECLARED_BODY[key]
+
+
+def declared_body_fields(view: ClubAPIView, method: str) -> frozenset[str] | None:
+    """The fields of the body ``view`` documents for ``method``: a serializer's writable
+    fields, or a JSON schema's properties. The schema and what is accepted are one list, as
+    for the query parameters."""
+    declared = declared_body(view, method)
+    if isinstance(declared, serializers.Serializer):
+        return frozenset(name for name, field in declared.fields.items() if not field.read_only)
+    if isinstance(declared, dict):
+        schema = declared.get("application/json", declared)
+        if isinstance(schema, dict) and "properties" in schema:
+            return frozenset(schema["properties"])
+    return None
+
+
+def refuse_unknown_fields(view: ClubAPIView, request: Request) -> None:
+    """400 ``unknown_field`` on a body field the endpoint does not read, rather than dropping
+    it (a webhook sent ``"event"`` for ``"events"`` would hear every event); and a number sent
+    for a text field (DRF would read ``{"name": 0}`` as the name "0", where the schema says a
+    string). A body that is not JSON, or not an object, is left to the handler, which says
+    what is wrong with it."""
+    if request.method in SAFE_METHODS or request.method == "DELETE":
+        return
+    media_type = (request.content_type or "").split(";", 1)[0].strip().lower()
+    if media_type != "application/json":
+        return
+    method = request.method or "POST"
+    known = declared_body_fields(view, method)
+    body = request.data
+    if known is None or not isinstance(body, dict):
+        return
+    unknown = sorted(set(body) - known)
+    if unknown:
+        message = Msg("unknown_field").render(engine_language())
+        raise ValidationError(
+            {name[:60]: [ErrorDetail(message, code="unknown_field")] for name in unknown}
+        )
+    declared = declared_body(view, method)
+    if isinstance(declared, serializers.Serializer):
+        not_text = {
+            name: [ErrorDetail(str(field.error_messages["invalid"]), code="invalid")]
+            for name, field in declared.fields.items()
+            if isinstance(field, serializers.CharField) and isinstance(body.get(name), int | float)
+        }
+        if not_text:
+            raise ValidationError(not_text)
 
 
 class DatabaseBusy(APIException):

@@ -29,6 +29,8 @@ from rest_framework.views import APIView
 from tarot_scores.api.examples import openapi_examples
 from tarot_scores.api.problems import ProblemAnswers, scoring_problem
 from tarot_scores.scoring import VARIANTS, ScoringError, score
+from tarot_scores.scoring.buraco import BURACO_SIDE_FLAGS, BURACO_SIDE_INTEGERS
+from tarot_scores.scoring.rules import Contract, HandfulSize, MisereKind, Side, Slam
 
 # Far above any real deal (a five-player tarot deal is under 1 KB), far below Django's 2.5 MB.
 MAX_BODY_BYTES = 64 * 1024
@@ -161,35 +163,91 @@ FIELD_ERRORS_SCHEMA: dict[str, Any] = {
     "additionalProperties": {"type": "array", "items": {"type": "string"}},
 }
 
-DEAL_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "One deal of the scoring contract (docs/scoring.md). The fields depend on "
-    "`variant`: a tarot deal (`fft`, `classic`), a Novatarok round or a buraco hand.",
-    "required": ["variant", "players"],
-    "properties": {
-        "variant": {"type": "string", "enum": list(VARIANTS)},
-        "players": {"type": "array", "items": {"type": "string", "maxLength": 60}},
-        "sitting_out": {"type": "string", "nullable": True},
-        "taker": {"type": "string"},
-        "partner": {"type": "string", "nullable": True},
-        "contract": {"type": "string", "enum": ["prise", "garde", "garde_sans", "garde_contre"]},
-        "points": {"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5},
-        "oudlers": {"type": "integer", "minimum": 0, "maximum": 3},
-        "petit_au_bout": {"type": "string", "enum": ["attack", "defense"], "nullable": True},
-        "handfuls": {"type": "array", "items": {"type": "object"}},
-        "slam": {
-            "type": "string",
-            "enum": ["announced_made", "unannounced_made", "announced_failed", "defense"],
-            "nullable": True,
+
+def nullable_enum(values: Iterable[str], description: str = "") -> dict[str, Any]:
+    """A choice that may be null: the null is one of the enum's values too (a generated client
+    then lets a body send it, to clear the field)."""
+    schema: dict[str, Any] = {"type": "string", "enum": [*values, None], "nullable": True}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def deal_schema(player: dict[str, Any]) -> dict[str, Any]:
+    """The scoring contract's deal, every list's items typed; ``player`` is how a player is
+    named (the calculator: a name; the site: an id). The choices are the engine's own enums."""
+    nullable_player = {**player, "nullable": True}
+    side = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["players"],
+        "properties": {
+            "players": {"type": "array", "items": player, "minItems": 1, "maxItems": 2},
+            **{
+                name: {"type": "integer", "minimum": low, "maximum": high, "default": 0}
+                for name, (low, high) in BURACO_SIDE_INTEGERS.items()
+            },
+            **{name: {"type": "boolean", "default": False} for name in BURACO_SIDE_FLAGS},
         },
-        "miseres": {"type": "array", "items": {"type": "object"}},
-        "card_points": {"type": "object", "additionalProperties": {"type": "integer"}},
-        "kings": {"type": "string", "nullable": True},
-        "trull": {"type": "string", "nullable": True},
-        "pagat": {"type": "string", "nullable": True},
-        "sides": {"type": "array", "items": {"type": "object"}},
-    },
-}
+    }
+    return {
+        "type": "object",
+        "description": "One deal of the scoring contract (docs/scoring.md). The fields depend "
+        "on `variant`: a tarot deal (`fft`, `classic`), a Novatarok round or a buraco hand.",
+        "required": ["variant", "players"],
+        "additionalProperties": False,
+        "properties": {
+            "variant": {"type": "string", "enum": list(VARIANTS)},
+            "players": {"type": "array", "items": {**player, "maxLength": 60}},
+            "sitting_out": nullable_player,
+            "taker": player,
+            "partner": nullable_player,
+            "contract": {"type": "string", "enum": [c.value for c in Contract]},
+            "points": {"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5},
+            "oudlers": {"type": "integer", "minimum": 0, "maximum": 3},
+            "petit_au_bout": nullable_enum(
+                [s.value for s in Side], "The side that won the last trick with the 1; null: none."
+            ),
+            "handfuls": {
+                "type": "array",
+                "nullable": True,
+                "description": "The handfuls shown, at most one per player (null or [] for none).",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["player", "size"],
+                    "properties": {
+                        "player": player,
+                        "size": {"type": "string", "enum": [h.value for h in HandfulSize]},
+                    },
+                },
+            },
+            "slam": nullable_enum([s.value for s in Slam], "The slam (chelem); null: none."),
+            "miseres": {
+                "type": "array",
+                "nullable": True,
+                "description": "Misères declared, where the rules allow them (null or [] for "
+                "none).",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["player", "kind"],
+                    "properties": {
+                        "player": player,
+                        "kind": {"type": "string", "enum": [k.value for k in MisereKind]},
+                    },
+                },
+            },
+            "card_points": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "kings": nullable_player,
+            "trull": nullable_player,
+            "pagat": nullable_player,
+            "sides": {"type": "array", "items": side, "minItems": 2, "maxItems": 2},
+        },
+    }
+
+
+DEAL_SCHEMA: dict[str, Any] = deal_schema({"type": "string"})
 
 
 class BreakdownLineSerializer(serializers.Serializer[Any]):
@@ -222,6 +280,8 @@ class ScoreView(ProblemAnswers, APIView):
     permission_classes = [AllowAny]
     throttle_classes = [CalculatorThrottle]
     throttle_scope = "calculator"
+    # "Callable from anywhere": any origin's page may use it (api.cors).
+    open_to_any_origin = True
     parser_classes = [DealJSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysJSON

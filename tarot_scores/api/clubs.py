@@ -40,9 +40,15 @@ def club_filter(request: Request) -> Club | None:
     return club_or_404(request, pk)
 
 
+# A club's id in a query string: the bounds ``club_filter`` checks.
+CLUB_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 CLUB_QUERY = OpenApiParameter(
-    "club", int, description="Only this club (404 if it is private and the caller not in it)."
+    "club",
+    CLUB_ID,
+    description="Only this club (404 if it is private and the caller not in it).",
 )
+# A season, by the year it starts in: the bounds every filter on it checks.
+SEASON_TYPE = {"type": "integer", "minimum": 1900, "maximum": 9999}
 
 
 class ClubListView(ClubAPIView):

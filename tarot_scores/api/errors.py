@@ -3,7 +3,8 @@
 Ids in API paths are read by the ``id`` converter (at most 18 digits, so any id it lets
 through fits the database's integer columns); a path it does not match (``/clubs/abc/``,
 ``/deals/-1/``, a 40-digit id) matches no route, and Django's 404 handler answers here. Pages
-outside ``/api/`` keep the site's HTML 404.
+outside ``/api/`` keep the site's HTML 404. With ``DEBUG`` on, Django answers its own HTML
+page instead of calling the handler: ``api.middleware.ApiAnswers`` puts the problem back.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ deal as it is now when there is one.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,7 +34,7 @@ from tarot_scores.api.base import (
     busy_if_locked,
     refusal,
 )
-from tarot_scores.api.calculator import DEAL_SCHEMA, read_deal
+from tarot_scores.api.calculator import deal_schema, read_deal
 from tarot_scores.api.clubs import CLUB_QUERY, club_filter
 from tarot_scores.api.feed import UPDATED_SINCE_QUERY, FeedPages, asks_feed, feed_answer
 from tarot_scores.api.permissions import deal_or_404, game_or_404, readable_club, require
@@ -57,7 +56,6 @@ from tarot_scores.api.serializers import (
 )
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs import selectors as club_selectors
-from tarot_scores.core.kinds import PLAYER_FIELDS
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
@@ -67,15 +65,15 @@ from tarot_scores.scoring.messages import Msg
 
 # --- the schema of what is sent -------------------------------------------------------------
 
+PLAYER_ID = {"type": "integer", "minimum": 1, "description": "Player id."}
+
 
 def _site_deal_schema(*, extra: Mapping[str, Any], required: list[str]) -> dict[str, Any]:
     """The calculator's deal schema, players by id, without the fields the game knows."""
-    schema = copy.deepcopy(DEAL_SCHEMA)
+    schema = deal_schema(PLAYER_ID)
     props: dict[str, Any] = schema["properties"]
     for key in ("variant", "players"):
         props.pop(key)
-    for key in PLAYER_FIELDS:
-        props[key] = {"type": "integer", "nullable": key != "taker", "description": "Player id."}
     props["card_points"] = {
         "type": "object",
         "description": "Novatarok: card points by player id.",
@@ -152,6 +150,19 @@ EDIT_DEAL_SCHEMA = _site_deal_schema(
     required=["version"],
 )
 
+# The other side's version of a deal (a tournament table's dispute): the deal as corrected,
+# with the version read, optional.
+DISPUTE_DEAL_SCHEMA = _site_deal_schema(
+    extra={
+        "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The version the other side read (409 if it changed since).",
+        },
+    },
+    required=[],
+)
+
 GARDE_BODY = {
     "number": 1,
     "client_id": "3f1c7a52-9b8e-4d1a-a6f0-5c2e8d4b7a10",
@@ -176,8 +187,8 @@ GARDE_DEAL = {
     "contract": "garde",
     "won": True,
     "client_id": GARDE_BODY["client_id"],
-    "created_at": "2026-03-06T20:31:07.120000+01:00",
-    "updated_at": "2026-03-06T20:31:07.120000+01:00",
+    "created_at": "2026-03-06T19:31:07.120000Z",
+    "updated_at": "2026-03-06T19:31:07.120000Z",
 }
 DEAL_EXAMPLES = [
     OpenApiExample(
@@ -678,7 +689,7 @@ class DealDetailView(ClubAPIView):
             OpenApiExample(
                 "correction",
                 value={
-                    **{k: v for k, v in GARDE_BODY.items() if k != "number"},
+                    **{k: v for k, v in GARDE_BODY.items() if k not in ("number", "client_id")},
                     "version": 1,
                     "points": 56,
                 },

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
+from tarot_scores.api.clubs import CLUB_ID, SEASON_TYPE
 from tarot_scores.api.permissions import club_or_404
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.clubs.models import Player
@@ -79,7 +80,7 @@ class ClubLeaderboardView(ClubAPIView):
         tags=["clubs"],
         parameters=[
             OpenApiParameter(
-                "season", int, description="The season, by the year it starts in (2025)."
+                "season", SEASON_TYPE, description="The season, by the year it starts in (2025)."
             ),
             OpenApiParameter("size", int, enum=SIZES, description="Only tables of this size."),
             OpenApiParameter("kind", str, enum=KINDS, description="The game (default `tarot`)."),
@@ -151,7 +152,7 @@ class PlayerHistoryView(ClubAPIView):
         "total and deals in each, summed from the score lines (deleted deals left out). With "
         "`?club=id`, that club's games only; without, those of every club the caller may read.",
         tags=["players"],
-        parameters=[OpenApiParameter("club", int, description="Only this club's games.")],
+        parameters=[OpenApiParameter("club", CLUB_ID, description="Only this club's games.")],
         responses={
             200: PlayerGameSerializer(many=True),
             400: refusal("`club` is not an id."),

@@ -16,11 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
-from tarot_scores.api.clubs import CLUB_QUERY
+from tarot_scores.api.clubs import CLUB_QUERY, SEASON_TYPE
 from tarot_scores.api.permissions import club_or_404
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.clubs.models import Player
 from tarot_scores.clubs.selectors import clubs_for
+from tarot_scores.scoring import Contract
 from tarot_scores.stats.selectors import (
     HEAD_TO_HEAD_MIN_DEALS,
     PlayerStats,
@@ -37,7 +38,7 @@ class StatsQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class ContractSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    contract = serializers.CharField(help_text="`prise`, `garde`, `garde_sans`, `garde_contre`.")
+    contract = serializers.ChoiceField(choices=[c.value for c in Contract])
     taken = serializers.IntegerField()
     won = serializers.IntegerField()
     success = serializers.FloatField(help_text="won / taken, from 0 to 1.")
@@ -191,7 +192,7 @@ class PlayerStatsView(ClubAPIView):
         parameters=[
             CLUB_QUERY,
             OpenApiParameter(
-                "season", int, description="The year the season starts in, e.g. 2025."
+                "season", SEASON_TYPE, description="The year the season starts in, e.g. 2025."
             ),
         ],
         responses={

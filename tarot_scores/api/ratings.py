@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.base import READ_ERRORS, ClubAPIView, refusal
+from tarot_scores.api.clubs import SEASON_TYPE
 from tarot_scores.api.paging import Pages
 from tarot_scores.api.permissions import club_or_404
 from tarot_scores.ratings import selectors
@@ -115,7 +116,9 @@ class ClubRatingsView(ClubAPIView):
         "waits to be taken into the ratings (they are recomputed in the background).",
         tags=["clubs"],
         parameters=[
-            OpenApiParameter("season", int, description="The year the season starts in, e.g. 2025.")
+            OpenApiParameter(
+                "season", SEASON_TYPE, description="The year the season starts in, e.g. 2025."
+            )
         ],
         responses={
             200: RatingRowSerializer(many=True),

@@ -9,6 +9,7 @@ what the views share but cannot say one by one.
   every operation that takes a token may answer 401 (a wrong or revoked token, even on a read);
   every operation may answer 503 (the database busy or unreachable) with ``Retry-After``, and a
   429 carries ``Retry-After`` too.
+- A body takes no field it does not declare (``additionalProperties: false``).
 - An operation that answers 304 reads ``If-None-Match`` and sends ``ETag``.
 - The schema is in English whatever the reader's language (``schema_view``); the answers'
   messages still follow Accept-Language.
@@ -138,6 +139,31 @@ def _problem_content(content: dict[str, Any], status: int) -> dict[str, Any]:
     return {PROBLEM_MEDIA_TYPE: media}
 
 
+def _one_page(example: dict[str, Any]) -> None:
+    """A list's example is one page of it, as it is answered: drf-spectacular wraps the
+    example of a list of items once more, and fills the page with a made-up count and
+    links."""
+    page = example.get("value")
+    if not isinstance(page, dict) or not isinstance(page.get("results"), list):
+        return
+    if page["results"] and all(isinstance(item, list) for item in page["results"]):
+        page["results"] = [item for items in page["results"] for item in items]
+    if "api.example.org" in str(page.get("next")) + str(page.get("previous")):
+        page.update(count=len(page["results"]), next=None, previous=None)
+
+
+def _closed_body(operation: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """A body's object takes no field it does not declare (``api.base.refuse_unknown_fields``
+    answers 400 ``unknown_field``): ``additionalProperties: false``."""
+    for media in operation.get("requestBody", {}).get("content", {}).values():
+        schema = media.get("schema", {})
+        ref = schema.get("$ref", "")
+        if ref.startswith("#/components/schemas/"):
+            schema = schemas[ref.rsplit("/", 1)[1]]
+        if schema.get("type") == "object" and "properties" in schema:
+            schema["additionalProperties"] = False
+
+
 def finish_schema(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
@@ -161,6 +187,11 @@ def finish_schema(
                     response["content"] = _problem_content(response.get("content", {}), status)
                 if status in (429, 503):
                     response.setdefault("headers", {}).update(RETRY_AFTER)
+            _closed_body(operation, schemas)
+            for response in responses.values():
+                for media in response.get("content", {}).values():
+                    for example in (media.get("examples") or {}).values():
+                        _one_page(example)
             if "304" in responses:
                 for code in ("200", "304"):
                     if code in responses:

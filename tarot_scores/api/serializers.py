@@ -9,6 +9,7 @@ views call them.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Mapping
@@ -47,6 +48,11 @@ MAX_SEATS = max(max(sizes) for sizes in TABLE_SIZES.values())
 EITHER = FivePlayers.EITHER.value
 
 
+def time_json(value: datetime.datetime | None) -> str | None:
+    """A time as every answer writes it: DRF's ISO 8601, in UTC under /api/ (``Z``)."""
+    return None if value is None else serializers.DateTimeField().to_representation(value)
+
+
 def does_not_exist(pk: Any) -> str:
     """DRF's own message for an unknown id (translated by DRF's catalogue)."""
     message = serializers.PrimaryKeyRelatedField.default_error_messages["does_not_exist"]
@@ -56,7 +62,7 @@ def does_not_exist(pk: Any) -> str:
 # --- clubs and players ----------------------------------------------------------------------
 
 
-@extend_schema_field(OpenApiTypes.INT)
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
 class VisibleClubField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
     """A club id, among the clubs the caller may read: others do not exist for them."""
 

@@ -83,7 +83,13 @@ class SecretSerializer(serializers.Serializer[Any]):
 class DeliverySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(read_only=True)
     event_id = serializers.UUIDField(
-        read_only=True, help_text="The event's id, sent as X-Tarot-Delivery at every try."
+        read_only=True,
+        help_text="The event's id (the body's `id`): the same for every webhook told of it.",
+    )
+    delivery_id = serializers.UUIDField(
+        read_only=True,
+        help_text="This delivery's id, sent as X-Tarot-Delivery at every try: one per webhook "
+        "and event.",
     )
     event = serializers.ChoiceField(choices=[str(event) for event in Event], read_only=True)
     status = serializers.ChoiceField(choices=Delivery.Status.choices, read_only=True)
@@ -109,7 +115,7 @@ CREATED_EXAMPLE = {
     "url": "https://93.184.216.34/tarot/hook",
     "events": [],
     "active": True,
-    "created_at": "2026-11-27T19:02:11.101000+01:00",
+    "created_at": "2026-11-27T18:02:11.101000Z",
     "secret": "whsec_Zk3T1rCw9n8rWJ8bq3u6mS0Qe2hX4yVZl1dF7cPo5aU",
 }
 

@@ -18,7 +18,7 @@ from tarot_scores.core.errors import Refusal
 from tarot_scores.core.kinds import TABLE_SIZES, TAROT
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.points import ALL_POINTS, as_json_number, parse_points
-from tarot_scores.scoring import ScoringError
+from tarot_scores.scoring import Contract, ScoringError
 
 PLAYER_COUNTS = TABLE_SIZES[TAROT]
 DEFAULT_PLAYER_COUNT = 4
@@ -28,12 +28,14 @@ VARIANT_CHOICES = [
     ("fft", _("FFT (official rules)")),
     ("classic", _("Classic (handfuls and misères to the side that declared them)")),
 ]
-CONTRACT_CHOICES = [
-    ("prise", _("Take (prise)")),
-    ("garde", _("Guard (garde)")),
-    ("garde_sans", _("Guard without (garde sans)")),
-    ("garde_contre", _("Guard against (garde contre)")),
-]
+CONTRACT_WORDS = {
+    Contract.PRISE: _("Take (prise)"),
+    Contract.GARDE: _("Guard (garde)"),
+    Contract.GARDE_SANS: _("Guard without (garde sans)"),
+    Contract.GARDE_CONTRE: _("Guard against (garde contre)"),
+}
+# The engine's contracts, in its order: a contract without its words stops the site at start.
+CONTRACT_CHOICES = [(contract.value, CONTRACT_WORDS[contract]) for contract in Contract]
 BOUTS_CHOICES = [(n, str(n)) for n in range(4)]
 PETIT_CHOICES = [
     ("", pgettext_lazy("petit au bout", "No")),

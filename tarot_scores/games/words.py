@@ -15,18 +15,20 @@ from tarot_scores.core.kinds import BURACO, HOUSE, NOVATAROK, variant_label
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.seats import TableSeats
-from tarot_scores.scoring import ScoringError
+from tarot_scores.scoring import Contract, ScoringError
 
 # French tarot's own words, which English-speaking players use too.
-CONTRACT_SHORT = {
-    "prise": pgettext_lazy("contract", "Prise"),
-    "garde": pgettext_lazy("contract", "Garde"),
-    "garde_sans": pgettext_lazy("contract", "Garde sans"),
-    "garde_contre": pgettext_lazy("contract", "Garde contre"),
+CONTRACT_SHORT: dict[str, Any] = {
+    Contract.PRISE: pgettext_lazy("contract", "Prise"),
+    Contract.GARDE: pgettext_lazy("contract", "Garde"),
+    Contract.GARDE_SANS: pgettext_lazy("contract", "Garde sans"),
+    Contract.GARDE_CONTRE: pgettext_lazy("contract", "Garde contre"),
 }
 
 
-CONTRACTS = list(CONTRACT_SHORT.items())
+# The engine's contracts, in its order, with their words (one home for the list:
+# scoring.Contract; a contract without its words stops the site at start).
+CONTRACTS = [(contract.value, CONTRACT_SHORT[contract]) for contract in Contract]
 
 
 SIDES = {"attack": _("attack"), "defense": _("defence")}

@@ -36,6 +36,8 @@ from typing import Generic, TypeVar
 
 from openskill.models import PlackettLuce
 
+from tarot_scores.scoring import Contract
+
 # A player as the caller names him: the site passes Player ids, the bench and tests numbers or
 # names. Anything hashable will do; one deal and its ratings use the same kind.
 P = TypeVar("P", bound=Hashable)
@@ -52,7 +54,8 @@ KAPPA = 0.0001
 # A stand-in's uncertainty: small enough that it takes (practically) no share of the update.
 STAND_IN_SIGMA = 1e-3
 
-CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+# The contracts a deal may be rated for: the engine's own (one home: scoring.Contract).
+CONTRACTS = tuple(contract.value for contract in Contract)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,12 @@ class Weighting(Enum):
 # failed by MARGIN_FULL points or more counts in full, with a straight line in between.
 MIN_WEIGHT = 0.2
 MARGIN_FULL = 60
-CONTRACT_WEIGHT = {"prise": 0.7, "garde": 0.8, "garde_sans": 0.9, "garde_contre": 1.0}
+CONTRACT_WEIGHT: dict[str, float] = {
+    Contract.PRISE: 0.7,
+    Contract.GARDE: 0.8,
+    Contract.GARDE_SANS: 0.9,
+    Contract.GARDE_CONTRE: 1.0,
+}
 
 
 @dataclass(frozen=True)

@@ -30,14 +30,15 @@ SIDE_FIELDS = frozenset(
         "hand_points",
     }
 )
-_INTEGER_RANGES: dict[str, tuple[int, int]] = {
+# A side's counts and their ranges, and its flags (the API's schema says them too).
+BURACO_SIDE_INTEGERS: dict[str, tuple[int, int]] = {
     "table_points": (0, 5000),
     "natural_canastas": (0, 14),
     "mixed_canastas": (0, 14),
     "red_threes": (0, 4),
     "hand_points": (0, 2000),
 }
-_FLAGS = ("went_out", "took_extra_pile", "extra_pile_unplayed")
+BURACO_SIDE_FLAGS = ("went_out", "took_extra_pile", "extra_pile_unplayed")
 
 
 def _side_total(side: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -81,17 +82,20 @@ def parse_and_score_buraco(payload: Mapping[str, Any]) -> Result:
         ):
             errors.add("sides", Msg("sides_shape"))
             continue
-        for key, (low, high) in _INTEGER_RANGES.items():
+        for key, (low, high) in BURACO_SIDE_INTEGERS.items():
             value = side.get(key, 0)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 errors.add("sides", Msg("side_integer", field=key, low=low, high=high))
-        for key in _FLAGS:
+        for key in BURACO_SIDE_FLAGS:
             if not isinstance(side.get(key, False), bool):
                 errors.add("sides", Msg("side_bool", field=key))
     if errors:
         raise ScoringError(errors.errors)
 
-    filled = [{**{k: 0 for k in _INTEGER_RANGES}, **{k: False for k in _FLAGS}, **s} for s in sides]
+    filled = [
+        {**{k: 0 for k in BURACO_SIDE_INTEGERS}, **{k: False for k in BURACO_SIDE_FLAGS}, **s}
+        for s in sides
+    ]
     members = [m for s in filled for m in s["players"]]
     if sorted(members) != sorted(players) or len(filled[0]["players"]) != len(filled[1]["players"]):
         errors.add("sides", Msg("sides_players"))

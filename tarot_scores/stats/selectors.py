@@ -15,7 +15,7 @@ from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.kinds import TAROT
 from tarot_scores.games.models import Game, ScoreLine
 from tarot_scores.games.selectors import day_number_of
-from tarot_scores.scoring import OTHER_GAMES
+from tarot_scores.scoring import OTHER_GAMES, Contract
 from tarot_scores.stats.models import (
     PlayerContract,
     PlayerFigures,
@@ -191,7 +191,7 @@ class PlayerStats:
         return sum(c.taken for c in self.contracts)
 
 
-CONTRACT_ORDER = ("prise", "garde", "garde_sans", "garde_contre")
+CONTRACT_ORDER = tuple(contract.value for contract in Contract)  # the engine's order
 
 
 def _live_tarot_lines(

@@ -30,6 +30,7 @@ from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.results import leaderboard_key, player_page_key
 from tarot_scores.games.words import rules_label
 from tarot_scores.ratings import selectors as rating_selectors
+from tarot_scores.scoring import Contract
 from tarot_scores.stats import charts, report, selectors
 from tarot_scores.stats.forms import (
     LeaderboardFilterForm,
@@ -340,11 +341,11 @@ def player_report(request: HttpRequest, slug: str, player_id: int) -> FileRespon
     return pdf_response(report.render_player_report(data), f"{club.slug}-{player.pk}.pdf")
 
 
-CONTRACT_WORDS = {
-    "prise": gettext_lazy("Prise"),
-    "garde": gettext_lazy("Garde"),
-    "garde_sans": gettext_lazy("Garde sans"),
-    "garde_contre": gettext_lazy("Garde contre"),
+CONTRACT_WORDS: dict[str, Any] = {
+    Contract.PRISE: gettext_lazy("Prise"),
+    Contract.GARDE: gettext_lazy("Garde"),
+    Contract.GARDE_SANS: gettext_lazy("Garde sans"),
+    Contract.GARDE_CONTRE: gettext_lazy("Garde contre"),
 }
 HANDFUL_WORDS = {
     "simple": pgettext_lazy("handful", "Simple"),

@@ -12,7 +12,7 @@ by the IPv4 address it leads to: a 6to4 address wrapping 127.0.0.1 reaches the m
 Ports: 443 and those ``WEBHOOKS_PORTS`` lists (``443,8443`` by default, from the environment
 variable of the same name); a webhook is no way to knock on a server's SSH or Redis port.
 
-``WEBHOOKS_TEST_HOSTS`` (settings, empty in production and not read from the environment) names
+``WEBHOOKS_TEST_HOSTS`` (settings, empty unless ``WEBHOOKS_ALLOW_LOOPBACK`` is set) names
 hosts for which plain ``http://`` and a loopback address are allowed: the tests' receiver on
 127.0.0.1. A name must match exactly: ``localhost`` is refused unless it is listed itself.
 """

@@ -74,7 +74,8 @@ class Webhook(models.Model):
 
 
 class Delivery(models.Model):
-    """One event for one webhook. ``event_id`` is the event's id (``X-Tarot-Delivery``): every
+    """One event for one webhook. ``event_id`` is the event's id (the body's ``id``, the same
+    for every webhook told of it); ``delivery_id`` is sent as ``X-Tarot-Delivery``: every
     attempt sends the same one, so the receiver can tell a retry from a new event."""
 
     class Status(models.TextChoices):
@@ -111,3 +112,10 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} {self.event_id} ({self.status})"
+
+    @property
+    def delivery_id(self) -> uuid.UUID:
+        """This delivery's own id (``X-Tarot-Delivery``): the same at every try, different for
+        each webhook told of one event (a club's and its tournament's), so a receiver that
+        drops the ids it has seen drops only retries."""
+        return uuid.uuid5(self.event_id, f"webhook:{self.webhook_id}")

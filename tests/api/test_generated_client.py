@@ -132,9 +132,15 @@ def test_a_generated_client_runs_an_evening_as_it_is(
             contract=models.DealsCreateBodyContract.GARDE,
             points=49,
             oudlers=2,
+            petit_au_bout=models.DealsCreateBodyPetitAuBoutType1.ATTACK,
+            handfuls=[
+                models.DealsCreateBodyHandfulsType0Item(
+                    player=chloe, size=models.DealsCreateBodyHandfulsType0ItemSize.SIMPLE
+                )
+            ],
         ),
     )
-    assert isinstance(first, models.Deal) and first.scores[str(chloe)] == 198, first
+    assert isinstance(first, models.Deal) and first.scores[str(chloe)] == 318, first
     second = api("deals.deals_create").sync(
         game.id,
         client=olga,
@@ -155,13 +161,22 @@ def test_a_generated_client_runs_an_evening_as_it_is(
         first.id, client=olga, body=models.DealsUpdateBody(version=1, points=60)
     )
     assert isinstance(stale, models.Problem) and stale.code == "deal_conflict", stale
+    # null clears a field: no petit au bout any more, and no handful.
+    cleared = api("deals.deals_update").sync(
+        first.id,
+        client=olga,
+        body=models.DealsUpdateBody(version=2, petit_au_bout=None, handfuls=None),
+    )
+    assert isinstance(cleared, models.Deal) and cleared.version == 3, cleared
+    assert cleared.payload["petit_au_bout"] is None and not cleared.payload["handfuls"]
+    assert cleared.scores[str(chloe)] == 3 * 2 * (25 + 15)  # 56 points: a margin of 15
 
     # The change feed of the club's deals: both, the corrected one last (its latest change);
     # then from the cursor it gave, nothing more.
     changes = api("deals.deals_list").sync(client=olga, club=club.id, updated_since="")
     assert isinstance(changes, models.PaginatedDealList), changes
     assert [d.id for d in changes.results] == [second.id, first.id], changes
-    assert changes.results[1].version == 2 and isinstance(changes.cursor, str)
+    assert changes.results[1].version == 3 and isinstance(changes.cursor, str)
     quiet = api("deals.deals_list").sync(client=olga, club=club.id, updated_since=changes.cursor)
     assert isinstance(quiet, models.PaginatedDealList) and quiet.results == [], quiet
     assert quiet.cursor == changes.cursor

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
 
 from tests.api.helpers import assert_field_errors
 from tests.factories import ApiTable
@@ -110,3 +111,14 @@ def test_a_nul_in_an_id_is_refused_in_json_before_any_lookup(path: str) -> None:
     assert response.status_code == 400
     assert response["Content-Type"] == "application/problem+json"
     assert "NUL character" in str(response.json())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here/", "/api/v1/clubs/abc/"])
+def test_with_debug_on_the_api_404_is_still_a_problem(settings: Settings, path: str) -> None:
+    """Django answers its technical HTML page with DEBUG on; the API keeps its one shape."""
+    settings.DEBUG = True
+
+    assert_json_404(Client().get(path))
+    page = Client().get("/games/abc/")
+    assert page.status_code == 404 and page["Content-Type"].startswith("text/html")

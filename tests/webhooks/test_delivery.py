@@ -78,7 +78,7 @@ def test_a_deal_is_delivered_signed_after_the_commit(
     [got] = receiver.requests
     assert got.path == "/hook"
     assert got.headers["X-Tarot-Event"] == "deal.recorded"
-    assert got.headers["X-Tarot-Delivery"] == str(delivery.event_id)
+    assert got.headers["X-Tarot-Delivery"] == str(delivery.delivery_id)
     assert got.headers["Content-Type"] == "application/json"
     assert _verify(hook.secret, got.headers, got.body)
     assert not _verify("whsec_another", got.headers, got.body)
@@ -154,7 +154,7 @@ def test_a_refused_delivery_is_tried_again_later_with_the_same_event_id(
 
     assert _sends(due_now=True) == ["delivered"]
     ids = {got.headers["X-Tarot-Delivery"] for got in receiver.requests}
-    assert ids == {str(delivery.event_id)}
+    assert ids == {str(delivery.delivery_id)}
     assert len(receiver.requests) == 3
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == (Delivery.Status.DELIVERED, 3)
@@ -181,7 +181,7 @@ def test_after_its_last_try_a_delivery_fails_and_can_be_sent_again(
     assert _sends() == ["delivered"]
     delivery.refresh_from_db()
     assert delivery.status == Delivery.Status.DELIVERED
-    assert receiver.requests[-1].headers["X-Tarot-Delivery"] == str(delivery.event_id)
+    assert receiver.requests[-1].headers["X-Tarot-Delivery"] == str(delivery.delivery_id)
 
 
 def test_a_delivered_event_is_never_sent_again(
@@ -231,7 +231,7 @@ def test_a_delivery_lost_with_its_worker_is_sent_again_with_the_same_id(
     DBTaskResult.objects.filter(pk=again.pk).update(run_after=timezone.now())
     assert _sends() == ["delivered"]
     [got] = receiver.requests
-    assert got.headers["X-Tarot-Delivery"] == str(delivery.event_id)
+    assert got.headers["X-Tarot-Delivery"] == str(delivery.delivery_id)
 
 
 def test_an_address_refused_at_send_time_fails_the_try_with_its_reason(

@@ -18,7 +18,7 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.response import Response
 
 from tarot_scores.api.base import ClubAPIView, refusal
-from tarot_scores.api.clubs import club_filter
+from tarot_scores.api.clubs import CLUB_ID, club_filter
 from tarot_scores.api.serializers import MAX_ID
 from tarot_scores.clubs import permissions
 from tarot_scores.clubs.models import Club
@@ -74,7 +74,7 @@ def require_organiser(who: Any, club: Club) -> None:
 
 
 CLUB_QUERY = OpenApiParameter(
-    "club", int, description="Only this club's (404 if it is private and the caller not in it)."
+    "club", CLUB_ID, description="Only this club's (404 if it is private and the caller not in it)."
 )
 ROUND_NUMBER = OpenApiParameter(
     "number",

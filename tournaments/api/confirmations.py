@@ -27,6 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.calculator import read_deal
+from tarot_scores.api.games import DISPUTE_DEAL_SCHEMA
 from tarot_scores.api.problems import refusal_problem, scoring_problem
 from tarot_scores.api.serializers import has_nul, player_reference_errors
 from tarot_scores.core.errors import Refusal
@@ -214,8 +215,9 @@ EXAMPLE_STATE = {
     "confirmed_by": None,
     "confirmed_by_referee": False,
     "confirmed_at": None,
+    "referee_reason": "",
     "disputed_by": 15,
-    "disputed_at": "2026-11-25T20:41:07+01:00",
+    "disputed_at": "2026-11-25T19:41:07Z",
     "dispute": {
         "deal": {"taker": 14, "contract": "garde", "points": 40, "oudlers": 2},
         "scores": {"12": 72, "13": 72, "14": -216, "15": 72},
@@ -324,7 +326,7 @@ class DealDisputeView(TournamentAPIView):
         "`version` read. The version is scored like an entry (400 per field otherwise); the "
         "deal itself does not change, and is disputed until a referee settles it.",
         tags=TAGS,
-        request={"application/json": {"type": "object"}},
+        request={"application/json": DISPUTE_DEAL_SCHEMA},
         responses={200: ConfirmationSerializer, 400: refusal("A message per field of the deal.")}
         | {k: v for k, v in CONFIRMATION_ERRORS.items() if k != 400},
         examples=[

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarot_scores.api.problems import refusal_problem
+from tarot_scores.api.serializers import time_json
 from tournaments.api.base import (
     ROUND_NUMBER,
     WRITE_ERRORS,
@@ -113,7 +114,7 @@ def cut_json(cut: Cut) -> dict[str, Any]:
         "keep": cut.keep,
         "carry": cut.carry,
         "confirmed_by": cut.confirmed_by.get_username() if cut.confirmed_by else None,
-        "confirmed_at": cut.confirmed_at.isoformat(),
+        "confirmed_at": time_json(cut.confirmed_at),
     }
 
 

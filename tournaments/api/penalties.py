@@ -13,6 +13,7 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tarot_scores.api.serializers import time_json
 from tournaments.api.base import (
     MAX_ID,
     WRITE_ERRORS,
@@ -88,10 +89,10 @@ def penalty_json(penalty: Penalty) -> dict[str, Any]:
         "points": penalty.points,
         "reason": penalty.reason,
         "given_by": penalty.given_by.get_username() if penalty.given_by else None,
-        "given_at": penalty.given_at.isoformat(),
+        "given_at": time_json(penalty.given_at),
         "removed": penalty.removed_at is not None,
         "removed_by": penalty.removed_by.get_username() if penalty.removed_by else None,
-        "removed_at": penalty.removed_at.isoformat() if penalty.removed_at else None,
+        "removed_at": time_json(penalty.removed_at),
         "removal_reason": penalty.removal_reason,
     }
 

@@ -14,7 +14,7 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -82,6 +82,7 @@ def duplicate_json(row: DuplicateRow) -> dict[str, Any]:
 
 
 class StandingsView(TournamentAPIView):
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = TournamentStandingSerializer
     paged = True
 
@@ -110,8 +111,8 @@ class StandingsView(TournamentAPIView):
                 str,
                 enum=list(Entry.Series.values),
                 description="Only the players of this series (open, s1, s2, s3, promotion), "
-                "ranked 1..n among themselves. Any other value is ignored: the overall "
-                "standings.",
+                "ranked 1..n among themselves. Empty or absent: the overall standings; any "
+                "other value is refused (400 on `series`).",
             )
         ],
         responses={
@@ -128,6 +129,11 @@ class StandingsView(TournamentAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         tournament = tournament_or_404(request, pk)
+        asked = serializers.ChoiceField(choices=Entry.Series.choices, allow_blank=True)
+        try:
+            asked.run_validation(request.query_params.get("series", ""))
+        except serializers.ValidationError as error:
+            raise serializers.ValidationError({"series": error.detail}) from None
         series = standings_selectors.series_or_overall(request.query_params.get("series"))
         club = tournament.club
 
@@ -177,6 +183,7 @@ class StandingsView(TournamentAPIView):
 class StandingsFeedView(TournamentAPIView):
     """The feed of standings: the tournaments whose standings changed after a cursor."""
 
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = StandingsChangeSerializer
     paged = True
     page_numbers = False
@@ -239,6 +246,7 @@ class StandingsFeedView(TournamentAPIView):
 
 
 class TeamStandingsView(TournamentAPIView):
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = TournamentTeamStandingSerializer
     paged = True
 
@@ -307,6 +315,7 @@ def bracket_json(result: Bracket) -> dict[str, Any]:
 
 
 class BracketView(TournamentAPIView):
+    open_to_any_origin = True  # public results: any origin's page may read them
     serializer_class = KnockoutBracketSerializer
 
     @extend_schema(

@@ -199,7 +199,7 @@ def entry_add(
     results_changed(club_id=tournament.club_id)
     try:
         with transaction.atomic():
-            return Entry.objects.create(
+            entry = Entry.objects.create(
                 tournament=tournament,
                 player=player,
                 team=team,
@@ -208,6 +208,8 @@ def entry_add(
             )
     except IntegrityError:
         raise already from None  # registered by another request at the same moment
+    standings_changed(tournament=tournament)  # a new row in the standings (and the feed)
+    return entry
 
 
 # Players registered by one request (ticked and typed together): a real field is far smaller,
@@ -291,8 +293,11 @@ def _refuse_if_drawn(tournament: Tournament) -> None:
 def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
     if entry.checked_in != checked_in:
         _refuse_if_drawn(entry.tournament)
+    changed = entry.checked_in != checked_in
     entry.checked_in = checked_in
     entry.save(update_fields=["checked_in"])
+    if changed:
+        standings_changed(tournament=entry.tournament)  # who plays the next round
     results_changed(club_id=entry.tournament.club_id)
     return entry
 
@@ -315,6 +320,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     _refuse_if_drawn(entry.tournament)
     entry.withdrawn_after = next_round_number(entry.tournament) - 1
     entry.save(update_fields=["withdrawn_after"])
+    standings_changed(tournament=entry.tournament)  # the row says the player withdrew
     results_changed(club_id=entry.tournament.club_id)
     return entry
 

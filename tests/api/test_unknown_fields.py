@@ -1,0 +1,96 @@
+"""A body field an endpoint does not read is refused (400 ``unknown_field``), never dropped:
+a webhook sent ``"event"`` for ``"events"`` would hear every event, a tournament sent
+``"deal_per_round"`` would get the default. Every write says so in the schema
+(``additionalProperties: false``), and what the server refuses the schema declares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tarot_scores.clubs.models import Club, Player
+from tarot_scores.games.models import Game
+from tarot_scores.webhooks.models import Webhook
+from tests.api.helpers import assert_problem, codes_of
+from tests.factories import ApiTable
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def writes(table: ApiTable) -> list[tuple[str, dict[str, Any], Any]]:
+    """(path, a body with one field too many, the rows that must not change)."""
+    club = table.club.pk
+    ids = [p.pk for p in table.players]
+    return [
+        ("/api/v1/clubs/", {"name": "Cercle du Petit", "colour": "red"}, Club.objects),
+        ("/api/v1/players/", {"club": club, "name": "Zoé", "age": 9}, Player.objects),
+        (
+            "/api/v1/games/",
+            {"club": club, "players": ids, "variant": "fft", "deal_count": 8},
+            Game.objects,
+        ),
+        (
+            "/api/v1/tournaments/",
+            {"club": club, "name": "Open", "rounds": 2, "deal_per_round": 4},
+            Tournament.objects,
+        ),
+        (
+            f"/api/v1/clubs/{club}/webhooks/",
+            {"url": "https://93.184.216.34/hook", "event": ["deal.recorded"]},
+            Webhook.objects,
+        ),
+    ]
+
+
+def test_an_unknown_body_field_is_refused_and_nothing_is_written(table: ApiTable) -> None:
+    client = table.client("organiser", "en")
+    for path, body, rows in writes(table):
+        before = rows.count()
+        answer = client.post(path, body, format="json")
+        problem = assert_problem(answer, 400)
+        extra = [
+            name
+            for name in body
+            if name not in ("club", "name", "players", "variant", "rounds", "url")
+        ]
+        assert codes_of(problem) == {extra[0]: ["unknown_field"]}, (path, problem)
+        assert problem["errors"][0]["message"] == "Unknown field."
+        assert rows.count() == before, path
+
+
+def test_the_same_bodies_without_the_field_are_taken(table: ApiTable) -> None:
+    """The refusal is about the field alone: what the schema allows, the server takes."""
+    client = table.client("organiser")
+    for path, body, _rows in writes(table):
+        wanted = {
+            k: v
+            for k, v in body.items()
+            if k in ("club", "name", "players", "variant", "rounds", "url")
+        }
+        answer = client.post(path, wanted, format="json")
+        assert answer.status_code == 201, (path, answer.content)
+
+
+def test_a_number_is_not_a_name(table: ApiTable) -> None:
+    answer = table.client("organiser").post("/api/v1/clubs/", {"name": 0}, format="json")
+    assert codes_of(assert_problem(answer)) == {"name": ["invalid"]}
+    assert not Club.objects.filter(name="0").exists()
+
+
+def test_every_body_of_the_schema_is_closed() -> None:
+    schema = Client().get("/api/schema/", {"format": "json"}).json()
+    components = schema["components"]["schemas"]
+    bodies = 0
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                body = media["schema"]
+                if "$ref" in body:
+                    body = components[body["$ref"].rsplit("/", 1)[1]]
+                if body.get("type") == "object":
+                    bodies += 1
+                    assert body.get("additionalProperties") is False, operation["operationId"]
+    assert bodies >= 25
