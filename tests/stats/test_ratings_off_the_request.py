@@ -190,11 +190,13 @@ def test_the_pages_and_the_api_say_the_ratings_are_behind_since_when(
 
 
 def test_a_players_page_says_his_rating_is_being_updated_since_when(
-    database_queue: None, client: Client
+    database_queue: None, client: Client, settings: Any
 ) -> None:
     """The player's page shows his rating: while a correction waits for the ratings' job, it
     says so (the figures are cached per results version; the note is not), in both languages,
-    and no more once the job has run."""
+    and no more once the job has run. (Ranked from his first deal here: a page shows no
+    rating below RATING_MIN_DEALS.)"""
+    settings.RATING_MIN_DEALS = 1
     table = build_api_table()
     seated = [s.player_id for s in table.game.seats.all()]
     record(table.game, prise(seated[0], 60))

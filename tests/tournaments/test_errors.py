@@ -22,6 +22,7 @@ from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats.duplicate import DuplicateFormat
 from tournaments.formats.rounds import KnockoutFormat, RoundsFormat
 from tournaments.people import services as people_services
+from tournaments.play import lifecycle
 from tournaments.registration import services as registration_services
 from tournaments.rounds import services as round_services
 from tournaments.standings import cuts
@@ -97,6 +98,8 @@ def test_codes_are_unique_strings() -> None:
         cuts.cut_state_refusal,
         cuts.cut_undo_refusal,
         tournament_rules.different_players_refusal,
+        lifecycle.deletion_refusal,
+        lifecycle.entry_refusal,
         RoundsFormat.over_refusal,
         KnockoutFormat.over_refusal,
         DuplicateFormat.over_refusal,
@@ -129,5 +132,7 @@ def test_helpers_named_refusal_are_all_checked() -> None:
         "cut_state_refusal",
         "cut_undo_refusal",
         "different_players_refusal",
+        "deletion_refusal",
+        "entry_refusal",
         "over_refusal",  # of each Format
     }

@@ -435,7 +435,7 @@ class ConfirmationDisputeView(DealDisputeView):
         summary="Disagree with a deal (under its confirmation)",
         description="The same as `POST /api/v1/tournaments/{id}/deals/{deal_id}/dispute/`.",
         tags=TAGS,
-        request={"application/json": {"type": "object"}},
+        request={"application/json": DISPUTE_DEAL_SCHEMA},
         responses={200: ConfirmationSerializer, 400: refusal("A message per field of the deal.")}
         | {k: v for k, v in CONFIRMATION_ERRORS.items() if k != 400},
     )

@@ -353,6 +353,11 @@ def round_close(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
     except tournament_errors.TournamentError as error:
         messages.error(request, str(error))
         return redirect(_round_url(tournament.pk, number))
+    return _closed(request, tournament, number)
+
+
+def _closed(request: HtmxHttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """After a round closed: the final ranking if it was the last one, else the round."""
     tournament.refresh_from_db(fields=["status"])
     if tournament.status == Tournament.Status.FINISHED:
         messages.success(request, _("The last round is closed: here is the final ranking."))
@@ -378,12 +383,7 @@ def round_close_now(request: HtmxHttpRequest, tournament_id: int, number: int) -
     except tournament_errors.TournamentError as error:
         messages.error(request, str(error))
         return redirect(_round_url(tournament.pk, number))
-    tournament.refresh_from_db(fields=["status"])
-    if tournament.status == Tournament.Status.FINISHED:
-        messages.success(request, _("The last round is closed: here is the final ranking."))
-        return redirect("tournaments:standings", tournament_id=tournament.pk)
-    messages.success(request, _("%(round)s is closed.") % {"round": round_name(tournament, number)})
-    return redirect(_round_url(tournament.pk, number))
+    return _closed(request, tournament, number)
 
 
 # --- printed sheets ----------------------------------------------------------------------------
