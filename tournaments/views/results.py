@@ -336,10 +336,23 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpResponseB
     )
 
 
-# Up to sixty rows a page: the board lays them in as many columns as fit (projector.html's
-# fit-N), whole on a 1920x1080 or 1280x720 screen with the countdown and the tables still
-# playing above, in type read from the back of the room.
+# Up to sixty rows a page: the board lays them in as many columns as fit (``board_layout``),
+# whole on a 1920x1080 or 1280x720 screen with the countdown and the tables still playing
+# above, in type read from the back of the room.
 PROJECTOR_ROWS = 60
+# A page of so many rows at most -> its layout (site.css's fit-N: so many rows a column) and
+# its columns: a dozen players fill the screen's height in one column of large type; more share
+# it in columns wide enough for a name, each round's score and the total.
+BOARD_LAYOUTS = ((12, "fit-12", 1), (24, "fit-24", 2), (36, "fit-36", 2), (48, "fit-48", 3))
+
+
+def board_layout(rows: int) -> tuple[str, int]:
+    """The projector's layout for a page of ``rows`` rows: its class and its columns."""
+    for most, name, columns in BOARD_LAYOUTS:
+        if rows <= most:
+            return name, columns
+    return "fit-60", 3
+
 # The tables still playing the wall lists, the furthest behind: a festival's 250 would not fit.
 PROJECTOR_TABLES = 12
 
@@ -412,6 +425,7 @@ def _projector(
             round_=current, limit=PROJECTOR_TABLES
         )
     pages = max(1, -(-context["count"] // PROJECTOR_ROWS))
+    fit, columns = board_layout(len(context["rows"]))
     board_url = reverse("tournaments:projector", args=[tournament.pk])
     context.update(
         current=current,
@@ -421,6 +435,8 @@ def _projector(
         countdown=clock,
         refresh_seconds=PROJECTOR_SECONDS,
         page_rows=context["rows"],
+        board_fit=fit,
+        board_columns=range(columns),
         page_number=number,
         page_numbers=range(1, pages + 1),
         pinned=pinned is not None,
