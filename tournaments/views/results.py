@@ -344,6 +344,11 @@ PROJECTOR_ROWS = 60
 # its columns: a dozen players fill the screen's height in one column of large type; more share
 # it in columns wide enough for a name, each round's score and the total.
 BOARD_LAYOUTS = ((12, "fit-12", 1), (24, "fit-24", 2), (36, "fit-36", 2), (48, "fit-48", 3))
+BOARD_LAST = ("fit-60", 4)
+
+
+# The board's columns make room for so many rounds' scores at most (site.css's rounds-N).
+BOARD_ROUNDS = 12
 
 
 def board_layout(rows: int) -> tuple[str, int]:
@@ -351,7 +356,8 @@ def board_layout(rows: int) -> tuple[str, int]:
     for most, name, columns in BOARD_LAYOUTS:
         if rows <= most:
             return name, columns
-    return "fit-60", 3
+    return BOARD_LAST
+
 
 # The tables still playing the wall lists, the furthest behind: a festival's 250 would not fit.
 PROJECTOR_TABLES = 12
@@ -435,7 +441,9 @@ def _projector(
         countdown=clock,
         refresh_seconds=PROJECTOR_SECONDS,
         page_rows=context["rows"],
-        board_fit=fit,
+        board_fit=fit
+        if context["duplicate"]
+        else f"{fit} rounds-{min(len(context['round_numbers']), BOARD_ROUNDS)}",
         board_columns=range(columns),
         page_number=number,
         page_numbers=range(1, pages + 1),
