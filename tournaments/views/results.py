@@ -336,10 +336,29 @@ def standings_pdf(request: HtmxHttpRequest, tournament_id: int) -> HttpResponseB
     )
 
 
-# Up to sixty rows a page: the board lays them in as many columns as fit (projector.html's
-# fit-N), whole on a 1920x1080 or 1280x720 screen with the countdown and the tables still
-# playing above, in type read from the back of the room.
+# Up to sixty rows a page: the board lays them in as many columns as fit (``board_layout``),
+# whole on a 1920x1080 or 1280x720 screen with the countdown and the tables still playing
+# above, in type read from the back of the room.
 PROJECTOR_ROWS = 60
+# A page of so many rows at most -> its layout (site.css's fit-N: so many rows a column) and
+# its columns: a dozen players fill the screen's height in one column of large type; more share
+# it in columns wide enough for a name, each round's score and the total.
+BOARD_LAYOUTS = ((12, "fit-12", 1), (24, "fit-24", 2), (36, "fit-36", 2), (48, "fit-48", 3))
+BOARD_LAST = ("fit-60", 4)
+
+
+# The board's columns make room for so many rounds' scores at most (site.css's rounds-N).
+BOARD_ROUNDS = 12
+
+
+def board_layout(rows: int) -> tuple[str, int]:
+    """The projector's layout for a page of ``rows`` rows: its class and its columns."""
+    for most, name, columns in BOARD_LAYOUTS:
+        if rows <= most:
+            return name, columns
+    return BOARD_LAST
+
+
 # The tables still playing the wall lists, the furthest behind: a festival's 250 would not fit.
 PROJECTOR_TABLES = 12
 
@@ -412,6 +431,7 @@ def _projector(
             round_=current, limit=PROJECTOR_TABLES
         )
     pages = max(1, -(-context["count"] // PROJECTOR_ROWS))
+    fit, columns = board_layout(len(context["rows"]))
     board_url = reverse("tournaments:projector", args=[tournament.pk])
     context.update(
         current=current,
@@ -421,6 +441,10 @@ def _projector(
         countdown=clock,
         refresh_seconds=PROJECTOR_SECONDS,
         page_rows=context["rows"],
+        board_fit=fit
+        if context["duplicate"]
+        else f"{fit} rounds-{min(len(context['round_numbers']), BOARD_ROUNDS)}",
+        board_columns=range(columns),
         page_number=number,
         page_numbers=range(1, pages + 1),
         pinned=pinned is not None,
