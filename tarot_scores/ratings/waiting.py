@@ -31,12 +31,20 @@ def ratings_job_wanted(*, club_id: int) -> bool:
     table = connection.ops.quote_name(RatingsJobWaiting._meta.db_table)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("SELECT pg_advisory_xact_lock_shared(%s, %s)", [_WAITING_LOCK, club_id])
-        cursor.execute(
-            f"INSERT INTO {table} (club_id, asked_at) VALUES (%s, %s) "
-            "ON CONFLICT (club_id) DO NOTHING RETURNING club_id",
-            [club_id, timezone.now()],
-        )
+            # The lock and the check in one statement: the row to insert comes from the lock's
+            # CTE, so the lock is held before the insert meets (or not) the club's row.
+            cursor.execute(
+                "WITH locked AS (SELECT pg_advisory_xact_lock_shared(%s, %s)) "
+                f"INSERT INTO {table} (club_id, asked_at) SELECT %s, %s FROM locked "
+                "ON CONFLICT (club_id) DO NOTHING RETURNING club_id",
+                [_WAITING_LOCK, club_id, club_id, timezone.now()],
+            )
+        else:
+            cursor.execute(
+                f"INSERT INTO {table} (club_id, asked_at) VALUES (%s, %s) "
+                "ON CONFLICT (club_id) DO NOTHING RETURNING club_id",
+                [club_id, timezone.now()],
+            )
         return cursor.fetchone() is not None
 
 

@@ -431,8 +431,9 @@ def test_saving_a_deal_costs_the_same_queries_for_5_or_40_deals(
         post = tarot_post(table.ids[0], number=deals + 1)
         # 15 for the deal and its page, 4 to keep its players' figures (one upsert a table,
         # sent with the season rows' in one round trip on PostgreSQL), 2 for the ratings
-        # (noted behind, and the club's job asked for unless one waits already: ratings.waiting;
-        # it rates the deal in a worker), 1 savepoint,
+        # (noted behind, and the club's job asked for unless one waits already: ratings.waiting,
+        # its lock and its check one statement on PostgreSQL; it rates the deal in a worker),
+        # 1 savepoint,
         # 1 for the deal's place in the change feed (core.feed), 1 for the club's webhooks
         # listening (none here: nothing more).
         with django_assert_max_num_queries(24) as captured:
