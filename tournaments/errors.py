@@ -95,8 +95,6 @@ class Code(StrEnum):
     PIN_LOCKED = "pin_locked"
     REASON_REQUIRED = "reason_required"
     REASON_TOO_LONG = "reason_too_long"
-    BOARD_REQUIRED = "board_required"
-    BOARD_NOT_HERE = "board_not_here"
     # cuts
     NOT_ROUNDS = "not_rounds"
     LAST_ROUND = "last_round"

@@ -11,7 +11,6 @@ one. Its ETag names the version served, so it stays honest."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -34,7 +33,9 @@ BodyT = TypeVar("BodyT")
 
 def results_changed(*, club_id: int) -> None:
     """Something the club's results pages show has changed (a deal, a round, a registration):
-    bump the version they are cached under, never waiting inside the caller's transaction.
+    bump the version they are cached under, never waiting inside the caller's transaction, and
+    once a transaction however many changes it makes (a deal at a tournament table changes the
+    club's statistics and the tournament's standings: one bump).
 
     Every table of a festival belongs to one club: a bump that waited for the club row's lock
     would make each deal's transaction wait for every other one's to end. On PostgreSQL, inside
@@ -44,11 +45,52 @@ def results_changed(*, club_id: int) -> None:
     (a reader between the commit and that bump may see the change under the previous version:
     for that moment only, the next bump names it). SQLite writes one transaction at a time: the
     row is bumped in the transaction."""
-    if connection.vendor == "postgresql" and connection.in_atomic_block:
-        if not _bump(club_id, skip_locked=True):
-            transaction.on_commit(functools.partial(_bump, club_id, skip_locked=False))
+    if not _in_a_transaction_of_ours():
+        Club.objects.filter(pk=club_id).update(stats_version=F("stats_version") + 1)
         return
-    Club.objects.filter(pk=club_id).update(stats_version=F("stats_version") + 1)
+    if _bumped_in_this_transaction(club_id):
+        return
+    after_commit = False
+    if connection.vendor == "postgresql":
+        after_commit = not _bump(club_id, skip_locked=True)
+    else:
+        Club.objects.filter(pk=club_id).update(stats_version=F("stats_version") + 1)
+    transaction.on_commit(_Bumped(club_id, after_commit))
+
+
+@dataclass(frozen=True)
+class _Bumped:
+    """The club's version is bumped by this transaction: kept with its commit hooks, so Django
+    drops it with a savepoint rolled back (the bump went with it) and at the transaction's end.
+    ``after_commit``: the row was held by another transaction; the bump is made after the
+    commit."""
+
+    club_id: int
+    after_commit: bool
+
+    def __call__(self) -> None:
+        if self.after_commit:
+            _bump(self.club_id, skip_locked=False)
+
+
+def _in_a_transaction_of_ours() -> bool:
+    """Inside a transaction the site's code opened. The test suite wraps each test in
+    transactions of its own (Django marks them): a call made there outside the site's is one
+    made outside any transaction in production."""
+    return connection.in_atomic_block and not getattr(
+        connection.atomic_blocks[-1], "_from_testcase", False
+    )
+
+
+def _bumped_in_this_transaction(club_id: int) -> bool:
+    """True if this transaction bumped the club's version already, in the savepoint open now
+    or one around it (a savepoint released since counts as another write: the test suite runs
+    every request inside one transaction, whose commit hooks never run)."""
+    open_now = set(connection.savepoint_ids)
+    return any(
+        isinstance(hook, _Bumped) and hook.club_id == club_id and savepoints <= open_now
+        for savepoints, hook, _robust in connection.run_on_commit
+    )
 
 
 def _bump(club_id: int, *, skip_locked: bool) -> bool:

@@ -4,17 +4,12 @@ it: the screens say what differs, saving and refusing are the same."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from django.contrib import messages
-from django.http import (
-    HttpResponse,
-    HttpResponseBadRequest,
-    QueryDict,
-)
-from django.shortcuts import redirect, render
+from django.http import QueryDict
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -27,7 +22,7 @@ from tarot_scores.games.forms import DealForm, deal_form_for
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.penalties import SheetPenalties
 from tarot_scores.games.seats import TableSeats
-from tarot_scores.games.selectors import DealRow, GameSheet
+from tarot_scores.games.selectors import DealRow, GameSheet, game_sheet
 from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.games.words import DealWords, deal_words, outcome
 from tarot_scores.scoring import Result, ScoringError
@@ -90,26 +85,25 @@ def blank_form(sheet: GameSheet) -> DealForm:
     return deal_form_for(sheet.game)(game=sheet.game, table=sheet.table, number=sheet.next_number)
 
 
-@dataclass(frozen=True)
-class EntryScreen:
-    """Where a deal is entered: a club game's page or a tournament table's link. Saving is the
-    same for both (``deal_save``); this says what differs."""
+@dataclass
+class Answer:
+    """What an entry screen draws after a save or an undo: ``sheet`` and ``form``, the page's
+    extras (``saved``, ``conflict``, ``status_note``, ``undone``...) and the HTTP status;
+    ``deal`` is the deal the step wrote (None when it wrote nothing). The view that asked draws
+    it with its own context: the club game's page and a tournament table's link share the
+    steps, not the page."""
 
-    template: str  # the full page; its "entry-response" partial answers htmx
-    context: Callable[..., dict[str, Any]]  # (sheet, form, **extra) -> the page's context
-    reload: Callable[[], GameSheet]
-    done: Callable[[Deal], str]  # where a save without JavaScript goes next
-    by: Any = None
-    by_label: str = ""
-    after_save: Callable[[HtmxHttpRequest], None] | None = None
-    undo: Callable[[Deal], str] | None = None  # where the "saved" notice's Undo posts
-    url: str = ""  # the entry screen itself, where an Undo without JavaScript comes back
-    # A table that plays boards (duplicate): reads the posted board, ``Refusal`` on "board"
-    # when it is not one the table may enter now. None elsewhere: the deal has no board.
-    board: Callable[[Mapping[str, Any]], int] | None = None
-    # Who at the table saves and undoes here (a tournament table's link: the phone's holder),
-    # handed to the deal services; None on a club game's page: the account alone.
-    at_table: AtTable | None = None
+    sheet: GameSheet
+    form: DealForm
+    status: int = 200
+    extra: dict[str, Any] = field(default_factory=dict)
+    deal: Deal | None = None
+
+
+def partial(request: HtmxHttpRequest, template: str) -> str:
+    """The template an answer is drawn with: an htmx request gets the page's
+    "entry-response" partial, a plain one the whole page."""
+    return template + "#entry-response" if request.htmx else template
 
 
 def refused_beside(form: DealForm, refusal: Refusal, *, boards: bool = False) -> None:
@@ -120,69 +114,61 @@ def refused_beside(form: DealForm, refusal: Refusal, *, boards: bool = False) ->
         form.section_errors.setdefault(slot, []).extend(texts)
 
 
-def deal_save(request: HtmxHttpRequest, sheet: GameSheet, screen: EntryScreen) -> HttpResponse:
-    """Save the posted deal, or say beside each field why not; nothing is stored on refusal."""
+def deal_save(
+    request: HtmxHttpRequest,
+    sheet: GameSheet,
+    *,
+    by: Any = None,
+    by_label: str = "",
+    at_table: AtTable | None = None,
+    boards: bool = False,
+) -> Answer:
+    """Save the posted deal, or say beside each field why not; nothing is stored on refusal.
+
+    ``by``, ``by_label`` and ``at_table`` say who saves, as ``services.deal_record`` takes them.
+    ``boards``: the screen plays boards (a duplicate table): the posted board goes to the
+    service, which holds the board rule, and its refusal is shown beside the board's select."""
     game = sheet.game
     form = deal_form_for(game)(request.POST, game=game, table=sheet.table, number=sheet.next_number)
-    page = screen.template + "#entry-response" if request.htmx else screen.template
-    board: int | None = None
-    if screen.board is not None:
-        try:
-            board = screen.board(request.POST)
-        except Refusal as refusal:
-            form.is_valid()  # the other questions' errors too, in one answer
-            refused_beside(form, refusal, boards=True)
-            return render(request, page, screen.context(sheet, form), status=400)
     if not form.is_valid():
-        return render(request, page, screen.context(sheet, form), status=400)
+        return Answer(sheet, form, 400)
     try:
         recorded = services.deal_record(
             game=game,
             payload=form.payload(),
-            by=screen.by,
+            by=by,
             number=form.cleaned_data["number"],
-            by_label=screen.by_label,
+            by_label=by_label,
             table=sheet.table,
             client_id=form.cleaned_data.get("client_id"),
             reason=request.POST.get("reason", ""),
-            board=board,
-            at_table=screen.at_table,
+            board=whole_number(request.POST.get("board"), minimum=1) if boards else None,
+            at_table=at_table,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
-        return render(request, page, screen.context(sheet, form), status=400)
+        return Answer(sheet, form, 400)
     except DealConflict as conflict:
         # Another phone saved this deal first: show what it saved, keep nothing of this one.
-        fresh = screen.reload()
-        context = screen.context(
-            fresh,
-            blank_form(fresh),
-            conflict=str(conflict),
-            conflict_deal=deal_card(game, fresh.table, conflict.current),
+        fresh = game_sheet(game_id=game.pk)
+        card = deal_card(game, fresh.table, conflict.current)
+        return Answer(
+            fresh, blank_form(fresh), 409, {"conflict": str(conflict), "conflict_deal": card}
         )
-        return render(request, page, context, status=409)
     except GameClosed as closed:
-        context = screen.context(sheet, form, status_note=str(closed))
-        return render(request, page, context, status=409)
+        return Answer(sheet, form, 409, {"status_note": str(closed)})
     except Refusal as refusal:
-        refused_beside(form, refusal, boards=screen.board is not None)
-        return render(request, page, screen.context(sheet, form), status=400)
+        refused_beside(form, refusal, boards=boards)
+        return Answer(sheet, form, 400)
     deal = recorded.deal
-    if screen.after_save is not None:
-        screen.after_save(request)
-    if not request.htmx:
-        # The page it goes to shows the "saved" notice with its Undo (``screen_state``).
-        return redirect(screen.done(deal))
     # The sheet just read plus the new deal, unless another deal was saved in between (or
     # this one was stored by an earlier send of the same form: the answer shows it again).
     if deal.number == sheet.next_number and not recorded.replayed:
         fresh = sheet.after(deal, recorded.scores)
     else:
-        fresh = screen.reload()
+        fresh = game_sheet(game_id=game.pk)
     saved = deal_card(game, fresh.table, deal, recorded.scores)
-    undo_url = screen.undo(deal) if screen.undo is not None else ""
-    context = screen.context(fresh, blank_form(fresh), saved=saved, undo_url=undo_url)
-    return render(request, screen.template + "#entry-response", context)
+    return Answer(fresh, blank_form(fresh), 200, {"saved": saved}, deal)
 
 
 def _query_number(value: str | None) -> int | None:
@@ -242,21 +228,38 @@ def refilled(sheet: GameSheet, deal: Deal) -> tuple[DealForm, dict[str, Any]]:
     return form, {"undone": deal.number, "preview": preview}
 
 
-def deal_undo(request: HtmxHttpRequest, deal: Deal, screen: EntryScreen) -> HttpResponse:
+def deal_undo(
+    request: HtmxHttpRequest,
+    deal: Deal,
+    *,
+    here: str,
+    undo_url: str,
+    by: Any = None,
+    by_label: str = "",
+    at_table: AtTable | None = None,
+) -> Answer | str:
     """Undo a deal just saved: strike it off the sheet as a deletion does (its history keeps
-    it, and it can be restored), and give its answers back to the form to be fixed."""
+    it, and it can be restored), and give its answers back to the form to be fixed.
+
+    ``here`` is the entry screen, ``undo_url`` this deal's Undo. Returns where a request without
+    JavaScript goes next (the entry screen, with ``?undone=N`` or the problem as a message), or
+    the answer to draw: the refilled form, the problem (409), or the place to write the reason
+    a change now needs (400, nothing struck off yet)."""
     version = whole_number(request.POST.get("version"))
     if version is None:
-        return HttpResponseBadRequest(_("The deal's version is missing."))
+        sheet = game_sheet(game_id=deal.game_id)
+        return Answer(
+            sheet, blank_form(sheet), 400, {"status_note": _("The deal's version is missing.")}
+        )
     problem: dict[str, str] = {}
     try:
         services.deal_delete(
             deal=deal,
             version=version,
-            by=screen.by,
-            by_label=screen.by_label,
+            by=by,
+            by_label=by_label,
             reason=request.POST.get("reason", ""),
-            at_table=screen.at_table,
+            at_table=at_table,
         )
     except DealConflict as conflict:
         problem["conflict"] = str(conflict)
@@ -265,28 +268,24 @@ def deal_undo(request: HtmxHttpRequest, deal: Deal, screen: EntryScreen) -> Http
     except Refusal as refusal:
         # A change that needs a written reason (a table reopened after its round closed, say):
         # the Undo comes back with a place to write it, and nothing is struck off yet.
-        sheet = screen.reload()
+        sheet = game_sheet(game_id=deal.game_id)
         asked = {
-            "url": screen.undo(deal) if screen.undo is not None else "",
+            "url": undo_url,
             "version": version,
             "number": deal.number,
             "messages": [text for texts in refusal.messages().values() for text in texts],
         }
-        page = screen.template + "#entry-response" if request.htmx else screen.template
-        context = screen.context(sheet, blank_form(sheet), undo_reason=asked)
-        return render(request, page, context, status=400)
+        return Answer(sheet, blank_form(sheet), 400, {"undo_reason": asked})
     if not request.htmx:
         if problem:
             messages.error(request, next(iter(problem.values())))
-            return redirect(screen.url)
-        return redirect(f"{screen.url}?undone={deal.number}")
-    sheet = screen.reload()
+            return here
+        return f"{here}?undone={deal.number}"
+    sheet = game_sheet(game_id=deal.game_id)
     if problem:
-        context = screen.context(sheet, blank_form(sheet), **problem)
-        return render(request, screen.template + "#entry-response", context, status=409)
+        return Answer(sheet, blank_form(sheet), 409, problem)
     form, extra = refilled(sheet, deal)
-    context = screen.context(sheet, form, **extra)
-    return render(request, screen.template + "#entry-response", context)
+    return Answer(sheet, form, 200, extra, deal)
 
 
 def preview_context(game: Game, table: TableSeats, form: DealForm) -> dict[str, Any]:
@@ -347,31 +346,36 @@ def _preview(
     }
 
 
-@dataclass(frozen=True)
-class EditScreen:
-    """Where a deal is corrected: a club game's page or a tournament table's link. Correcting
-    is the same for both (``deal_correct``); this says what differs."""
+@dataclass
+class Correction:
+    """The correction page's answer: ``deal`` as it is now (the one to show again after a
+    conflict), ``form``, the page's extras and the status; ``saved`` once the correction is
+    stored (then the page goes back where it came from)."""
 
-    template: str
-    context: Callable[..., dict[str, Any]]  # (deal, form, **extra) -> the page's context
-    done: str  # where a saved correction goes
-    by: Any = None
-    by_label: str = ""
-    at_table: AtTable | None = None  # who at the table corrects (as ``EntryScreen``'s)
+    deal: Deal
+    form: DealForm
+    status: int = 200
+    extra: dict[str, Any] = field(default_factory=dict)
+    saved: bool = False
 
 
 def deal_correct(
-    request: HtmxHttpRequest, deal: Deal, table: TableSeats, screen: EditScreen
-) -> HttpResponse:
+    request: HtmxHttpRequest,
+    deal: Deal,
+    table: TableSeats,
+    *,
+    by: Any = None,
+    by_label: str = "",
+    at_table: AtTable | None = None,
+) -> Correction:
     """The correction page (GET), or save the posted correction of the version it was read
-    at; nothing is stored on refusal, and a stale version shows the newer one."""
+    at; nothing is stored on refusal, and a stale version shows the newer one. ``by``,
+    ``by_label`` and ``at_table`` as ``services.deal_update`` takes them."""
     game = deal.game
     if request.method in ("GET", "HEAD"):
         form = edit_form(deal, table)
         preview = preview_context(game, table, edit_form(deal, table, initial_as_data(form)))
-        return render(
-            request, screen.template, screen.context(deal, form, preview=preview["preview"])
-        )
+        return Correction(deal, form, extra={"preview": preview["preview"]})
 
     form = edit_form(deal, table, request.POST)
     if form.is_valid() and form.cleaned_data.get("version") is None:
@@ -379,37 +383,31 @@ def deal_correct(
             _("This page is missing the deal's version: reload it and try again.")
         )
     if not form.is_valid() or form.section_errors:
-        return render(request, screen.template, screen.context(deal, form), status=400)
+        return Correction(deal, form, 400)
     try:
         updated = services.deal_update(
             deal=deal,
             payload=form.payload(),
             version=form.cleaned_data["version"],
-            by=screen.by,
-            by_label=screen.by_label,
+            by=by,
+            by_label=by_label,
             reason=request.POST.get("reason", ""),
-            at_table=screen.at_table,
+            at_table=at_table,
         )
     except ScoringError as error:
         form.engine_errors(error, get_language())
-        return render(request, screen.template, screen.context(deal, form), status=400)
+        return Correction(deal, form, 400)
     except DealConflict as conflict:
         # Someone corrected it first: show what it is now, and start again from that.
         current = conflict.current
         current.game = game
-        context = screen.context(
-            current,
-            edit_form(current, table),
-            conflict=str(conflict),
-            conflict_deal=deal_card(game, table, current),
-        )
-        return render(request, screen.template, context, status=409)
+        extra = {"conflict": str(conflict), "conflict_deal": deal_card(game, table, current)}
+        return Correction(current, edit_form(current, table), 409, extra)
     except GameClosed as closed:
-        context = screen.context(deal, form, status_note=str(closed))
-        return render(request, screen.template, context, status=409)
+        return Correction(deal, form, 409, {"status_note": str(closed)})
     except Refusal as refusal:
         form.refused(refusal)
-        return render(request, screen.template, screen.context(deal, form), status=400)
+        return Correction(deal, form, 400)
     if updated.version == form.cleaned_data["version"]:
         messages.info(
             request,
@@ -417,7 +415,7 @@ def deal_correct(
         )
     else:
         messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
-    return redirect(screen.done)
+    return Correction(updated, form, saved=True)
 
 
 def initial_as_data(form: DealForm) -> Any:

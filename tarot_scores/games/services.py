@@ -271,8 +271,9 @@ class AfterDealChange(Protocol):
     called inside that deal's transaction, with the game locked, so what it writes commits or
     rolls back with the deal (an error it raises undoes the deal too). ``seated`` is the
     table's players in seat order (ids), as the deal was scored: a hook need not read them.
-    ``at_table`` is who at the table made the change, as the caller of the deal service said
-    (None: the account recorded with the revision made it, and nobody else)."""
+    ``by`` is the account the revision records (None: a link, a script), passed along so that
+    no hook reads the revision back; ``at_table`` is who at the table made the change, as the
+    caller of the deal service said (None: the account made it, and nobody else)."""
 
     def __call__(
         self,
@@ -281,6 +282,7 @@ class AfterDealChange(Protocol):
         deal: Deal,
         action: DealRevision.Action,
         seated: Sequence[int],
+        by: Actor,
         at_table: AtTable | None,
     ) -> None: ...
 
@@ -365,10 +367,11 @@ def _deal_changed(
     deal: Deal,
     action: DealRevision.Action,
     seated: Sequence[int],
+    by: Actor,
     at_table: AtTable | None,
 ) -> None:
     for after in deal_changed:
-        after(game=game, deal=deal, action=action, seated=seated, at_table=at_table)
+        after(game=game, deal=deal, action=action, seated=seated, by=by, at_table=at_table)
 
 
 @dataclass(frozen=True)
@@ -489,7 +492,12 @@ def deal_record(
             _revise(deal, DealRevision.Action.CREATED, scores, by, by_label, reason)
             _count(locked, deal, scores, 1, len(table.players))
             _deal_changed(
-                locked, deal, DealRevision.Action.CREATED, [p.pk for p in table.players], at_table
+                locked,
+                deal,
+                DealRevision.Action.CREATED,
+                [p.pk for p in table.players],
+                by,
+                at_table,
             )
             return RecordedDeal(deal, scores)
     except IntegrityError:
@@ -601,7 +609,7 @@ def deal_update(
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label, reason)
     _count(game, current, scores, 1, len(table.players))
     _deal_changed(
-        game, current, DealRevision.Action.EDITED, [p.pk for p in table.players], at_table
+        game, current, DealRevision.Action.EDITED, [p.pk for p in table.players], by, at_table
     )
     return current
 
@@ -629,7 +637,7 @@ def deal_delete(
     _stamped(current)
     current.save()
     _revise(current, DealRevision.Action.DELETED, {}, by, by_label, reason)
-    _deal_changed(game, current, DealRevision.Action.DELETED, seated, at_table)
+    _deal_changed(game, current, DealRevision.Action.DELETED, seated, by, at_table)
     return current
 
 
@@ -678,6 +686,6 @@ def deal_restore(
     _revise(current, DealRevision.Action.RESTORED, scores, by, "", reason)
     _count(game, current, scores, 1, len(table.players))
     _deal_changed(
-        game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players], at_table
+        game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players], by, at_table
     )
     return current

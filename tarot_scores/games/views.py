@@ -40,15 +40,7 @@ from tarot_scores.core.numbers import whole_number
 from tarot_scores.core.pdf import pdf_response
 from tarot_scores.core.sections import club_page_sections
 from tarot_scores.games import entry, exports, selectors, services
-from tarot_scores.games.entry import (
-    EditScreen,
-    EntryScreen,
-    deal_card,
-    deal_correct,
-    deal_save,
-    preview_context,
-    sheet_rows,
-)
+from tarot_scores.games.entry import deal_card, preview_context, sheet_rows
 from tarot_scores.games.forms import DealForm, GameForm, deal_form_for
 from tarot_scores.games.guards import reason_needed
 from tarot_scores.games.models import Deal, DealRevision, Game
@@ -152,18 +144,19 @@ def _entry_context(
     return context
 
 
-def _entry_screen(request: HtmxHttpRequest, game: Game) -> EntryScreen:
-    here = reverse("games:deal_new", args=[game.pk])
-    return EntryScreen(
-        template=TEMPLATES + "deal_new.html",
-        context=lambda sheet, form, **extra: _entry_context(request, sheet, form, **extra),
-        reload=lambda: _sheet_or_404(game.pk),
-        # Back to the entry screen for the next deal, with the "saved" notice and its Undo.
-        done=lambda deal: f"{here}?saved={deal.number}",
-        by=request.user,
-        undo=lambda deal: reverse("games:deal_undo", args=[deal.pk]),
-        url=here,
-    )
+def _undo_url(deal: Deal) -> str:
+    return reverse("games:deal_undo", args=[deal.pk])
+
+
+def _entry_answer(request: HtmxHttpRequest, answer: entry.Answer) -> HttpResponse:
+    """An entry screen's answer drawn as this page draws it (the whole page, or its
+    "entry-response" partial for htmx); the deal just saved gets its Undo."""
+    extra = dict(answer.extra)
+    if answer.deal is not None and "saved" in extra:
+        extra["undo_url"] = _undo_url(answer.deal)
+    context = _entry_context(request, answer.sheet, answer.form, **extra)
+    template = entry.partial(request, TEMPLATES + "deal_new.html")
+    return render(request, template, context, status=answer.status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -177,10 +170,13 @@ def deal_new(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     club_readable(request, game.club)
     if not permissions.can_enter_deals(request, game):
         raise PermissionDenied
-    screen = _entry_screen(request, game)
     if request.method == "POST":
-        return deal_save(request, sheet, screen)
-    form, extra = entry.screen_state(sheet, request.GET, screen.undo)
+        answer = entry.deal_save(request, sheet, by=request.user)
+        if answer.deal is not None and not request.htmx:
+            # Back to the entry screen for the next deal, with the "saved" notice and its Undo.
+            return redirect(f"{here}?saved={answer.deal.number}")
+        return _entry_answer(request, answer)
+    form, extra = entry.screen_state(sheet, request.GET, _undo_url)
     return render(
         request, TEMPLATES + "deal_new.html", _entry_context(request, sheet, form, **extra)
     )
@@ -196,7 +192,11 @@ def deal_undo(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     gate = _correction_gate(request, deal)
     if gate is not None:
         return gate
-    return entry.deal_undo(request, deal, _entry_screen(request, deal.game))
+    here = reverse("games:deal_new", args=[deal.game_id])
+    answer = entry.deal_undo(request, deal, here=here, undo_url=_undo_url(deal), by=request.user)
+    if isinstance(answer, str):
+        return redirect(answer)
+    return _entry_answer(request, answer)
 
 
 @require_POST
@@ -254,13 +254,11 @@ def deal_edit(request: HtmxHttpRequest, deal_id: int) -> HttpResponse:
     if gate is not None:
         return gate
     table = deal_seats(deal)
-    screen = EditScreen(
-        template=TEMPLATES + "deal_edit.html",
-        context=lambda deal, form, **extra: _edit_context(request, deal, table, form, **extra),
-        done=reverse("games:detail", args=[deal.game_id]) + f"#deal-{deal.number}",
-        by=request.user,
-    )
-    return deal_correct(request, deal, table, screen)
+    answer = entry.deal_correct(request, deal, table, by=request.user)
+    if answer.saved:
+        return redirect(reverse("games:detail", args=[deal.game_id]) + f"#deal-{deal.number}")
+    context = _edit_context(request, answer.deal, table, answer.form, **answer.extra)
+    return render(request, TEMPLATES + "deal_edit.html", context, status=answer.status)
 
 
 def _after_change(request: HtmxHttpRequest, game: Game) -> HttpResponse:

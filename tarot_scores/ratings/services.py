@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from tarot_scores.clubs.models import Club
-from tarot_scores.core.actors import AtTable
+from tarot_scores.core.actors import Actor, AtTable
 from tarot_scores.core.jobs import enqueue
 from tarot_scores.core.kinds import TAROT
 from tarot_scores.games.models import Deal, DealRevision, Game
@@ -24,6 +24,7 @@ def ratings_after_deal(
     deal: Deal,
     action: DealRevision.Action,
     seated: Sequence[int],
+    by: Actor = None,
     at_table: AtTable | None = None,
 ) -> None:
     """The deal services' hook: a tarot deal was entered, corrected, deleted or restored (by

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from django.db.models import Q
 
-from tarot_scores.core.actors import AtTable
+from tarot_scores.core.actors import Actor, AtTable
 from tarot_scores.core.hooks import Hook
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tarot_scores.webhooks.models import Event
@@ -44,6 +44,7 @@ def deal_announce(
     deal: Deal,
     action: DealRevision.Action,
     seated: Sequence[int],
+    by: Actor = None,
     at_table: AtTable | None = None,
 ) -> None:
     """Registered with ``games.services.on_deal_change`` (the site's AppConfig)."""

@@ -31,7 +31,6 @@ from tarot_scores.clubs.models import Player
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.errors import Reason
 from tarot_scores.core.names import look_alike, name_refusal
-from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Seat
 from tournaments import seating
@@ -268,7 +267,6 @@ def substitute_seat(
         by=signed_in(by),
     )
     standings_refresh(round_=round_, player_ids=[replaced.player_id, player.pk])
-    results_changed(club_id=tournament.club_id)
     return done
 
 

@@ -35,7 +35,6 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.clubs.models import Player
 from tarot_scores.core.actors import Actor, AtTable, signed_in
-from tarot_scores.core.results import results_changed
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Deal, DealRevision, Game, Seat
 from tournaments.errors import Code, TournamentRefusal
@@ -108,6 +107,7 @@ def confirmation_after_deal(
     deal: Deal,
     action: DealRevision.Action,
     seated: Sequence[int],
+    by: Actor = None,
     at_table: AtTable | None = None,
 ) -> None:
     """A deal of a tournament table that requires confirmation was entered, corrected or
@@ -120,14 +120,10 @@ def confirmation_after_deal(
 
     Who entered it: ``at_table``'s player when he sits at this table (named on a table's link),
     else the account's own seated player (or nobody); proven by ``at_table``'s proof, else the
-    account ("user:<id>")."""
+    account ("user:<id>"): ``by``, the account the deal services recorded with the revision."""
     if not table.round.tournament.require_confirmation:
         return
-    # Who made this change: the deal services record the account with the revision.
-    revision = (
-        DealRevision.objects.filter(deal=deal, version=deal.version).select_related("by").first()
-    )
-    user = revision.by if revision is not None else None
+    user = signed_in(by)
     confirmation = DealConfirmation.objects.select_for_update().filter(deal=deal).first()
     if action == DealRevision.Action.DELETED:
         # A confirmed or contested deal stands at the table (play.lifecycle).
@@ -266,7 +262,6 @@ def _check_personal(table: Table, acting: int, *, by: Actor, proof: str = "") ->
 def _after_change(table: Table, confirmation: DealConfirmation) -> None:
     # Confirmed, a deal now counts; disputed, it still does not: the table's standings follow.
     standings_after_table_change(game_id=table.game_id)
-    results_changed(club_id=table.round.tournament.club_id)
     if confirmation.status == Status.CONFIRMED and table.round.status != Round.Status.CLOSED:
         close_if_complete(round_=table.round)
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from django.db.models import Count
 
-from tarot_scores.core.actors import AtTable
+from tarot_scores.core.actors import Actor, AtTable
 from tarot_scores.games.models import Deal, DealRevision, Game
 from tournaments.models import Table
 from tournaments.play import confirmations
@@ -38,6 +38,7 @@ def table_deal_changed(
     deal: Deal,
     action: DealRevision.Action,
     seated: Sequence[int],
+    by: Actor = None,
     at_table: AtTable | None = None,
     close_round: bool = True,
 ) -> None:
@@ -55,7 +56,7 @@ def table_deal_changed(
     if table is None:
         return
     confirmations.confirmation_after_deal(
-        table=table, deal=deal, action=action, seated=seated, at_table=at_table
+        table=table, deal=deal, action=action, seated=seated, by=by, at_table=at_table
     )
     store.standings_after_deal(table=table, seated=seated)
     if close_round:

@@ -24,7 +24,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.actors import signed_in
-from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import Deal, Game, Seat
 from tarot_scores.games.penalties import PenaltyMark
 from tarot_scores.games.seats import deal_seats
@@ -183,7 +182,6 @@ def penalty_give(
         given_by=signed_in(by),
     )
     standings_refresh(round_=round_, player_ids=[entry.player_id])
-    results_changed(club_id=tournament.club_id)
     return penalty
 
 
@@ -206,7 +204,6 @@ def penalty_remove(*, penalty: Penalty, by: Any, reason: str = "") -> Penalty:
     locked.removal_reason = reason.strip()
     locked.save(update_fields=["removed_at", "removed_by", "removal_reason"])
     standings_refresh(round_=locked.round, player_ids=[locked.entry.player_id])
-    results_changed(club_id=locked.round.tournament.club_id)
     return locked
 
 

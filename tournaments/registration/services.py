@@ -196,7 +196,6 @@ def entry_add(
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise already
     first_round = next_round_number(tournament)
-    results_changed(club_id=tournament.club_id)
     try:
         with transaction.atomic():
             entry = Entry.objects.create(
@@ -298,7 +297,6 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
     entry.save(update_fields=["checked_in"])
     if changed:
         standings_changed(tournament=entry.tournament)  # who plays the next round
-    results_changed(club_id=entry.tournament.club_id)
     return entry
 
 
@@ -308,7 +306,6 @@ def entry_series_set(*, entry: Entry, series: str) -> Entry:
     entry.series = series
     entry.save(update_fields=["series"])
     standings_changed(tournament=entry.tournament)  # its standings by series
-    results_changed(club_id=entry.tournament.club_id)
     return entry
 
 
@@ -321,7 +318,6 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     entry.withdrawn_after = next_round_number(entry.tournament) - 1
     entry.save(update_fields=["withdrawn_after"])
     standings_changed(tournament=entry.tournament)  # the row says the player withdrew
-    results_changed(club_id=entry.tournament.club_id)
     return entry
 
 

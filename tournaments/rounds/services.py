@@ -158,7 +158,6 @@ def _round_create(
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
         tournament_changed(tournament=tournament)
-    results_changed(club_id=tournament.club_id)
     return round_
 
 
@@ -204,7 +203,6 @@ def round_swap(*, round_: Round, first: Player, second: Player) -> None:
     Seat.objects.filter(pk=a.pk).update(game_id=b.game_id, position=b.position)
     game_services.games_changed(game_ids=[a.game_id, b.game_id])
     standings_refresh(round_=round_, player_ids=[first.pk, second.pk])
-    results_changed(club_id=round_.tournament.club_id)
 
 
 @transaction.atomic
@@ -344,7 +342,6 @@ def _close(round_: Round) -> Round:
         tournament_changed(tournament=tournament)
     # The standings say which rounds are closed (a cut, the bracket's qualifiers follow).
     standings_changed(tournament=tournament, round_closed=True)
-    results_changed(club_id=round_.tournament.club_id)
     return round_
 
 

@@ -27,7 +27,6 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.core.actors import signed_in
 from tarot_scores.core.planner import statistics_refresh
-from tarot_scores.core.results import results_changed
 from tournaments.errors import Code, CutRefused, TournamentRefusal
 from tournaments.formats import format_for
 from tournaments.models import Cut, Entry, Round, Tournament
@@ -248,7 +247,6 @@ def cut_confirm(
     )
     statistics_refresh(Entry, rows=cut_players)
     standings_changed(tournament=tournament)
-    results_changed(club_id=tournament.club_id)
     return cut
 
 
@@ -282,7 +280,6 @@ def cut_undo(*, tournament: Tournament, after_round: int, by: Any) -> Cut:
     cut.undone_by = signed_in(by)
     cut.save(update_fields=["undone_at", "undone_by"])
     standings_changed(tournament=tournament)
-    results_changed(club_id=tournament.club_id)
     return cut
 
 

@@ -37,6 +37,7 @@ from django.db import transaction
 from django.db.models import F, Q, Sum
 
 from tarot_scores.core import feed
+from tarot_scores.core.results import results_changed
 from tarot_scores.games.models import ScoreLine, Seat
 from tournaments.models import (
     Entry,
@@ -149,8 +150,10 @@ def _ranked_moved(tournament: Tournament, delta: int) -> None:
 def standings_changed(*, tournament: Tournament, round_closed: bool = False) -> None:
     """The tournament's standings changed in this transaction: the one place that says so. Noted
     for the change feed (``core.feed``: a row added, never one updated, so the tables of a
-    festival writing at once take no lock in common for it), and announced to its webhooks
-    (once, however many changes this transaction makes: ``tournaments.webhooks``).
+    festival writing at once take no lock in common for it), announced to its webhooks (once,
+    however many changes this transaction makes: ``tournaments.webhooks``), and the club's
+    results version bumped (``core.results``, once a transaction too): the pages and polls
+    that show the standings follow from here, and no caller bumps it beside.
 
     The feed reads a tournament's latest change only, so the rows before it say nothing more
     (a reader behind them is served the tournament at its latest). They are deleted when a round
@@ -165,6 +168,7 @@ def standings_changed(*, tournament: Tournament, round_closed: bool = False) -> 
             tournament_id=tournament.pk,
         ).delete()
     standings_changed_announce(tournament)
+    results_changed(club_id=tournament.club_id)
 
 
 def standings_refresh(

@@ -24,7 +24,6 @@ from tarot_scores.core.htmx import HtmxHttpRequest
 from tarot_scores.core.numbers import whole_number
 from tarot_scores.games.entry import (
     DealCard,
-    EditScreen,
     deal_card,
     deal_correct,
     preview_context,
@@ -242,14 +241,11 @@ def referee_deal_edit(request: HtmxHttpRequest, tournament_id: int, deal_id: int
         context.update(extra)
         return context
 
-    screen = EditScreen(
-        template=TEMPLATES + "referee_deal_edit.html",
-        context=context_for,
-        done=back,
-        by=request.user,
-        by_label=_("Referee"),
-    )
-    return deal_correct(request, deal, view, screen)
+    answer = deal_correct(request, deal, view, by=request.user, by_label=_("Referee"))
+    if answer.saved:
+        return redirect(back)
+    context = context_for(answer.deal, answer.form, **answer.extra)
+    return render(request, TEMPLATES + "referee_deal_edit.html", context, status=answer.status)
 
 
 @require_POST

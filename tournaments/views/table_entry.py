@@ -15,7 +15,8 @@ disagrees and enters his side's version for the referee.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,12 +37,8 @@ from tarot_scores.core.numbers import whole_number
 from tarot_scores.games import entry
 from tarot_scores.games import selectors as game_selectors
 from tarot_scores.games.entry import (
-    EditScreen,
-    EntryScreen,
     SheetRow,
     deal_card,
-    deal_correct,
-    deal_save,
     edit_form,
     preview_context,
     sheet_rows,
@@ -51,10 +48,10 @@ from tarot_scores.games.models import Deal, Game
 from tarot_scores.games.penalties import SheetPenalties, sheet_penalties
 from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.selectors import GameSheet
-from tarot_scores.games.services import DealConflict, GameClosed, board_taken
+from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.scoring import ScoringError
 from tournaments.duplicate import DIRECTIONS
-from tournaments.errors import Code, PinLocked, TournamentRefusal
+from tournaments.errors import PinLocked
 from tournaments.formats import duplicate as duplicate_format
 from tournaments.formats import format_for
 from tournaments.models import DealConfirmation, Round, Table
@@ -225,8 +222,6 @@ def _entry_context(
         context.update(
             _board_context(table, sheet, form, context["slots"], undone=context.get("undone"))
         )
-    if context.get("undo_url") and _round_closed(table):
-        context["undo_url"] = ""  # the deal closed the round: the link takes no more changes
     saved = context.get("saved")
     if context.get("undo_url") and context["confirming"] and saved is not None:
         # A deal the other side confirmed (or contested) stands: no Undo (play.lifecycle).
@@ -283,37 +278,6 @@ def _board_context(
     return context
 
 
-def _board_reader(
-    table: Table, read: GameSheet | None
-) -> Callable[[Mapping[str, Any]], int] | None:
-    """Reads the posted board of a duplicate table: one of its boards not entered yet
-    (``Refusal`` on "board" beside the select otherwise); None for other tables. ``read``:
-    the sheet as the caller read it (the service checks again under the game's lock)."""
-    if not format_for(table.round.tournament).compares_boards:
-        return None
-
-    def board(data: Mapping[str, Any]) -> int:
-        sheet = read or _sheet(table)
-        states = {b.board: b for b in _board_states(table, sheet)}
-        number = whole_number(data.get("board"), minimum=1)
-        if number is None:
-            raise TournamentRefusal.on(
-                "board", Code.BOARD_REQUIRED, _("Choose the board this deal was played from.")
-            )
-        state = states.get(number)
-        if state is None:
-            raise TournamentRefusal.on(
-                "board",
-                Code.BOARD_NOT_HERE,
-                _("Board %(board)s is not played at this table in this round.") % {"board": number},
-            )
-        if state.entered:
-            raise board_taken(number)
-        return number
-
-    return board
-
-
 def _round_closed(table: Table) -> bool:
     return Round.objects.filter(pk=table.round_id, status=Round.Status.CLOSED).exists()
 
@@ -350,46 +314,59 @@ def table_entry(request: HtmxHttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(table)
     if request.method == "POST":
         return _deal_save(request, table, sheet)
-    screen = _entry_screen(request, table)
-    form, extra = entry.screen_state(sheet, request.GET, screen.undo)
+    form, extra = entry.screen_state(sheet, request.GET, _undo_url_of(table))
     context = _entry_context(request, table, sheet, form, **extra)
     return render(request, TEMPLATES + "table_entry.html", context)
 
 
-def _entry_screen(
-    request: HtmxHttpRequest,
-    table: Table,
-    acting: Holder | None = None,
-    sheet: GameSheet | None = None,
-) -> EntryScreen:
-    here = reverse("tournaments:table_entry", args=[table.token])
+def _here(table: Table) -> str:
+    return reverse("tournaments:table_entry", args=[table.token])
 
-    def round_may_close(request: HtmxHttpRequest) -> None:
-        # The deal's own transaction closed the round if this was the last deal it waited for
-        # (tournaments.rounds.services.round_after_deal); the link was refused on a closed round.
-        if _round_closed(table):
-            messages.success(request, _("Every table has entered its deals: the round is closed."))
 
-    return EntryScreen(
-        template=TEMPLATES + "table_entry.html",
-        context=lambda sheet, form, **extra: _entry_context(request, table, sheet, form, **extra),
-        reload=lambda: _sheet(table),
-        done=lambda deal: f"{here}?saved={deal.number}",
-        by_label=_by_label(table, acting.player if acting is not None else None),
-        after_save=round_may_close,
-        undo=lambda deal: reverse("tournaments:table_deal_undo", args=[table.token, deal.pk]),
-        url=here,
-        board=_board_reader(table, sheet),
-        at_table=acting.at_table() if acting is not None else None,
-    )
+def _undo_url(table: Table, deal: Deal) -> str:
+    return reverse("tournaments:table_deal_undo", args=[table.token, deal.pk])
+
+
+def _undo_url_of(table: Table) -> Callable[[Deal], str]:
+    return functools.partial(_undo_url, table)
+
+
+def _entry_answer(
+    request: HtmxHttpRequest, table: Table, answer: entry.Answer, *, round_closed: bool = False
+) -> HttpResponse:
+    """An entry screen's answer drawn as the table's page draws it; the deal just saved gets its
+    Undo unless it closed the round (``round_closed``: the link takes no more changes)."""
+    extra = dict(answer.extra)
+    if answer.deal is not None and "saved" in extra and not round_closed:
+        extra["undo_url"] = _undo_url(table, answer.deal)
+    context = _entry_context(request, table, answer.sheet, answer.form, **extra)
+    template = entry.partial(request, TEMPLATES + "table_entry.html")
+    return render(request, template, context, status=answer.status)
 
 
 def _deal_save(request: HtmxHttpRequest, table: Table, sheet: GameSheet) -> HttpResponse:
+    """The deal posted on the table's page: who holds the phone (``play.holder``), the save
+    (``games.entry``), then whether it closed the round, asked once."""
     acting = _phone_holder(request, table, list(sheet.table.players))
     if acting is None:
         return _say_who(request, table)
-    screen = _entry_screen(request, table, acting, sheet)
-    return deal_save(request, sheet, screen)
+    answer = entry.deal_save(
+        request,
+        sheet,
+        by_label=_by_label(table, acting.player),
+        at_table=acting.at_table(),
+        boards=format_for(table.round.tournament).compares_boards,
+    )
+    if answer.deal is None:
+        return _entry_answer(request, table, answer)
+    # The deal's own transaction closed the round if this was the last deal it waited for
+    # (tournaments.rounds.services.round_after_deal).
+    round_closed = _round_closed(table)
+    if round_closed:
+        messages.success(request, _("Every table has entered its deals: the round is closed."))
+    if not request.htmx:
+        return redirect(f"{_here(table)}?saved={answer.deal.number}")
+    return _entry_answer(request, table, answer, round_closed=round_closed)
 
 
 def _phone_holder(request: HtmxHttpRequest, table: Table, players: list[Player]) -> Holder | None:
@@ -421,8 +398,17 @@ def table_deal_undo(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
     acting = _phone_holder(request, table, _seated_players(table))
     if acting is None:
         return _say_who(request, table)
-    screen = _entry_screen(request, table, acting)
-    return entry.deal_undo(request, deal, screen)
+    answer = entry.deal_undo(
+        request,
+        deal,
+        here=_here(table),
+        undo_url=_undo_url(table, deal),
+        by_label=_by_label(table, acting.player),
+        at_table=acting.at_table(),
+    )
+    if isinstance(answer, str):
+        return redirect(answer)
+    return _entry_answer(request, table, answer)
 
 
 @require_POST
@@ -475,14 +461,13 @@ def table_deal_edit(request: HtmxHttpRequest, token: str, deal_id: int) -> HttpR
         context.update(extra)
         return context
 
-    screen = EditScreen(
-        template=TEMPLATES + "table_deal_edit.html",
-        context=context_for,
-        done=reverse("tournaments:table_entry", args=[table.token]) + f"#deal-{deal.number}",
-        by_label=_by_label(table, acting.player),
-        at_table=acting.at_table(),
+    answer = entry.deal_correct(
+        request, deal, view, by_label=_by_label(table, acting.player), at_table=acting.at_table()
     )
-    return deal_correct(request, deal, view, screen)
+    if answer.saved:
+        return redirect(_here(table) + f"#deal-{deal.number}")
+    context = context_for(answer.deal, answer.form, **answer.extra)
+    return render(request, TEMPLATES + "table_deal_edit.html", context, status=answer.status)
 
 
 # --- confirming at the table ----------------------------------------------------------------

@@ -1,6 +1,8 @@
 """The deal's path at a tournament table, measured: the queries of one deal saved on the table's
-page (htmx) and of one confirmation, where the tournament asks for confirmation. The figures are
-written in docs/architecture.md ("A tournament table's deal"); this test keeps them bounded.
+page (htmx) and of one confirmation, where the tournament asks for confirmation, with the jobs
+waiting for a worker as in production (the ratings job is not run inside the request). The
+figures are written in docs/architecture.md ("A tournament table's deal"); this test keeps them
+bounded.
 
 Run ``pytest tests/tournaments/play/test_deal_path.py -s`` to print them."""
 
@@ -11,13 +13,19 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tarot_scores.games.models import Deal
+from tests.queue import database_queue
 from tests.tournaments.play.test_pages_confirmation import event, link, phone
 from tests.tournaments.views.test_pages_world import deal_post
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_deal_saved_and_confirmed_at_a_table_costs_a_bounded_number_of_queries() -> None:
+__all__ = ["database_queue"]  # a fixture
+
+
+def test_a_deal_saved_and_confirmed_at_a_table_costs_a_bounded_number_of_queries(
+    database_queue: None,
+) -> None:
     e = event()
     state = e.tables[0]
     taker = phone(state, 0)
