@@ -65,12 +65,11 @@ run: $(VENV)/.installed
 # makemessages), and node with npm (the TypeScript client's check, tests/api/ts: its npm
 # packages pinned by package-lock.json, installed with `npm ci`).
 chromium:
-	@command -v chromium >/dev/null && command -v msgfmt >/dev/null || ( \
+	@command -v chromium >/dev/null && command -v msgfmt >/dev/null && command -v node >/dev/null \
+		&& command -v npm >/dev/null || ( \
 		export DEBIAN_FRONTEND=noninteractive; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium gettext )
-	@command -v node >/dev/null && command -v npm >/dev/null || ( \
-		export DEBIAN_FRONTEND=noninteractive; \
-		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends nodejs npm )
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends \
+			chromium gettext nodejs npm )
 	@[ tests/api/ts/node_modules/.package-lock.json -nt tests/api/ts/package-lock.json ] || \
 		( cd tests/api/ts && npm ci --no-audit --no-fund --ignore-scripts )
 

@@ -28,7 +28,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from itertools import combinations
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -36,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.tournaments.seating.pairs import pairs_kept_apart  # noqa: E402
 from tournaments.seating import Method, plan_tables, seat_all_rounds, seat_round  # noqa: E402
 from tournaments.seating.fairness import Meetings, meetings_of, schedule_floor  # noqa: E402
 
@@ -111,21 +111,6 @@ def round_by_round(
     return history, slowest
 
 
-def kept_apart(players: int, count: int, seed: int) -> list[tuple[int, int]]:
-    """``count`` pairs that one seating of the plan keeps apart (a seeded draw)."""
-    rng = random.Random(seed)
-    order = list(range(players))
-    rng.shuffle(order)
-    table_of: dict[int, int] = {}
-    at = 0
-    for t, size in enumerate(plan_tables(players).sizes):
-        for p in order[at : at + size]:
-            table_of[p] = t
-        at += size
-    pairs = [(a, b) for a, b in combinations(range(players), 2) if table_of[a] != table_of[b]]
-    return rng.sample(pairs, min(count, len(pairs)))
-
-
 def cell(meetings: Meetings, seconds: float | None = None) -> str:
     text = f"{meetings.most} x{meetings.at_most:<4} r{meetings.repeats:<4}"
     return text + (f" {seconds:6.2f}s" if seconds is not None else "")
@@ -158,7 +143,7 @@ def main() -> None:
     for size in args.sizes.split(","):
         shape, _, apart_count = size.partition("a")
         players, rounds = (int(x) for x in shape.split("x"))
-        apart = kept_apart(players, int(apart_count or 0), args.seed)
+        apart = pairs_kept_apart(players, int(apart_count or 0), random.Random(args.seed))
         field = list(range(players))
         cells = []
         seconds: dict[str, float] = {}

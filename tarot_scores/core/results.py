@@ -87,9 +87,11 @@ def _bumped_in_this_transaction(club_id: int) -> bool:
     or one around it (a savepoint released since counts as another write: the test suite runs
     every request inside one transaction, whose commit hooks never run)."""
     open_now = set(connection.savepoint_ids)
+    # Django keeps each hook as (the savepoints open when it was added, the hook, robust).
+    hooks: list[Any] = connection.run_on_commit
     return any(
-        isinstance(hook, _Bumped) and hook.club_id == club_id and savepoints <= open_now
-        for savepoints, hook, _robust in connection.run_on_commit
+        isinstance(entry[1], _Bumped) and entry[1].club_id == club_id and entry[0] <= open_now
+        for entry in hooks
     )
 
 

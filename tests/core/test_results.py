@@ -9,7 +9,6 @@ from django.core.cache import cache
 from pytest_django import Settings
 
 from tarot_scores.clubs.models import Club
-from tarot_scores.core import results
 from tarot_scores.core.results import (
     leaderboard_key,
     results_changed,
@@ -18,8 +17,11 @@ from tarot_scores.core.results import (
     tournament_page_key,
 )
 from tests.factories import ClubFactory
+from tests.results_clock import Clock, clock
 
 pytestmark = pytest.mark.django_db
+
+__all__ = ["clock"]  # a fixture
 
 
 def _keys(club: Club) -> tuple[str, str]:
@@ -66,22 +68,6 @@ def test_keys_tell_apart_what_the_pages_show() -> None:
 
 
 # --- the latest drawing of a tournament's results page ---------------------------------------
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> Clock:
-    settings.RESULTS_LAG_SECONDS = 2
-    ticking = Clock()
-    monkeypatch.setattr(results, "clock", ticking)
-    return ticking
 
 
 class Page:

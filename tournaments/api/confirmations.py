@@ -20,6 +20,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    extend_schema_view,
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import ParseError, PermissionDenied
@@ -416,41 +417,30 @@ class DealSettleView(TournamentAPIView):
 # paths docs/api.md names), each its own operation in the schema.
 
 
+def _alias(operation_id: str, summary: str, path: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            description=f"The same as `POST /api/v1/tournaments/{{id}}/deals/{{deal_id}}/{path}/`.",
+        )
+    )
+
+
+@_alias("tournament_confirmations_confirm", "Confirm a deal (under its confirmation)", "confirm")
 class ConfirmationConfirmView(DealConfirmView):
-    @extend_schema(
-        operation_id="tournament_confirmations_confirm",
-        summary="Confirm a deal (under its confirmation)",
-        description="The same as `POST /api/v1/tournaments/{id}/deals/{deal_id}/confirm/`.",
-        tags=TAGS,
-        request=ConfirmBodySerializer,
-        responses={200: ConfirmationSerializer, **CONFIRMATION_ERRORS},
-    )
-    def post(self, request: Request, pk: int, deal_id: int) -> Response:
-        return super().post(request, pk, deal_id)
+    """``DealConfirmView`` (its body, answers and errors) under the confirmation's path."""
 
 
+@_alias(
+    "tournament_confirmations_dispute", "Disagree with a deal (under its confirmation)", "dispute"
+)
 class ConfirmationDisputeView(DealDisputeView):
-    @extend_schema(
-        operation_id="tournament_confirmations_dispute",
-        summary="Disagree with a deal (under its confirmation)",
-        description="The same as `POST /api/v1/tournaments/{id}/deals/{deal_id}/dispute/`.",
-        tags=TAGS,
-        request={"application/json": DISPUTE_DEAL_SCHEMA},
-        responses={200: ConfirmationSerializer, 400: refusal("A message per field of the deal.")}
-        | {k: v for k, v in CONFIRMATION_ERRORS.items() if k != 400},
-    )
-    def post(self, request: Request, pk: int, deal_id: int) -> Response:
-        return super().post(request, pk, deal_id)
+    """``DealDisputeView`` under the confirmation's path."""
 
 
+@_alias(
+    "tournament_confirmations_settle", "Settle a disputed deal (under its confirmation)", "settle"
+)
 class ConfirmationSettleView(DealSettleView):
-    @extend_schema(
-        operation_id="tournament_confirmations_settle",
-        summary="Settle a disputed deal (under its confirmation)",
-        description="The same as `POST /api/v1/tournaments/{id}/deals/{deal_id}/settle/`.",
-        tags=TAGS,
-        request=SettleBodySerializer,
-        responses={200: ConfirmationSerializer, **CONFIRMATION_ERRORS},
-    )
-    def post(self, request: Request, pk: int, deal_id: int) -> Response:
-        return super().post(request, pk, deal_id)
+    """``DealSettleView`` under the confirmation's path."""

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.seating.pairs import pairs_kept_apart
 from tournaments.seating import Method, PairClash, SeatingResult, plan_tables, seat_all_rounds
 from tournaments.seating.rounds import _groups
 
@@ -36,22 +37,6 @@ def reported(result: SeatingResult[int]) -> set[frozenset[int]]:
     return {frozenset(clash.players) for clash in result.pair_clashes}
 
 
-def feasible_pairs(players: int, count: int, rng: random.Random) -> set[frozenset[int]]:
-    """``count`` pairs (fewer if the field has fewer) that one seating of the plan keeps apart."""
-    order = list(range(players))
-    rng.shuffle(order)
-    table_of: dict[int, int] = {}
-    at = 0
-    for t, size in enumerate(plan_tables(players).sizes):
-        for p in order[at : at + size]:
-            table_of[p] = t
-        at += size
-    apart = [
-        frozenset((a, b)) for a, b in combinations(range(players), 2) if table_of[a] != table_of[b]
-    ]
-    return set(rng.sample(apart, min(count, len(apart))))
-
-
 @pytest.mark.parametrize("method", SEARCHED)
 @settings(max_examples=15, deadline=None)
 # The audit's case: it failed on a busy machine while the search stopped on the clock.
@@ -67,7 +52,7 @@ def feasible_pairs(players: int, count: int, rng: random.Random) -> set[frozense
 def test_every_searched_method_keeps_pairs_apart_when_it_can(
     method: Method, players: int, pairs: int, rounds: int, seed: int
 ) -> None:
-    apart = feasible_pairs(players, pairs, random.Random(seed))
+    apart = {frozenset(pair) for pair in pairs_kept_apart(players, pairs, random.Random(seed))}
     field = list(range(players))
 
     def seat() -> list[SeatingResult[int]]:

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.seating.pairs import pairs_kept_apart
 from tournaments.seating import Method, plan_tables, seat_all_rounds, seat_round
 from tournaments.seating.fairness import (
     Meetings,
@@ -66,24 +67,10 @@ CASES = [
 ]
 
 
-def feasible_pairs(players: int, count: int, rng: random.Random) -> list[tuple[int, int]]:
-    """``count`` pairs that one seating of the plan keeps apart."""
-    order = list(range(players))
-    rng.shuffle(order)
-    table_of: dict[int, int] = {}
-    at = 0
-    for t, size in enumerate(plan_tables(players).sizes):
-        for p in order[at : at + size]:
-            table_of[p] = t
-        at += size
-    apart = [(a, b) for a, b in combinations(range(players), 2) if table_of[a] != table_of[b]]
-    return rng.sample(apart, count)
-
-
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_the_fairest_meetings(case: Case) -> None:
     field = list(range(case.players))
-    apart = feasible_pairs(case.players, case.apart, random.Random(5))
+    apart = pairs_kept_apart(case.players, case.apart, random.Random(5))
     results = seat_all_rounds(field, rounds=case.rounds, method=Method.MIXING, seed=3, apart=apart)
     meetings = meetings_of([r.tables for r in results])
     assert meetings.most <= case.most
@@ -154,7 +141,7 @@ def test_the_thirteen_players_case_stops_at_the_floor_within_a_small_budget() ->
     """13 players, 3 rounds, 12 pairs kept apart: once no pair kept apart shares a table and
     the meetings are at their floor, the search stops (it used to spend 1,000,000 swaps)."""
     for seed in range(3):
-        apart = feasible_pairs(13, 12, random.Random(seed))
+        apart = pairs_kept_apart(13, 12, random.Random(seed))
         results = seat_all_rounds(
             list(range(13)), rounds=3, method="mixing", seed=seed, apart=apart
         )

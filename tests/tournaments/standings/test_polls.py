@@ -10,10 +10,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from pytest_django import DjangoAssertNumQueries, Settings
+from pytest_django import DjangoAssertNumQueries
 
-from tarot_scores.core import results
 from tests.factories import ClubFactory, World, build_world, make_tournament, play
+from tests.results_clock import Clock, clock
 from tests.tournaments.standings.test_standings_pages import enter_deal, festival, shown, urls
 from tournaments.models import Standing, Tournament
 from tournaments.people import services as people_services
@@ -24,7 +24,7 @@ from tournaments.standings import store
 
 pytestmark = pytest.mark.django_db
 
-__all__ = ["festival"]  # the fixture, shared with the pages' tests
+__all__ = ["clock", "festival"]  # fixtures (festival shared with the pages' tests)
 
 POLLS = ["page", "block", "projector", "board", "api"]
 # A 304 reads the tournament with its club (one query by key); the projector also its latest
@@ -32,22 +32,6 @@ POLLS = ["page", "block", "projector", "board", "api"]
 NOT_MODIFIED_QUERIES = {"page": 1, "block": 1, "projector": 2, "board": 2, "api": 1}
 # A poll that must draw again: a fixed number, whatever the field (tests/tournaments/views).
 CHANGED_QUERIES = {"page": 9, "block": 9, "projector": 9, "board": 9, "api": 4}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 3_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> Clock:
-    settings.RESULTS_LAG_SECONDS = 2
-    ticking = Clock()
-    monkeypatch.setattr(results, "clock", ticking)
-    return ticking
 
 
 @pytest.fixture

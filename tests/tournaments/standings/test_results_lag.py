@@ -8,31 +8,16 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
-from pytest_django import Settings
 
-from tarot_scores.core import results
 from tests.factories import build_world
+from tests.results_clock import Clock, clock
 from tests.tournaments.standings.test_standings_pages import enter_deal, urls
 from tests.tournaments.views.test_pages_world import deal_post
 from tournaments.rounds import selectors as round_selectors
 
 pytestmark = pytest.mark.django_db
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 2_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> Clock:
-    settings.RESULTS_LAG_SECONDS = 2
-    ticking = Clock()
-    monkeypatch.setattr(results, "clock", ticking)
-    return ticking
+__all__ = ["clock"]  # a fixture
 
 
 # The taker's garde (+198) as each answer shows a total.
