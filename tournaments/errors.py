@@ -97,6 +97,7 @@ class Code(StrEnum):
     REASON_TOO_LONG = "reason_too_long"
     BOARD_REQUIRED = "board_required"
     BOARD_NOT_HERE = "board_not_here"
+    LINK_REPLACED = "link_replaced"  # a table's link the organisers replaced (410)
     # cuts
     NOT_ROUNDS = "not_rounds"
     LAST_ROUND = "last_round"

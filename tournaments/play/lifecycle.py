@@ -39,18 +39,16 @@ The transitions (``TRANSITIONS``, which the permission matrix in the tests walks
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.actors import AtTable
-from tarot_scores.games.models import Deal, Game
+from tarot_scores.games.models import Deal
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Table
 from tournaments.play import holder
-from tournaments.rules import maybe_table
 
 Status = DealConfirmation.Status
 
@@ -128,18 +126,6 @@ def state_of(deal: Deal, confirmation: DealConfirmation | None) -> State:
 def counts(confirmation: DealConfirmation | None) -> bool:
     """Whether a live deal counts in the standings: confirmed (or no confirmation asked)."""
     return confirmation is None or confirmation.status == Status.CONFIRMED
-
-
-def held_deals(*, game: Game) -> Collection[int] | None:
-    """The table's contested deals, which count for nobody on its sheet until settled (the
-    ``games.selectors.held_deals`` hook); None for a club's own game (no query)."""
-    if not maybe_table(game):
-        return None
-    return set(
-        DealConfirmation.objects.filter(deal__game_id=game.pk, status=Status.DISPUTED).values_list(
-            "deal_id", flat=True
-        )
-    )
 
 
 def deletion_refusal(
