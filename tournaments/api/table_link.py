@@ -2,9 +2,9 @@
 (``tournaments.views.table_entry``) lets a phone do, for a table app.
 
 The token opens that table's game and nothing else, and only while its round is not closed
-(403 ``table_closed`` after); a token the organisers replaced answers 410 ``link_replaced``,
-saying what to do, as the table's page does: read the table, enter the next deal, correct one of its deals, and,
-where the tournament requires confirmation, confirm or dispute a deal of the other side. No
+(403 ``table_closed`` after): read the table, enter the next deal, correct one of its deals, and,
+where the tournament requires confirmation, confirm or dispute a deal of the other side. A token
+the organisers replaced answers 410 ``link_replaced``, saying what to do, as the page does. No
 account is needed: the token is the credential, as on the page. Where the tournament requires
 confirmation, the body names who holds the phone (``player``, one of the table's players), as
 the page asks before any deal. Every write goes through the same services as the page (deal
