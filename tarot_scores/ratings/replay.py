@@ -415,9 +415,7 @@ def ratings_scope_catch_up(*, club_id: int | None) -> CatchUp:
         fresh = [n.deal_id for n in notes if n.new]
         deals = {
             d.pk: d
-            for d in Deal.objects.filter(counting(), pk__in=fresh).select_related(
-                "game__club"
-            )
+            for d in Deal.objects.filter(counting(), pk__in=fresh).select_related("game__club")
         }
         seats: dict[int, list[int]] = {}
         for game_id, player_id in (

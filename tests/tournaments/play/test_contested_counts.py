@@ -101,7 +101,7 @@ def rate(club: Club) -> None:
 def feed_item(e: Event, deal: Deal) -> dict[str, Any]:
     client = APIClient()
     client.force_authenticate(e.organiser)
-    body = client.get("/api/v1/deals/", {"club": e.tournament.club_id, "updated_since": ""})
+    body = client.get("/api/v1/deals/", {"club": str(e.tournament.club_id), "updated_since": ""})
     assert body.status_code == 200, body.content
     return next(item for item in body.json()["results"] if item["id"] == deal.pk)
 
@@ -261,6 +261,7 @@ def test_any_run_of_disputes_and_decisions_keeps_the_stats_a_recount(seed: int) 
             enter(state, taker=taker, acting=state.players[taker].pk)
         elif move in ("dispute", "confirm"):
             deal = rng.choice(by_status[Status.PENDING])
+            assert deal.taker_id is not None
             other = next(
                 p.pk
                 for p in state.players
@@ -273,6 +274,7 @@ def test_any_run_of_disputes_and_decisions_keeps_the_stats_a_recount(seed: int) 
                 deal_dispute(deal=deal, payload=version, by=None, player=other)
         else:
             deal = rng.choice(by_status[Status.DISPUTED])
+            assert deal.taker_id is not None
             if move == "keep_entered":
                 dispute_settle(deal=deal, keep=KEEP_ENTERED, by=e.referee, reason="Vu")
             elif move == "keep_other":
