@@ -703,7 +703,7 @@ def deal_hold(*, game: Game, deal: Deal, held: bool) -> Deal:
     """Hold a live deal out of every count (``held``), or release it to count again: a
     tournament table's deal contested by the other side, until a referee settles it
     (``tournaments.play.confirmations``). Called inside the caller's transaction, with the game
-    and the deal locked (``game`` has its club); the deal is as it was read under the lock.
+    and the deal locked; the deal is as it was read under the lock.
 
     Holding takes the deal's scores back from every count exactly as a deletion does (the
     season statistics and the players' figures: ``scores_counted`` with -1), and releasing
@@ -711,8 +711,8 @@ def deal_hold(*, game: Game, deal: Deal, held: bool) -> Deal:
     ``RELEASED``: the ratings replay from the deal's place, the webhooks tell of it) and the
     deal takes its new place in the change feed. The deal's score lines, version and history
     stay as they are: it is the same deal, counted or not (the dispute's history is the
-    confirmation's). A deal already so, or deleted (it counts nowhere anyway), writes nothing
-    but its flag."""
+    confirmation's). A deal already so writes nothing; a deleted one (it counts nowhere anyway)
+    only its flag and its place in the feed."""
     if deal.counted == (not held):
         return deal
     if not deal.is_deleted:
