@@ -301,3 +301,37 @@ def test_any_run_of_disputes_and_decisions_keeps_the_stats_a_recount(seed: int) 
     # The run went through disputes and their endings, not only entries.
     assert made["dispute"] >= 3 and made["enter"] >= 3, made
     assert sum(made[m] for m in ("keep_entered", "keep_other", "correct", "delete")) >= 2, made
+
+
+def test_the_upgrade_holds_the_deals_contested_before_it() -> None:
+    """A site upgraded across tarot_scores 0024 has contested deals its club counts: the
+    tournaments' migration 0020 holds them and counts the club's statistics and the ratings
+    again without them."""
+    import importlib
+
+    from django.apps import apps
+
+    hold = importlib.import_module("tournaments.migrations.0020_contested_deals_held").hold
+    e = event()
+    club = e.tournament.club
+    state = e.tables[0]
+    deal = disputed_at(e, state)
+    kept = enter(e.tables[1], taker=0, by=e.referee)  # confirmed: it counts, before and after
+    # The site as it was before the upgrade: the contested deal counted on the club's side.
+    Deal.objects.filter(pk=deal.pk).update(counted=True)
+    stats_rebuild(club=club)
+    ratings_rebuild()
+    assert season(club)[state.players[0].pk] == (198, 1, 1, 1)
+    assert RatingStep.objects.filter(deal_id=deal.pk).exists()
+
+    hold(apps, None)
+
+    deal.refresh_from_db()
+    assert not deal.counted
+    assert state.players[0].pk not in season(club)
+    assert season(club)[e.tables[1].players[0].pk] == (198, 1, 1, 1)
+    assert not RatingStep.objects.filter(deal_id=deal.pk).exists()
+    assert RatingStep.objects.filter(deal_id=kept.pk).count() == 8
+    assert counted_rows(club) == recounted(club)
+    hold(apps, None)  # run again: nothing more to hold
+    assert counted_rows(club) == recounted(club)
