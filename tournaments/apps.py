@@ -15,13 +15,12 @@ class TournamentsConfig(AppConfig):
         from tarot_scores.games.guards import on_game_access, on_reason_needed
         from tarot_scores.games.penalties import on_penalties
         from tarot_scores.games.seats import on_deal_seats
-        from tarot_scores.games.selectors import on_grouped_elsewhere, on_held_deals
+        from tarot_scores.games.selectors import on_grouped_elsewhere
         from tarot_scores.games.services import on_deal_boards, on_deal_change
         from tarot_scores.webhooks.events import on_deal_audience
         from tournaments.formats.duplicate import deal_boards
         from tournaments.people.selectors import seats_when_played
         from tournaments.play.deal import table_deal_changed
-        from tournaments.play.lifecycle import held_deals
         from tournaments.play.penalties import table_penalties
         from tournaments.play.permissions import table_access, table_needs_reason
         from tournaments.printing.jobs import (
@@ -41,8 +40,6 @@ class TournamentsConfig(AppConfig):
         # Every way a deal is written (table link, game page, API): one hook reads the table
         # once, then confirmation, standings and the round's closing, in the order it writes.
         on_deal_change(table_deal_changed)
-        # A contested deal counts for nobody on its table's sheet until settled.
-        on_held_deals(held_deals)
         # A duplicate table's deal names one of the table's boards (docs/duplicate.md).
         on_deal_boards(deal_boards)
         # A table's deals follow the tournament's rules, on the pages and in the API alike.

@@ -95,6 +95,7 @@ class Code(StrEnum):
     PIN_LOCKED = "pin_locked"
     REASON_REQUIRED = "reason_required"
     REASON_TOO_LONG = "reason_too_long"
+    LINK_REPLACED = "link_replaced"  # a table's link the organisers replaced (410)
     # cuts
     NOT_ROUNDS = "not_rounds"
     LAST_ROUND = "last_round"

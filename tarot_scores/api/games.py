@@ -183,6 +183,7 @@ GARDE_DEAL = {
     "scores": {"12": -66, "13": -66, "14": 198, "15": -66},
     "version": 1,
     "deleted": False,
+    "counted": True,
     "taker": 14,
     "contract": "garde",
     "won": True,

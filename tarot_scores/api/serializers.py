@@ -321,6 +321,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
 
     scores = serializers.SerializerMethodField()
     deleted = serializers.SerializerMethodField()
+    counted = serializers.SerializerMethodField()
     payload = serializers.SerializerMethodField()
 
     class Meta:
@@ -335,6 +336,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "scores",
             "version",
             "deleted",
+            "counted",
             "taker",
             "contract",
             "won",
@@ -356,6 +358,18 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
     @extend_schema_field(OpenApiTypes.BOOL)
     def get_deleted(self, deal: Deal) -> bool:
         return deal.is_deleted
+
+    @extend_schema_field(
+        {
+            "type": "boolean",
+            "description": "Whether its scores count now (the game's totals, the club's "
+            "statistics and ratings): false for a deleted deal, and while the deal is held "
+            "out of the counts (contested at a tournament's table, until a referee settles "
+            "it). A hold and a release move the deal in the change feed.",
+        }
+    )
+    def get_counted(self, deal: Deal) -> bool:
+        return deal.counts
 
     @extend_schema_field(PAYLOAD_SCHEMA)
     def get_payload(self, deal: Deal) -> Any:
@@ -408,6 +422,10 @@ class SheetDealSerializer(serializers.Serializer[Any]):
     )
     version = serializers.IntegerField()
     deleted = serializers.BooleanField()
+    counted = serializers.BooleanField(
+        help_text="Whether it counts in the totals: false when deleted, and while it is held "
+        "out of the counts (contested at a tournament's table, until a referee settles it)."
+    )
     taker = serializers.IntegerField(allow_null=True)
     contract = serializers.CharField()
     won = serializers.BooleanField(allow_null=True)
@@ -466,6 +484,7 @@ def sheet_json(sheet: GameSheet) -> dict[str, Any]:
                 else {str(pk): s for pk, s in zip(ids, row.scores, strict=True)},
                 "version": deal.version,
                 "deleted": deal.is_deleted,
+                "counted": deal.counts and not row.held,
                 "taker": deal.taker_id,
                 "contract": deal.contract,
                 "won": deal.won,

@@ -7,6 +7,8 @@ are sums of score lines. Every change to a deal is kept as a revision."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from django.conf import settings
 from django.db import models
 from django.utils import formats, timezone
@@ -130,6 +132,19 @@ class Deal(models.Model):
     won = models.BooleanField(null=True)
     margin = models.IntegerField(null=True)  # points over (or under, negative) the contract
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # False while the deal is held out of the counts (``games.services.deal_hold``): a
+    # tournament table's deal contested by the other side, until a referee settles it. It
+    # stands on its sheet, but counts nowhere: not in the sheet's totals, the club's statistics
+    # and ratings, nor as counted in the API. A yes or no, not a date: whether it counts is
+    # what every count asks, and the dispute's dates are kept by the tournament's confirmation.
+    counted = models.BooleanField(
+        _("counted"),
+        default=True,
+        help_text=_(
+            "Off while the deal is held out of the counts: contested at a tournament's table, "
+            "until a referee settles it."
+        ),
+    )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     # Made by the phone that entered the deal (a UUID), so that the same request sent again (a
@@ -174,6 +189,28 @@ class Deal(models.Model):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    @property
+    def counts(self) -> bool:
+        """Whether its scores count now: live, and not held out of the counts."""
+        return self.counted and not self.is_deleted
+
+
+def counting(path: str = "") -> models.Q:
+    """The deals that count (live, and not held out of the counts: ``Deal.counted``), as a
+    condition on the deals themselves or, with ``path``, on rows reaching them
+    (``counting("deal")`` for score lines): the one condition every club count reads with."""
+    at = f"{path}__" if path else ""
+    return models.Q(**{f"{at}deleted_at__isnull": True, f"{at}counted": True})
+
+
+class Counting(StrEnum):
+    """What a hold did to a deal (``games.services.deal_hold``), told to the deal hooks beside
+    the revisions' actions: not a revision (the deal itself is the same), a change in whether
+    it counts."""
+
+    HELD = "held"  # taken out of every count
+    RELEASED = "released"  # counted again
 
 
 class ScoreLine(models.Model):
@@ -228,3 +265,8 @@ class DealRevision(models.Model):
     @property
     def author(self) -> str:
         return str(self.by) if self.by else self.by_label
+
+
+# What the deal hooks (``games.services.deal_changed``) are told a deal's change was: a
+# revision's action, or a hold taken or released (``Counting``).
+DealChange = DealRevision.Action | Counting

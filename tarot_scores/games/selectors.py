@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 
@@ -26,7 +26,9 @@ class DealRow:
     # undone deal entered afresh has its number taken, so it stays struck (``deal_restore``
     # refuses it: ``number_reused``) and the sheet offers no Restore for it.
     restorable: bool = True
-    held: bool = False  # contested at a tournament's table: shown, counted for nobody
+    # Held out of the counts (``Deal.counted``: contested at a tournament's table): shown,
+    # counted for nobody.
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,24 +68,6 @@ class GameSheet:
         return _sheet(self.game, self.table, [row.deal for row in self.rows] + [deal], lines, held)
 
 
-class HeldDeals(Protocol):
-    """The deals of a game that count for nobody now though they stand (a tournament table's
-    deal contested by the other side, until a referee settles it), or None for a game the app
-    does not run."""
-
-    def __call__(self, *, game: Game) -> Collection[int] | None: ...
-
-
-held_deals: Hook[HeldDeals] = Hook("games.selectors.held_deals")
-# Have a function say which deals of a game count for nobody now (from an AppConfig's ``ready``).
-on_held_deals = held_deals.register
-
-
-def deals_held(game: Game) -> set[int]:
-    """The deals of this game whose scores count for nobody now (a contested deal)."""
-    return set(held_deals.first(lambda held: held(game=game)) or ())
-
-
 def game_sheet(*, game_id: int) -> GameSheet:
     """A game's score sheet: every deal in order with each player's score and running totals."""
     game = with_day_number(Game.objects.select_related("club", "house_rules")).get(pk=game_id)
@@ -94,7 +78,8 @@ def game_sheet(*, game_id: int) -> GameSheet:
     rows = ScoreLine.objects.filter(deal_id__in=lines).values_list("deal_id", "player_id", "points")
     for deal_id, player_id, points in rows:
         lines[deal_id][player_id] = points
-    return _sheet(game, table, deals, lines, deals_held(game))
+    # A deal held out of the counts (contested at a tournament's table) counts for nobody.
+    return _sheet(game, table, deals, lines, {deal.pk for deal in deals if not deal.counted})
 
 
 def _sheet(

@@ -28,7 +28,15 @@ from tarot_scores.core.hooks import Hook
 from tarot_scores.core.kinds import HOUSE, TAROT, game_kind, variant_label
 from tarot_scores.core.points import POINTS, typed_points
 from tarot_scores.games.guards import reason_needed
-from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine, Seat
+from tarot_scores.games.models import (
+    Counting,
+    Deal,
+    DealChange,
+    DealRevision,
+    Game,
+    ScoreLine,
+    Seat,
+)
 from tarot_scores.games.seats import TableSeats, deal_seats, table_seats
 from tarot_scores.games.setup import GameSetupError, game_setup_check, rule_set_for
 from tarot_scores.scoring import ScoringError
@@ -136,8 +144,9 @@ def games_changed(*, game_ids: Collection[int]) -> None:
 
 
 def _stamped(deal: Deal) -> None:
-    """The deal's change (entered, corrected, deleted, restored) takes its place in the change
-    feed (``core.feed``): the one place deals are stamped, just before each write saves it."""
+    """The deal's change (entered, corrected, deleted, restored, held or released) takes its
+    place in the change feed (``core.feed``): the one place deals are stamped, just before
+    each write saves it."""
     feed.stamp(deal)
 
 
@@ -267,7 +276,8 @@ def _check_open(game: Game) -> None:
 
 
 class AfterDealChange(Protocol):
-    """What another app does when a deal of a game is entered, corrected, deleted or restored:
+    """What another app does when a deal of a game is entered, corrected, deleted or restored,
+    or held out of the counts and released (``action`` a ``Counting`` then: ``deal_hold``):
     called inside that deal's transaction, with the game locked, so what it writes commits or
     rolls back with the deal (an error it raises undoes the deal too). ``seated`` is the
     table's players in seat order (ids), as the deal was scored: a hook need not read them.
@@ -280,7 +290,7 @@ class AfterDealChange(Protocol):
         *,
         game: Game,
         deal: Deal,
-        action: DealRevision.Action,
+        action: DealChange,
         seated: Sequence[int],
         by: Actor,
         at_table: AtTable | None,
@@ -295,9 +305,11 @@ on_deal_change = deal_changed.register
 
 class ScoresCounted(Protocol):
     """What another concern keeps from a deal's scores (player id -> points), in the deal's
-    transaction: called with ``sign`` 1 when they start to count (a deal entered or restored)
-    and -1 when they stop (deleted); a correction takes the old scores back, then counts the
-    new. ``table_size`` is how many sat at the table."""
+    transaction: called with ``sign`` 1 when they start to count (a deal entered, restored or
+    released) and -1 when they stop (deleted, or held out of the counts); a correction takes
+    the old scores back, then counts the new. A deal held out of the counts is not counted
+    while it is held: correcting, deleting or restoring it counts nothing (its release will).
+    ``table_size`` is how many sat at the table."""
 
     def __call__(
         self, game: Game, deal: Deal, scores: Mapping[int, int], sign: int, table_size: int
@@ -365,7 +377,7 @@ def _check_board(game: Game, board: int | None) -> None:
 def _deal_changed(
     game: Game,
     deal: Deal,
-    action: DealRevision.Action,
+    action: DealChange,
     seated: Sequence[int],
     by: Actor,
     at_table: AtTable | None,
@@ -598,7 +610,8 @@ def deal_update(
     if _same_deal(payload, current.payload) and scores == old:
         # Saved as it was: no new version, so the history holds only real changes.
         return current
-    _count(game, current, old, -1, len(table.players))
+    if current.counted:  # a held deal counts nowhere: its release counts the new scores
+        _count(game, current, old, -1, len(table.players))
     current.payload = dict(payload)
     _stat_columns(current, game, payload, result)
     current.version += 1
@@ -607,7 +620,8 @@ def deal_update(
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.EDITED, scores, by, by_label, reason)
-    _count(game, current, scores, 1, len(table.players))
+    if current.counted:
+        _count(game, current, scores, 1, len(table.players))
     _deal_changed(
         game, current, DealRevision.Action.EDITED, [p.pk for p in table.players], by, at_table
     )
@@ -630,7 +644,8 @@ def deal_delete(
     reason = _checked_reason(game, reason)
     old = _current_scores(current)
     seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
-    _count(game, current, old, -1, len(seated))
+    if current.counted:  # a held deal was taken out of the counts already
+        _count(game, current, old, -1, len(seated))
     ScoreLine.objects.filter(deal=current).delete()
     current.deleted_at = timezone.now()
     current.version += 1
@@ -684,8 +699,39 @@ def deal_restore(
     current.save()
     _store_scores(current, scores)
     _revise(current, DealRevision.Action.RESTORED, scores, by, "", reason)
-    _count(game, current, scores, 1, len(table.players))
+    if current.counted:  # still held: its release counts it
+        _count(game, current, scores, 1, len(table.players))
     _deal_changed(
         game, current, DealRevision.Action.RESTORED, [p.pk for p in table.players], by, at_table
     )
     return current
+
+
+def deal_hold(*, game: Game, deal: Deal, held: bool) -> Deal:
+    """Hold a live deal out of every count (``held``), or release it to count again: a
+    tournament table's deal contested by the other side, until a referee settles it
+    (``tournaments.play.confirmations``). Called inside the caller's transaction, with the game
+    and the deal locked; the deal is as it was read under the lock.
+
+    Holding takes the deal's scores back from every count exactly as a deletion does (the
+    season statistics and the players' figures: ``scores_counted`` with -1), and releasing
+    counts them again as a restore does; the deal hooks hear it (``action`` ``Counting.HELD`` or
+    ``RELEASED``: the ratings replay from the deal's place, the webhooks tell of it) and the
+    deal takes its new place in the change feed. The deal's score lines, version and history
+    stay as they are: it is the same deal, counted or not (the dispute's history is the
+    confirmation's). A deal already so writes nothing; a deleted one (it counts nowhere anyway)
+    only its flag and its place in the feed."""
+    if deal.counted == (not held):
+        return deal
+    if not deal.is_deleted:
+        seated = list(game.seats.order_by("position").values_list("player_id", flat=True))
+        _count(game, deal, _current_scores(deal), -1 if held else 1, len(seated))
+    else:
+        seated = []
+    deal.counted = not held
+    deal.updated_at = timezone.now()
+    _stamped(deal)
+    deal.save(update_fields=["counted", "updated_at", "feed_xact", "feed_seq"])
+    if not deal.is_deleted:
+        _deal_changed(game, deal, Counting.HELD if held else Counting.RELEASED, seated, None, None)
+    return deal

@@ -17,7 +17,7 @@ from django.db.models import Q, QuerySet
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.results import results_changed
-from tarot_scores.games.models import Deal, Game, Seat
+from tarot_scores.games.models import Deal, Game, Seat, counting
 from tarot_scores.ratings.models import PlayerRating, RatingsBehind, RatingStep
 from tarot_scores.ratings.rating import CONTRACTS, RatedDeal, Rating, rate_deal
 
@@ -85,8 +85,10 @@ def _steps_from(club_id: int | None, place: Place | None) -> QuerySet[RatingStep
 
 
 def _deals_from(club_id: int | None, place: Place | None) -> QuerySet[Deal]:
-    # Only tarot deals have a taker and a result (the deal services leave them empty else).
-    deals = Deal.objects.filter(deleted_at__isnull=True, taker__isnull=False, won__isnull=False)
+    # Only tarot deals have a taker and a result (the deal services leave them empty else);
+    # a deal held out of the counts (contested at a tournament's table) is not rated until
+    # it is released (its hold and its release each note it: ``ratings_after_deal``).
+    deals = Deal.objects.filter(counting(), taker__isnull=False, won__isnull=False)
     if club_id is not None:
         deals = deals.filter(game__club_id=club_id)
     if place is not None:
@@ -413,9 +415,7 @@ def ratings_scope_catch_up(*, club_id: int | None) -> CatchUp:
         fresh = [n.deal_id for n in notes if n.new]
         deals = {
             d.pk: d
-            for d in Deal.objects.filter(pk__in=fresh, deleted_at__isnull=True).select_related(
-                "game__club"
-            )
+            for d in Deal.objects.filter(counting(), pk__in=fresh).select_related("game__club")
         }
         seats: dict[int, list[int]] = {}
         for game_id, player_id in (
@@ -430,7 +430,7 @@ def ratings_scope_catch_up(*, club_id: int | None) -> CatchUp:
             if not note.new:
                 replay_from = note.place
                 break
-            if deal is None:  # deleted since: its deletion left a note of its own
+            if deal is None:  # deleted or held since: that left a note of its own
                 continue
             if not _rated_at_the_end(club_id, deal, deal.game, seats.get(deal.game_id, [])):
                 replay_from = note.place

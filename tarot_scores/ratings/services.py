@@ -11,7 +11,7 @@ from tarot_scores.clubs.models import Club
 from tarot_scores.core.actors import Actor, AtTable
 from tarot_scores.core.jobs import enqueue
 from tarot_scores.core.kinds import TAROT
-from tarot_scores.games.models import Deal, DealRevision, Game
+from tarot_scores.games.models import Deal, DealChange, DealRevision, Game
 from tarot_scores.ratings.jobs import ratings_catch_up
 from tarot_scores.ratings.models import RatingsBehind
 from tarot_scores.ratings.replay import hold_the_scope, ratings_from
@@ -22,13 +22,13 @@ def ratings_after_deal(
     *,
     game: Game,
     deal: Deal,
-    action: DealRevision.Action,
+    action: DealChange,
     seated: Sequence[int],
     by: Actor = None,
     at_table: AtTable | None = None,
 ) -> None:
-    """The deal services' hook: a tarot deal was entered, corrected, deleted or restored (by
-    whomever: ``at_table`` changes nothing of a rating). The
+    """The deal services' hook: a tarot deal was entered, corrected, deleted or restored, held
+    out of the counts or released (by whomever: ``at_table`` changes nothing of a rating). The
     save only notes it (``RatingsBehind``, in the club and in the federation: two rows added,
     nothing shared locked) and asks for the ratings' job, which commits with the deal, unless
     one of the club's is waiting already (``ratings.waiting``: that one takes this deal too).

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.kinds import TAROT
-from tarot_scores.games.models import ScoreLine
+from tarot_scores.games.models import ScoreLine, counting
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def season_dates(club: Club, season: int) -> tuple[datetime.date, datetime.date]
 
 
 def _lines(club: Club, season: int | None, kind: str) -> QuerySet[ScoreLine]:
-    lines = ScoreLine.objects.filter(deal__game__club=club, deal__deleted_at__isnull=True)
+    lines = ScoreLine.objects.filter(counting("deal"), deal__game__club=club)
     if kind == TAROT:
         lines = lines.exclude(deal__game__variant__in=scoring.OTHER_GAMES)
     else:

@@ -13,7 +13,7 @@ from django.db.models.functions import ExtractYear
 
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.kinds import TAROT
-from tarot_scores.games.models import Game, ScoreLine
+from tarot_scores.games.models import Game, ScoreLine, counting
 from tarot_scores.games.selectors import day_number_of
 from tarot_scores.scoring import OTHER_GAMES, Contract
 from tarot_scores.stats.models import (
@@ -122,9 +122,7 @@ def player_history(*, club: Club, player: Player) -> list[PlayerGame]:
     his score lines: what his game totals (``latest_games``) must hold (the tests and
     bench/federation.py compare them)."""
     totals = (
-        ScoreLine.objects.filter(
-            player=player, deal__game__club=club, deal__deleted_at__isnull=True
-        )
+        ScoreLine.objects.filter(counting("deal"), player=player, deal__game__club=club)
         .values("deal__game_id")
         .annotate(total=Sum("points"), deals=Count("id"))
     )
@@ -197,9 +195,10 @@ CONTRACT_ORDER = tuple(contract.value for contract in Contract)  # the engine's 
 def _live_tarot_lines(
     *, player: Player, club: Club | None, season: int | None, clubs: QuerySet[Club] | None
 ) -> QuerySet[ScoreLine]:
-    """The player's score lines in live tarot deals: joined straight to their deals and games
-    (not through a list of deal ids), so PostgreSQL reads each deal once."""
-    lines = ScoreLine.objects.filter(player=player, deal__deleted_at__isnull=True).exclude(
+    """The player's score lines in tarot deals that count (``games.models.counting``): joined
+    straight to their deals and games (not through a list of deal ids), so PostgreSQL reads
+    each deal once."""
+    lines = ScoreLine.objects.filter(counting("deal"), player=player).exclude(
         deal__game__variant__in=OTHER_GAMES
     )
     if club is not None:

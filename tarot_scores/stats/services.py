@@ -14,7 +14,7 @@ from django.db.models import Count, F
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.kinds import TAROT
 from tarot_scores.core.results import results_changed
-from tarot_scores.games.models import Deal, Game, Seat
+from tarot_scores.games.models import Deal, Game, Seat, counting
 from tarot_scores.stats.figures import ContractRow, FigureRow, PairingRow, deal_figures
 from tarot_scores.stats.models import (
     PlayerContract,
@@ -209,9 +209,10 @@ _FIGURE_TABLES = (_FIGURES_TABLE, _CONTRACTS_TABLE, _PAIRINGS_TABLE, _GAMES_TABL
 
 @transaction.atomic
 def stats_rebuild(*, club: Club | None = None) -> int:
-    """Recompute every statistics row from the score lines: the season statistics, the
-    players' figures and their game totals. Returns the season rows written."""
-    deals = Deal.objects.filter(deleted_at__isnull=True).select_related("game__club")
+    """Recompute every statistics row from the score lines of the deals that count (live, not
+    held out of the counts): the season statistics, the players' figures and their game
+    totals. Returns the season rows written."""
+    deals = Deal.objects.filter(counting()).select_related("game__club")
     clubs = Club.objects.all()
     if club is not None:
         deals = deals.filter(game__club=club)

@@ -15,15 +15,18 @@ from django.db.models import Q
 
 from tarot_scores.core.actors import Actor, AtTable
 from tarot_scores.core.hooks import Hook
-from tarot_scores.games.models import Deal, DealRevision, Game
+from tarot_scores.games.models import Counting, Deal, DealChange, DealRevision, Game
 from tarot_scores.webhooks.models import Event
 from tarot_scores.webhooks.services import club_hooks, event_announce
 
-DEAL_EVENTS = {
+DEAL_EVENTS: dict[DealChange, Event] = {
     DealRevision.Action.CREATED: Event.DEAL_RECORDED,
     DealRevision.Action.EDITED: Event.DEAL_CORRECTED,
     DealRevision.Action.DELETED: Event.DEAL_DELETED,
     DealRevision.Action.RESTORED: Event.DEAL_RESTORED,
+    # Held out of the counts (contested at a tournament's table) and counted again.
+    Counting.HELD: Event.DEAL_HELD,
+    Counting.RELEASED: Event.DEAL_RELEASED,
 }
 
 
@@ -42,7 +45,7 @@ def deal_announce(
     *,
     game: Game,
     deal: Deal,
-    action: DealRevision.Action,
+    action: DealChange,
     seated: Sequence[int],
     by: Actor = None,
     at_table: AtTable | None = None,

@@ -28,6 +28,9 @@ class Event(models.TextChoices):
     DEAL_CORRECTED = "deal.corrected", _("Deal corrected")
     DEAL_DELETED = "deal.deleted", _("Deal deleted")
     DEAL_RESTORED = "deal.restored", _("Deal restored")
+    # A deal contested at a tournament's table counts nowhere until a referee settles it.
+    DEAL_HELD = "deal.held", _("Deal held out of the counts")
+    DEAL_RELEASED = "deal.released", _("Deal counted again")
     ROUND_CLOSED = "round.closed", _("Round closed")
     STANDINGS_CHANGED = "standings.changed", _("Standings changed")
     TOURNAMENT_FINISHED = "tournament.finished", _("Tournament finished")

@@ -80,6 +80,7 @@ def test_a_garde_at_four_scores_the_taker_198_and_each_defender_minus_66(table: 
         "scores": scores(table, -66, -66, 198, -66),
         "version": 1,
         "deleted": False,
+        "counted": True,
         "taker": chloe,
         "contract": "garde",
         "won": True,
@@ -603,6 +604,7 @@ def test_deleting_a_deal_strikes_its_scores_and_keeps_it(table: ApiTable) -> Non
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["deleted"] is True and body["scores"] is None and body["version"] == 2
+    assert body["counted"] is False  # a deleted deal counts nowhere
     assert not ScoreLine.objects.exists()
     assert PlayerSeason.objects.get(player_id=table.ids[2]).points == 0
 

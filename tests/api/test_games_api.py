@@ -458,12 +458,14 @@ def test_the_score_sheet_has_seats_deals_totals_and_ranking(table: ApiTable) -> 
         "scores": {a: -66, b: -66, c: 198, d: -66},
         "version": 1,
         "deleted": False,
+        "counted": True,
         "taker": chloe,
         "contract": "garde",
         "won": True,
     }
     assert sheet["deals"][1]["id"] == second.pk and sheet["deals"][1]["won"] is False
     assert sheet["deals"][2]["deleted"] is True and sheet["deals"][2]["version"] == 2
+    assert [d["counted"] for d in sheet["deals"]] == [True, True, False]
     assert sheet["totals"] == {a: -14, b: -222, c: 250, d: -14}
     assert sheet["ranking"] == [
         {"rank": 1, "player": table.ids[2], "total": 250},

@@ -225,8 +225,8 @@ def test_the_webhooks_page_changes_its_events_and_address(
     # The form shows the webhook as it is: every event ticked for "every event".
     shown = client.get(page).content.decode()
     assert f'action="{page}"' in shown
-    assert shown.count('name="events"') == shown.count('name="events" value') == 7
-    assert shown.count("checked") == 7
+    assert shown.count('name="events"') == shown.count('name="events" value') == 9
+    assert shown.count("checked") == 9 == len(CHOSEN_EVENTS)
 
     answer = client.post(
         page,

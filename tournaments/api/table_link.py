@@ -3,7 +3,8 @@
 
 The token opens that table's game and nothing else, and only while its round is not closed
 (403 ``table_closed`` after): read the table, enter the next deal, correct one of its deals, and,
-where the tournament requires confirmation, confirm or dispute a deal of the other side. No
+where the tournament requires confirmation, confirm or dispute a deal of the other side. A token
+the organisers replaced answers 410 ``link_replaced``, saying what to do, as the page does. No
 account is needed: the token is the credential, as on the page. Where the tournament requires
 confirmation, the body names who holds the phone (``player``, one of the table's players), as
 the page asks before any deal. Every write goes through the same services as the page (deal
@@ -19,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -54,7 +55,7 @@ from tournaments.api.base import (
 )
 from tournaments.api.confirmations import ConfirmationSerializer, confirmation_json
 from tournaments.errors import Code, PinLocked, TournamentRefusal
-from tournaments.models import DealConfirmation, Round, Table
+from tournaments.models import DealConfirmation, ReplacedTableLink, Round, Table
 from tournaments.play import confirmations, holder
 from tournaments.play.holder import Holder
 
@@ -82,11 +83,17 @@ def _held(schema: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {**schema, "properties": {"player": HOLDER, **extra, **schema["properties"]}}
 
 
+REPLACED = refusal(
+    "The organisers replaced this table's link (`link_replaced`): it opens nothing any more. "
+    "The detail says what to do: scan the QR code on the table's new score sheet, or ask the "
+    "organisers for the new link."
+)
 ERRORS: dict[int, Any] = {
     400: refusal("A message per field, as on the table's page."),
     403: refusal("The table's round is closed: the link takes no more changes."),
     404: refusal("No table has this token, or no such deal at this table."),
     409: refusal("The deal number is taken, the version stale, or the table full."),
+    410: REPLACED,
     413: refusal("The body is over 64 KB."),
     415: refusal("The body is not sent as application/json."),
 }
@@ -120,6 +127,13 @@ class TableLinkSerializer(serializers.Serializer[Any]):
     )
 
 
+class LinkReplaced(APIException):
+    """A table's link the organisers replaced: gone (410), with what to do, not "not found"."""
+
+    status_code = status.HTTP_410_GONE
+    default_code = Code.LINK_REPLACED
+
+
 def _table(token: str) -> Table:
     table = (
         Table.objects.select_related("round__tournament__club", "game__club")
@@ -127,7 +141,26 @@ def _table(token: str) -> Table:
         .first()
     )
     if table is None:
-        raise Http404
+        replaced = ReplacedTableLink.objects.select_related("table").filter(token=token).first()
+        if replaced is None:
+            raise Http404
+        # The table page's words (table_replaced.html), for a phone's app to show.
+        raise LinkReplaced(
+            detail=" ".join(
+                (
+                    _(
+                        "The organisers gave table %(n)s a new link: this one no longer opens "
+                        "it, and nothing can be entered through it."
+                    )
+                    % {"n": replaced.table.number},
+                    _(
+                        "Ask the organisers for the new link, or scan the QR code on the "
+                        "table's new score sheet."
+                    ),
+                )
+            ),
+            code=Code.LINK_REPLACED,
+        )
     return table
 
 
@@ -223,7 +256,7 @@ class TableLinkView(TableLinkAPIView):
         tags=TAGS,
         auth=[],
         parameters=[TOKEN],
-        responses={200: TableLinkSerializer, 404: ERRORS[404]},
+        responses={200: TableLinkSerializer, 404: ERRORS[404], 410: REPLACED},
     )
     def get(self, request: Request, token: str) -> Response:
         table = _table(token)

@@ -22,6 +22,13 @@ The state lives here, beside the deal (``DealConfirmation``), and is kept in ste
 ``tarot_scores`` knows nothing of it. A change made by an organiser or a referee (not seated at
 the table) is confirmed at once; any other entry, correction or restore makes the deal pending
 again, with no confirmation and no dispute.
+
+A contested deal counts nowhere until it is settled: not on the table's sheet and in the
+standings (they read the confirmation), nor in the club's statistics, ratings, change feed and
+webhooks, which know nothing of tournaments: disputing a deal holds it out of the club's counts
+(``games.services.deal_hold``), and whatever ends the dispute (a referee's decision, either way;
+a correction or a restore at the table, which makes it pending again) releases it
+(``_counted_as``), each in the transaction that changes the confirmation.
 """
 
 from __future__ import annotations
@@ -98,6 +105,16 @@ def _refuse(code: Code, message: str) -> TournamentRefusal:
     return TournamentRefusal.whole(code, message)
 
 
+def _counted_as(deal: Deal, confirmation: DealConfirmation) -> None:
+    """The deal held out of the club's counts while it is contested, counted again once it is
+    not (``games.services.deal_hold``): nothing to do, and no query, when it already is so (a
+    plain entry, correction or confirmation). The deal and its game are locked by the caller."""
+    held = confirmation.status == Status.DISPUTED
+    if deal.counted != held:
+        return
+    game_services.deal_hold(game=deal.game, deal=deal, held=held)
+
+
 # --- the hook ----------------------------------------------------------------------------------
 
 
@@ -158,6 +175,10 @@ def confirmation_after_deal(
         confirmation.referee_reason = ""
         _clear_dispute(confirmation)
     confirmation.save()
+    # A contested deal corrected or restored at the table is pending again: counted again (a
+    # referee's correction settles it: confirmed, counted). Counted with its new scores, once:
+    # the deal services count nothing of a deal held out of the counts.
+    _counted_as(deal, confirmation)
     if (
         action == DealRevision.Action.EDITED
         and not was_confirmed
@@ -312,6 +333,7 @@ def deal_confirm(
     confirmation.confirmed_by_user = account
     confirmation.confirmed_at = timezone.now()
     confirmation.save()
+    _counted_as(current, confirmation)  # a referee confirming a contested deal releases it
     _after_change(table, confirmation)
     return confirmation
 
@@ -329,7 +351,8 @@ def deal_dispute(
     """The other side disagrees with a pending deal and gives its own version (the scoring
     contract, players by id): the deal goes to the referee with both. The version is scored
     as the deal would be (refused like a deal entry otherwise), and nothing of the deal
-    changes."""
+    changes but that it counts nowhere until settled: held out of the club's statistics and
+    ratings too (``_counted_as``), which the change feed and the webhooks tell."""
     current, table, seated, confirmation = _locked(deal, version)
     if confirmation.status != Status.PENDING:
         raise _refuse(
@@ -350,6 +373,7 @@ def deal_dispute(
     confirmation.dispute_payload = dict(entered)
     confirmation.dispute_scores = {str(k): v for k, v in view.scores_by_id(result).items()}
     confirmation.save()
+    _counted_as(current, confirmation)  # held out of the club's counts until settled
     _after_change(table, confirmation)
     return confirmation
 
@@ -362,7 +386,9 @@ def dispute_settle(*, deal: Deal, keep: str, by: Actor, reason: str = "") -> Dea
     """A referee (or organiser) not playing at the table settles a disputed deal: keeps the
     version entered (the deal is confirmed as it is) or the other side's (the deal is corrected
     to it through ``deal_update``, so its history records the change, and confirmed), with a
-    written ``reason`` kept with the confirmation (and in the correction's history)."""
+    written ``reason`` kept with the confirmation (and in the correction's history). Either
+    way the deal counts again, once, as it now stands: confirmed, it is released
+    (``_counted_as``), and a correction of a held deal counts nothing before that."""
     current, table, seated, confirmation = _locked(deal, None)
     if not referee_for(by, table, seated):
         raise _refuse(

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from django.db.models import Count
 
 from tarot_scores.core.actors import Actor, AtTable
-from tarot_scores.games.models import Deal, DealRevision, Game
+from tarot_scores.games.models import Counting, Deal, DealChange, Game
 from tournaments.models import Table
 from tournaments.play import confirmations
 from tournaments.rounds import services as round_services
@@ -36,7 +36,7 @@ def table_deal_changed(
     *,
     game: Game,
     deal: Deal,
-    action: DealRevision.Action,
+    action: DealChange,
     seated: Sequence[int],
     by: Actor = None,
     at_table: AtTable | None = None,
@@ -45,7 +45,9 @@ def table_deal_changed(
     """A deal of ``game`` changed: if the game is a tournament table, confirmation, standings,
     then the round (``close_round`` False: the round is left open, for tests that close it by
     hand)."""
-    if not maybe_table(game):
+    if not maybe_table(game) or isinstance(action, Counting):
+        # A hold is the tournament's own doing (``play.confirmations``, a deal contested and
+        # settled), which keeps the table's confirmation and standings in step itself.
         return
     table = (
         Table.objects.filter(game_id=game.pk)

@@ -5,13 +5,16 @@ and the organiser's pages and API all go through the functions named here.
 Where the tournament requires confirmation (``Tournament.require_confirmation``):
 
 ========== =================================================================================
-state      what it is (``DealConfirmation.status``, and the deal's own ``deleted_at``)
+state      what it is (``DealConfirmation.status``; the deal's own ``deleted_at``, ``counted``)
 ========== =================================================================================
 entered    pending: entered, corrected or restored at the table; waits for the other side;
            counts in the standings for nobody yet (the sheet shows it, marked *to confirm*)
 confirmed  a player of the other side agreed, or a referee/organiser entered or confirmed it
-contested  disputed: the other side gave its own version; counts **nowhere** (the sheet's
-           totals, the table page, the standings) until a referee settles it
+contested  disputed: the other side gave its own version; counts **nowhere** until a
+           referee settles it: not in the sheet's totals, the table page, the standings, nor
+           on the club's side (held: ``Deal.counted`` false, ``games.services.deal_hold``):
+           its season statistics and players' figures, the ratings, the change feed
+           (``counted`` false) and the webhooks (``deal.held``, then ``deal.released``)
 settled    confirmed by a referee's decision on a contested deal, with his written reason
 deleted    struck off (the history keeps it): counts nowhere
 ========== =================================================================================
@@ -30,7 +33,8 @@ The transitions (``TRANSITIONS``, which the permission matrix in the tests walks
 - **contest** (``confirmations.deal_dispute``): a player of the other side, proven as to
   confirm, while the deal is pending.
 - **settle** (``confirmations.dispute_settle``): a referee/organiser not playing at the table,
-  with a written reason.
+  with a written reason. Whatever ends a dispute (settling it either way, a referee's confirm,
+  a correction or a restore at the table) counts the deal again, once, as it then stands.
 - **delete** (``games.services.deal_delete``, checked by ``deletion_refusal`` in the deal's
   transaction): from the table only while the deal is pending (the Undo of the phone that just
   saved it); a confirmed or contested deal stands, and only a referee or organiser deletes it
@@ -39,18 +43,16 @@ The transitions (``TRANSITIONS``, which the permission matrix in the tests walks
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
 from django.utils.translation import gettext as _
 
 from tarot_scores.core.actors import AtTable
-from tarot_scores.games.models import Deal, Game
+from tarot_scores.games.models import Deal
 from tournaments.errors import Code, TournamentRefusal
 from tournaments.models import DealConfirmation, Table
 from tournaments.play import holder
-from tournaments.rules import maybe_table
 
 Status = DealConfirmation.Status
 
@@ -128,18 +130,6 @@ def state_of(deal: Deal, confirmation: DealConfirmation | None) -> State:
 def counts(confirmation: DealConfirmation | None) -> bool:
     """Whether a live deal counts in the standings: confirmed (or no confirmation asked)."""
     return confirmation is None or confirmation.status == Status.CONFIRMED
-
-
-def held_deals(*, game: Game) -> Collection[int] | None:
-    """The table's contested deals, which count for nobody on its sheet until settled (the
-    ``games.selectors.held_deals`` hook); None for a club's own game (no query)."""
-    if not maybe_table(game):
-        return None
-    return set(
-        DealConfirmation.objects.filter(deal__game_id=game.pk, status=Status.DISPUTED).values_list(
-            "deal_id", flat=True
-        )
-    )
 
 
 def deletion_refusal(

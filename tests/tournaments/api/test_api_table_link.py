@@ -13,6 +13,7 @@ from tests import factories
 from tests.api.helpers import assert_problem, codes_of
 from tests.tournaments.api.test_api_confirmations import event
 from tournaments.models import DealConfirmation, Entry, Round
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -182,3 +183,41 @@ def test_confirming_on_the_link_refuses_a_body_that_is_not_an_object() -> None:
     listed = client.post(confirm, [taker], format="json", HTTP_ACCEPT_LANGUAGE="en")
     assert codes_of(assert_problem(listed, 400)) == {"non_field_errors": ["not_an_object"]}
     assert DealConfirmation.objects.get(deal_id=made.json()["id"]).status == "pending"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["gave table 1 a new link", "scan the QR code"]),
+        ("fr", ["nouveau lien à la table 1", "scannez le QR code"]),
+    ],
+)
+def test_a_replaced_link_answers_gone_with_what_to_do(language: str, words: list[str]) -> None:
+    e = event()
+    state = e.tables[0]
+    old = state.table.token
+    round_services.table_link_renew(table=state.table)
+    client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
+    read = client.get(url(old))
+    post = client.post(
+        url(old, "deals/"),
+        {**factories.garde(state.players[0].pk, 49), "player": state.players[0].pk},
+        format="json",
+    )
+    for answer in (read, post):
+        problem = assert_problem(answer, 410)
+        assert problem["code"] == "link_replaced"
+        for said in words:
+            assert said in problem["detail"]
+    assert not Deal.objects.filter(game=state.table.game).exists()
+    # The new link opens the table; a token never given is still not found.
+    state.table.refresh_from_db()
+    assert client.get(url(state.table.token)).status_code == 200
+    assert assert_problem(client.get(url("never-a-table")), 404)["code"] == "not_found"
+
+
+def test_the_schema_declares_the_replaced_link() -> None:
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    for path in ["/api/v1/tables/{token}/", "/api/v1/tables/{token}/deals/"]:
+        for operation in schema["paths"][path].values():
+            assert "410" in operation["responses"], operation["operationId"]

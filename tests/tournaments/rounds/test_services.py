@@ -16,7 +16,7 @@ from tarot_scores.clubs.demo import random_tarot_payload
 from tarot_scores.clubs.models import Club, Player
 from tarot_scores.core.errors import Refusal
 from tarot_scores.games import services as game_services
-from tarot_scores.games.models import Deal, DealRevision, Game, ScoreLine
+from tarot_scores.games.models import Deal, DealChange, DealRevision, Game, ScoreLine
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments import errors as tournament_errors
 from tournaments import ranking
@@ -304,7 +304,7 @@ def test_the_round_closes_in_the_deals_transaction(club: Club) -> None:
     _enter(table, range(1, 4), rng)
     seen: list[str] = []
 
-    def fail_after(*, game: Game, deal: Deal, action: DealRevision.Action, **_: Any) -> None:
+    def fail_after(*, game: Game, deal: Deal, action: DealChange, **_: Any) -> None:
         seen.append(Round.objects.get(pk=round_.pk).status)
         raise RuntimeError("the next step of the deal failed")
 
@@ -518,7 +518,7 @@ def test_a_correction_while_the_organiser_closes_the_round_never_deadlocks() -> 
     deal = first.table.game.deals.get(number=2)
     holding = threading.Event()
 
-    def hold_the_game(*, game: Game, deal: Deal, action: DealRevision.Action, **_: Any) -> None:
+    def hold_the_game(*, game: Game, deal: Deal, action: DealChange, **_: Any) -> None:
         if action == DealRevision.Action.EDITED:
             holding.set()
             time.sleep(1.0)  # long enough for the close to lock the round and wait on this game
