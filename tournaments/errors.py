@@ -97,6 +97,7 @@ class Code(StrEnum):
     REASON_TOO_LONG = "reason_too_long"
     BOARD_REQUIRED = "board_required"
     BOARD_NOT_HERE = "board_not_here"
+    TABLE_CLOSED = "table_closed"
     # cuts
     NOT_ROUNDS = "not_rounds"
     LAST_ROUND = "last_round"
@@ -114,8 +115,9 @@ class TournamentRefusal(Refusal):
     """A rule of a tournament refused a write or an input; nothing was stored."""
 
     @classmethod
-    def on(cls, field: str, code: str, message: str) -> Self:
-        """A refusal of one field, for one reason (``code``: a ``Code``)."""
+    def on(cls, field: str, code: StrEnum, message: str) -> Self:
+        """A refusal of one field, for one reason (``code``: a ``Code``; typed as the base's,
+        which takes the club side's codes too)."""
         return cls({field: [Reason(code, message)]})
 
     @classmethod

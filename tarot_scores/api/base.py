@@ -28,6 +28,7 @@ from tarot_scores.api.calculator import (
 from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
 from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import HashedTokenAuthentication
+from tarot_scores.core.errors import Code
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.scoring.messages import Msg
 
@@ -102,7 +103,7 @@ def refuse_unknown_parameters(view: ClubAPIView, request: Request) -> None:
             "known": ", ".join(sorted(known)) or gettext("none")
         }
         raise ValidationError(
-            {name: [ErrorDetail(message, code="unknown_parameter")] for name in unknown}
+            {name: [ErrorDetail(message, code=Code.UNKNOWN_PARAMETER)] for name in unknown}
         )
 
 
@@ -164,12 +165,12 @@ def refuse_unknown_fields(view: ClubAPIView, request: Request) -> None:
     if unknown:
         message = Msg("unknown_field").render(engine_language())
         raise ValidationError(
-            {name[:60]: [ErrorDetail(message, code="unknown_field")] for name in unknown}
+            {name[:60]: [ErrorDetail(message, code=Code.UNKNOWN_FIELD)] for name in unknown}
         )
     declared = declared_body(view, method)
     if isinstance(declared, serializers.Serializer):
         not_text = {
-            name: [ErrorDetail(str(field.error_messages["invalid"]), code="invalid")]
+            name: [ErrorDetail(str(field.error_messages["invalid"]), code=Code.INVALID)]
             for name, field in declared.fields.items()
             if isinstance(field, serializers.CharField) and isinstance(body.get(name), int | float)
         }
@@ -179,7 +180,7 @@ def refuse_unknown_fields(view: ClubAPIView, request: Request) -> None:
 
 class DatabaseBusy(APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    default_code = "database_busy"
+    default_code = Code.DATABASE_BUSY
     # Seconds: DRF's handler sends it as Retry-After (the lock is held for a moment only).
     wait = 1
 

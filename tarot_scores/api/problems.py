@@ -36,7 +36,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.errors import WHOLE, Code, Refusal
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.problems import PROBLEM_MEDIA_TYPE, FieldError, problem_body
 from tarot_scores.scoring import ScoringError
@@ -106,7 +106,7 @@ def refusal_problem(
 ) -> Response:
     """A service's refusal, each reason with its stable code (400, or 409 for a conflict)."""
     return problem(
-        problem_body(status=status, code="invalid", errors=refusal_errors(refusal), **members)
+        problem_body(status=status, code=Code.INVALID, errors=refusal_errors(refusal), **members)
     )
 
 
@@ -114,7 +114,7 @@ def scoring_problem(error: ScoringError, lang: str | None = None) -> Response:
     """A deal the engine will not score: 400, a message per field with the engine's codes."""
     return problem(
         problem_body(
-            status=http.HTTP_400_BAD_REQUEST, code="invalid", errors=scoring_errors(error, lang)
+            status=http.HTTP_400_BAD_REQUEST, code=Code.INVALID, errors=scoring_errors(error, lang)
         )
     )
 
@@ -135,7 +135,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     }
     if isinstance(exc, ValidationError):
         body = problem_body(
-            status=response.status_code, code="invalid", errors=detail_errors(exc.detail)
+            status=response.status_code, code=Code.INVALID, errors=detail_errors(exc.detail)
         )
     elif isinstance(exc, APIException):
         codes = exc.get_codes()
