@@ -335,7 +335,7 @@ def delivery_send(delivery_id: int) -> str:
         url=webhook.url,
         secret=webhook.secret,
         event=delivery.event,
-        event_id=str(delivery.delivery_id),
+        delivery_id=str(delivery.delivery_id),
         payload=delivery.payload,
         timestamp=int(now.timestamp()),
     )
