@@ -9,7 +9,8 @@ what the views share but cannot say one by one.
   every operation that takes a token may answer 401 (a wrong or revoked token, even on a read);
   every operation may answer 503 (the database busy or unreachable) with ``Retry-After``, and a
   429 carries ``Retry-After`` too.
-- A body takes no field it does not declare (``additionalProperties: false``).
+- A body takes no field it does not declare (``additionalProperties: false``); a write that
+  reads no body (no ``requestBody``) says that it refuses one with fields.
 - An operation that answers 304 reads ``If-None-Match`` and sends ``ETag``.
 - The schema is in English whatever the reader's language (``schema_view``); the answers'
   messages still follow Accept-Language.
@@ -97,6 +98,10 @@ BAD_QUERY = (
     "take (`page_size` outside 1 to 200...)."
 )
 UNAVAILABLE = "The database is busy or unreachable: nothing was done, try again after Retry-After."
+NO_BODY = (
+    "It reads no body: a JSON object with any field is refused (400 `unknown_field` on each); "
+    "send none, or `{}`."
+)
 UNAUTHENTICATED = (
     "The token or session sent is not valid (a wrong or revoked token), or a write was sent "
     "without one."
@@ -188,6 +193,8 @@ def finish_schema(
                 if status in (429, 503):
                     response.setdefault("headers", {}).update(RETRY_AFTER)
             _closed_body(operation, schemas)
+            if method in ("post", "put", "patch") and "requestBody" not in operation:
+                operation["description"] = f"{operation.get('description', '')} {NO_BODY}".strip()
             for response in responses.values():
                 for media in response.get("content", {}).values():
                     for example in (media.get("examples") or {}).values():
