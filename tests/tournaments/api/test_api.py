@@ -539,9 +539,13 @@ def test_closing_a_round_finishes_its_games_once_every_deal_is_in(seated: Event)
         play_round_via_api(
             client, client.get(seated.url("rounds/")).json()["results"][0], random.Random(5)
         )
+    # It reads no body: a field sent is refused, not ignored, and the round stays open.
+    refused = send(client, "post", url, {"anything": "ignored"})
+    assert assert_refusal(refused, 400) == {"anything": ["Unknown field."]}
+    assert round_one(seated).status == Round.Status.PLAYING
     earliest = timezone.now()
 
-    response = send(client, "post", url, {"anything": "ignored"})
+    response = send(client, "post", url)
 
     assert response.status_code == 200, response.content
     answer = response.json()
