@@ -24,6 +24,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from tarot_scores.core.hooks import Hook
+
 # The key of a reason that is about the whole request, not one of its fields (DRF's name for it).
 WHOLE = "non_field_errors"
 
@@ -100,6 +102,18 @@ class Code(StrEnum):
     DATABASE_BUSY = "database_busy"
     DATABASE_UNAVAILABLE = "database_unavailable"
     SERVER_ERROR = "server_error"
+
+
+# The codes of the rules above the club side (a tournament's ``Code``), registered at start-up
+# from their AppConfig's ``ready``: the API's schema lists them with the club side's.
+code_homes: Hook[type[StrEnum]] = Hook("core.errors.code_homes")
+on_codes = code_homes.register
+
+
+def refusal_codes() -> frozenset[str]:
+    """Every code a ``Refusal`` may carry: ``Code``'s members and those of each enum
+    registered with ``on_codes``."""
+    return frozenset(str(code) for home in (Code, *code_homes) for code in home)
 
 
 @dataclass(frozen=True)
