@@ -151,7 +151,10 @@ def declared_body_fields(view: ClubAPIView, method: str) -> frozenset[str] | Non
 def body_fields_read(view: ClubAPIView, method: str) -> frozenset[str] | None:
     """The body fields ``view`` reads for ``method``: those it declares; none for an endpoint
     that reads no body (``request=None``: finish, reopen, ping, start a round...) or a DELETE
-    (``delete_body_fields`` apart); None for a body declared without a list of fields."""
+    (``delete_body_fields`` apart); None for a body declared without a list of fields, or a
+    method the view does not take (answered 405 whatever the body)."""
+    if getattr(view, method.lower(), None) is None:
+        return None
     if method == "DELETE":
         return view.delete_body_fields
     known = declared_body_fields(view, method)

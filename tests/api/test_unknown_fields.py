@@ -150,3 +150,15 @@ def test_the_schema_declares_no_body_where_none_is_read() -> None:
         operation = schema["paths"][path][method]
         assert "requestBody" not in operation, (path, method)
         assert "unknown_field" in operation.get("description", "") or method == "delete", path
+
+
+def test_a_method_the_endpoint_does_not_take_is_405_whatever_the_body(table: ApiTable) -> None:
+    client = table.client("organiser", "en")
+    for method in ("PUT", "DELETE"):
+        answer = client.generic(method, "/api/v1/players/", '{"name": "Zoé"}', "application/json")
+        assert assert_problem(answer, 405)["code"] == "method_not_allowed"
+    answer = client.generic(
+        "PATCH", f"/api/v1/games/{table.game.pk}/finish/", '{"a": 1}', "application/json"
+    )
+    assert assert_problem(answer, 405)["code"] == "method_not_allowed"
+    assert Game.objects.get(pk=table.game.pk).status == Game.Status.OPEN
