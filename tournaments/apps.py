@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from tarot_scores.core.errors import on_codes
         from tarot_scores.core.prepared import on_prepared_pdf
         from tarot_scores.core.sections import on_club_page, on_home_page
         from tarot_scores.games.guards import on_game_access, on_reason_needed
@@ -18,6 +19,7 @@ class TournamentsConfig(AppConfig):
         from tarot_scores.games.selectors import on_grouped_elsewhere
         from tarot_scores.games.services import on_deal_boards, on_deal_change
         from tarot_scores.webhooks.events import on_deal_audience
+        from tournaments.errors import Code
         from tournaments.formats.duplicate import deal_boards
         from tournaments.people.selectors import seats_when_played
         from tournaments.play.deal import table_deal_changed
@@ -60,4 +62,6 @@ class TournamentsConfig(AppConfig):
         # A table's deals are told to its tournament's webhooks too.
         on_deal_audience(deal_audience)
         on_club_page(club_tournaments)
+        # A tournament's refusal codes are among those the API may answer (its schema).
+        on_codes(Code)
         on_home_page(home_tournaments_today)

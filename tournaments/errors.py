@@ -96,6 +96,7 @@ class Code(StrEnum):
     REASON_REQUIRED = "reason_required"
     REASON_TOO_LONG = "reason_too_long"
     LINK_REPLACED = "link_replaced"  # a table's link the organisers replaced (410)
+    TABLE_CLOSED = "table_closed"
     # cuts
     NOT_ROUNDS = "not_rounds"
     LAST_ROUND = "last_round"
@@ -113,8 +114,9 @@ class TournamentRefusal(Refusal):
     """A rule of a tournament refused a write or an input; nothing was stored."""
 
     @classmethod
-    def on(cls, field: str, code: str, message: str) -> Self:
-        """A refusal of one field, for one reason (``code``: a ``Code``)."""
+    def on(cls, field: str, code: StrEnum, message: str) -> Self:
+        """A refusal of one field, for one reason (``code``: a ``Code``; typed as the base's,
+        which takes the club side's codes too)."""
         return cls({field: [Reason(code, message)]})
 
     @classmethod

@@ -30,6 +30,7 @@ from tarot_scores.api.base import (
 from tarot_scores.api.calculator import AlwaysJSON, DealJSONParser
 from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import MAX_TOKENS, token_issue, token_revoke, tokens_of
+from tarot_scores.core.errors import Code
 from tarot_scores.core.problems import problem_body
 from tarot_scores.core.signin import forget_failures
 
@@ -79,8 +80,10 @@ class TokenView(ProblemAnswers, APIView):
                 "wrong_password",
                 value=problem_body(
                     status=400,
-                    code="authorization",
-                    errors=[(None, "authorization", "Unable to log in with provided credentials.")],
+                    code=Code.AUTHORIZATION,
+                    errors=[
+                        (None, Code.AUTHORIZATION, "Unable to log in with provided credentials.")
+                    ],
                 ),
                 response_only=True,
                 status_codes=["400"],

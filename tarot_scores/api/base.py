@@ -28,6 +28,7 @@ from tarot_scores.api.calculator import (
 from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
 from tarot_scores.api.problems import ProblemAnswers
 from tarot_scores.api.tokens import HashedTokenAuthentication
+from tarot_scores.core.errors import Code
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.scoring.messages import Msg
 
@@ -52,6 +53,9 @@ class ClubAPIView(ProblemAnswers, GenericAPIView):  # type: ignore[type-arg]
     # False for a list that is only a change feed, paged by its cursor (``api.feed``): no
     # ``page``.
     page_numbers = True
+    # The body fields a DELETE reads: none, but where a view says (the schema cannot declare a
+    # DELETE's body, so such a field is a query parameter too).
+    delete_body_fields: frozenset[str] = frozenset()
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
@@ -102,7 +106,7 @@ def refuse_unknown_parameters(view: ClubAPIView, request: Request) -> None:
             "known": ", ".join(sorted(known)) or gettext("none")
         }
         raise ValidationError(
-            {name: [ErrorDetail(message, code="unknown_parameter")] for name in unknown}
+            {name: [ErrorDetail(message, code=Code.UNKNOWN_PARAMETER)] for name in unknown}
         )
 
 
@@ -144,19 +148,35 @@ def declared_body_fields(view: ClubAPIView, method: str) -> frozenset[str] | Non
     return None
 
 
+def body_fields_read(view: ClubAPIView, method: str) -> frozenset[str] | None:
+    """The body fields ``view`` reads for ``method``: those it declares; none for an endpoint
+    that reads no body (``request=None``: finish, reopen, ping, start a round...) or a DELETE
+    (``delete_body_fields`` apart); None for a body declared without a list of fields, or a
+    method the view does not take (answered 405 whatever the body)."""
+    if getattr(view, method.lower(), None) is None:
+        return None
+    if method == "DELETE":
+        return view.delete_body_fields
+    known = declared_body_fields(view, method)
+    if known is None and declared_body(view, method) is None:
+        return frozenset()
+    return known
+
+
 def refuse_unknown_fields(view: ClubAPIView, request: Request) -> None:
     """400 ``unknown_field`` on a body field the endpoint does not read, rather than dropping
-    it (a webhook sent ``"event"`` for ``"events"`` would hear every event); and a number sent
-    for a text field (DRF would read ``{"name": 0}`` as the name "0", where the schema says a
-    string). A body that is not JSON, or not an object, is left to the handler, which says
-    what is wrong with it."""
-    if request.method in SAFE_METHODS or request.method == "DELETE":
+    it (a webhook sent ``"event"`` for ``"events"`` would hear every event), on every field of
+    a body sent to an endpoint that reads none (an empty body or ``{}`` passes); and a number
+    sent for a text field (DRF would read ``{"name": 0}`` as the name "0", where the schema
+    says a string). A body that is not JSON, or not an object, is left to the handler, which
+    says what is wrong with it."""
+    if request.method in SAFE_METHODS:
         return
     media_type = (request.content_type or "").split(";", 1)[0].strip().lower()
     if media_type != "application/json":
         return
     method = request.method or "POST"
-    known = declared_body_fields(view, method)
+    known = body_fields_read(view, method)
     body = request.data
     if known is None or not isinstance(body, dict):
         return
@@ -164,12 +184,12 @@ def refuse_unknown_fields(view: ClubAPIView, request: Request) -> None:
     if unknown:
         message = Msg("unknown_field").render(engine_language())
         raise ValidationError(
-            {name[:60]: [ErrorDetail(message, code="unknown_field")] for name in unknown}
+            {name[:60]: [ErrorDetail(message, code=Code.UNKNOWN_FIELD)] for name in unknown}
         )
     declared = declared_body(view, method)
     if isinstance(declared, serializers.Serializer):
         not_text = {
-            name: [ErrorDetail(str(field.error_messages["invalid"]), code="invalid")]
+            name: [ErrorDetail(str(field.error_messages["invalid"]), code=Code.INVALID)]
             for name, field in declared.fields.items()
             if isinstance(field, serializers.CharField) and isinstance(body.get(name), int | float)
         }
@@ -179,7 +199,7 @@ def refuse_unknown_fields(view: ClubAPIView, request: Request) -> None:
 
 class DatabaseBusy(APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    default_code = "database_busy"
+    default_code = Code.DATABASE_BUSY
     # Seconds: DRF's handler sends it as Retry-After (the lock is held for a moment only).
     wait = 1
 

@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 
 from tarot_scores.api.examples import openapi_examples
 from tarot_scores.api.problems import ProblemAnswers, scoring_problem
+from tarot_scores.core.errors import Code
 from tarot_scores.scoring import VARIANTS, ScoringError, score
 from tarot_scores.scoring.buraco import BURACO_SIDE_FLAGS, BURACO_SIDE_INTEGERS
 from tarot_scores.scoring.rules import Contract, HandfulSize, MisereKind, Side, Slam
@@ -40,7 +41,7 @@ MAX_DEPTH = 16
 
 class BodyTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "body_too_large"
+    default_code = Code.BODY_TOO_LARGE
 
 
 class DealJSONParser(JSONParser):

@@ -14,6 +14,7 @@ from django.urls import register_converter
 from django.views.defaults import page_not_found
 from rest_framework.exceptions import NotFound
 
+from tarot_scores.core.errors import Code
 from tarot_scores.core.problems import problem_body, problem_json
 
 API_PREFIX = "/api/"
@@ -39,6 +40,6 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """``handler404``: a problem, as every API refusal, under ``/api/``, the HTML page elsewhere."""
     if request.path.startswith(API_PREFIX):
         return problem_json(
-            problem_body(status=404, code="not_found", detail=str(NotFound.default_detail))
+            problem_body(status=404, code=Code.NOT_FOUND, detail=str(NotFound.default_detail))
         )
     return page_not_found(request, exception or Exception())

@@ -9,6 +9,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample
 
 from tarot_scores.api.problems import scoring_errors
+from tarot_scores.core.errors import Code
 from tarot_scores.core.problems import problem_body
 from tarot_scores.scoring import ScoringError, score
 
@@ -277,5 +278,5 @@ def impossible_deal_problem(lang: str) -> dict[str, Any]:
     try:
         score(IMPOSSIBLE_DEAL)
     except ScoringError as error:
-        return problem_body(status=400, code="invalid", errors=scoring_errors(error, lang))
+        return problem_body(status=400, code=Code.INVALID, errors=scoring_errors(error, lang))
     raise AssertionError("IMPOSSIBLE_DEAL was scored")

@@ -22,7 +22,7 @@ from rest_framework.utils.urls import replace_query_param
 
 from tarot_scores.api.paging import Pages
 from tarot_scores.core import feed
-from tarot_scores.core.errors import Refusal
+from tarot_scores.core.errors import Code, Refusal
 
 UPDATED_SINCE_QUERY = OpenApiParameter(
     feed.UPDATED_SINCE,
@@ -89,7 +89,7 @@ def feed_answer(
     if "page" in request.query_params:
         raise Refusal.on(
             "page",
-            "page_with_cursor",
+            Code.PAGE_WITH_CURSOR,
             gettext("A change feed is read by its cursor, not by page: follow “next”."),
         )
     paginator = view.paginator

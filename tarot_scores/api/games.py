@@ -451,7 +451,7 @@ class GameFinishView(GameStatusView):
         operation_id="games_finish",
         summary="Finish a game",
         description="Whoever may enter the game's deals; a tournament table: the tournament's "
-        "organisers and referees only. No body (anything sent is ignored). "
+        "organisers and referees only. No body. "
         "A finished game's sheet is final: entering, correcting, deleting or restoring its "
         "deals answers 409 until it is reopened. Finishing a finished game changes nothing. "
         "The answer is the score sheet, as `GET /api/v1/games/{id}/` returns it, with "
@@ -471,7 +471,7 @@ class GameReopenView(GameStatusView):
         operation_id="games_reopen",
         summary="Reopen a finished game",
         description="Whoever may enter the game's deals; a tournament table: the tournament's "
-        "organisers and referees only. No body (anything sent is ignored). "
+        "organisers and referees only. No body. "
         "Its deals may be entered and corrected again. Reopening an open game changes "
         'nothing. The answer is the score sheet, with `"status": "open"`.',
         tags=["games"],

@@ -10,6 +10,8 @@ from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 
+from tarot_scores.core.errors import Code
+
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 
@@ -27,7 +29,7 @@ class Pages(PageNumberPagination):
         if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= MAX_PAGE_SIZE):
             message = gettext("Send a whole number from 1 to %(most)s.") % {"most": MAX_PAGE_SIZE}
             raise ValidationError(
-                {self.page_size_query_param: [ErrorDetail(message, code="page_size_invalid")]}
+                {self.page_size_query_param: [ErrorDetail(message, code=Code.PAGE_SIZE_INVALID)]}
             )
         return int(raw)
 

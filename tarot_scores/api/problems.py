@@ -17,6 +17,12 @@ lockout), answers ``Content-Type: application/problem+json`` with::
 - ``detail``: the sentence a person reads, in the reader's language (Accept-Language);
 - ``errors``: one entry per message, ``field`` null for the request as a whole.
 
+Every code the API may answer is listed (``answered_codes``, the schema's ``Problem``
+component): the club side's ``core.errors.Code`` and those registered beside it (a
+tournament's ``Code``), the scoring engine's message codes, and the generic ones made here from
+what Django REST framework raises (``required``, ``invalid_choice``, ``not_authenticated``,
+``throttled``...) or from an answer's HTTP status (``not_found``, ``method_not_allowed``).
+
 A problem may carry more members: a conflict over a deal carries ``current``, the deal as it
 is now. The body itself is built in one place, ``tarot_scores.core.problems.problem_body``
 (with ``problem_json``, the plain Django answer, for code outside DRF: a middleware answering
@@ -26,20 +32,26 @@ DRF and the services raise into it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import inspect
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
+from django.core import validators
+from rest_framework import fields, serializers
 from rest_framework import status as http
+from rest_framework import validators as drf_validators
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.errors import WHOLE, Code, Refusal, refusal_codes
 from tarot_scores.core.i18n import engine_language
 from tarot_scores.core.problems import PROBLEM_MEDIA_TYPE, FieldError, problem_body
 from tarot_scores.scoring import ScoringError
+from tarot_scores.scoring.messages import CATALOG
 
 
 def problem(body: dict[str, Any], headers: Mapping[str, str] | None = None) -> Response:
@@ -106,7 +118,7 @@ def refusal_problem(
 ) -> Response:
     """A service's refusal, each reason with its stable code (400, or 409 for a conflict)."""
     return problem(
-        problem_body(status=status, code="invalid", errors=refusal_errors(refusal), **members)
+        problem_body(status=status, code=Code.INVALID, errors=refusal_errors(refusal), **members)
     )
 
 
@@ -114,7 +126,7 @@ def scoring_problem(error: ScoringError, lang: str | None = None) -> Response:
     """A deal the engine will not score: 400, a message per field with the engine's codes."""
     return problem(
         problem_body(
-            status=http.HTTP_400_BAD_REQUEST, code="invalid", errors=scoring_errors(error, lang)
+            status=http.HTTP_400_BAD_REQUEST, code=Code.INVALID, errors=scoring_errors(error, lang)
         )
     )
 
@@ -135,7 +147,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     }
     if isinstance(exc, ValidationError):
         body = problem_body(
-            status=response.status_code, code="invalid", errors=detail_errors(exc.detail)
+            status=response.status_code, code=Code.INVALID, errors=detail_errors(exc.detail)
         )
     elif isinstance(exc, APIException):
         codes = exc.get_codes()
@@ -180,3 +192,50 @@ class ProblemAnswers:
                 response.data = legacy_problem(response.data, response.status_code)
             response.content_type = PROBLEM_MEDIA_TYPE
         return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+
+
+# --- the codes answered -----------------------------------------------------------------------
+
+# A code is a word of lowercase letters, digits and underscores (an HTTP status phrase that
+# would not make one, "I'm a Teapot", is no status the API answers).
+T = TypeVar("T")
+CODE_SHAPE = re.compile(r"[a-z][a-z0-9_]*")
+# DRF's unique and unique-together validators say "unique" without a class attribute for it.
+UNIQUE = "unique"
+
+
+def _subclasses(cls: type[T]) -> Iterator[type[T]]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def generic_codes() -> frozenset[str]:
+    """The codes the API answers that no rule of the site names: a serializer field's own
+    (every key of a DRF field's or serializer's ``default_error_messages``: ``required``,
+    ``null``, ``max_length``, ``invalid_choice``, ``does_not_exist``...), a Django validator's
+    (``max_value``, ``step_size``...), a DRF exception's ``default_code`` (``parse_error``,
+    ``not_authenticated``, ``permission_denied``, ``throttled``...) and an HTTP status's name
+    (``not_found``, ``method_not_allowed``, ``request_entity_too_large``)."""
+    codes = {UNIQUE}
+    roots: tuple[type, ...] = (fields.Field, serializers.BaseSerializer)
+    for root in roots:
+        for field in (root, *_subclasses(root)):
+            for klass in inspect.getmro(field):
+                codes.update(getattr(klass, "default_error_messages", None) or {})
+    for module in (validators, drf_validators):
+        for _name, validator in inspect.getmembers(module, inspect.isclass):
+            code = getattr(validator, "code", None)
+            if isinstance(code, str):
+                codes.add(code)
+    exceptions: list[type[APIException]] = [APIException, *_subclasses(APIException)]
+    codes.update(str(exception.default_code) for exception in exceptions)
+    codes.update(_status_code_name(status) for status in HTTPStatus if status >= 400)
+    return frozenset(code for code in codes if CODE_SHAPE.fullmatch(code))
+
+
+def answered_codes() -> list[str]:
+    """Every code the API may answer, in a problem's ``code`` or a field error's, sorted:
+    the refusals' (``core.errors.refusal_codes``), the scoring engine's messages' and the
+    generic ones (``generic_codes``)."""
+    return sorted(refusal_codes() | frozenset(CATALOG) | generic_codes())

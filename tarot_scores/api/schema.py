@@ -9,10 +9,20 @@ what the views share but cannot say one by one.
   every operation that takes a token may answer 401 (a wrong or revoked token, even on a read);
   every operation may answer 503 (the database busy or unreachable) with ``Retry-After``, and a
   429 carries ``Retry-After`` too.
-- A body takes no field it does not declare (``additionalProperties: false``).
+- A body takes no field it does not declare (``additionalProperties: false``); a write that
+  reads no body (no ``requestBody``) says that it refuses one with fields.
 - An operation that answers 304 reads ``If-None-Match`` and sends ``ETag``.
 - The schema is in English whatever the reader's language (``schema_view``); the answers'
   messages still follow Accept-Language.
+- A problem's ``code`` and each field error's are an ``enum`` of every code the API may answer
+  (``api.problems.answered_codes``: the club side's ``core.errors.Code``, a tournament's
+  ``Code``, the scoring engine's message codes, and the generic ones of Django REST framework
+  and of HTTP statuses). Strict rather than a documented list (an ``x-codes`` extension): the
+  conformance run (tests/api/test_schema_conformance.py) then fails on any answer whose code
+  is not listed, and both generated clients take an enum of this size (a TypeScript union of
+  literals, a Python ``Enum``). A code is added by adding a member to one of the enums, which
+  puts it here; a client generated before a new code is added reads it as an unknown value of
+  the enum (the Python client raises on it: regenerate the client when the schema changes).
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework.permissions import SAFE_METHODS
 
 from tarot_scores.api.permissions import ReadAnyoneWriteSignedIn
-from tarot_scores.api.problems import is_problem, legacy_problem
+from tarot_scores.api.problems import answered_codes, is_problem, legacy_problem
 from tarot_scores.core.problems import PROBLEM_MEDIA_TYPE
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
@@ -97,6 +107,10 @@ BAD_QUERY = (
     "take (`page_size` outside 1 to 200...)."
 )
 UNAVAILABLE = "The database is busy or unreachable: nothing was done, try again after Retry-After."
+NO_BODY = (
+    "It reads no body: a JSON object with any field is refused (400 `unknown_field` on each); "
+    "send none, or `{}`."
+)
 UNAUTHENTICATED = (
     "The token or session sent is not valid (a wrong or revoked token), or a write was sent "
     "without one."
@@ -169,8 +183,11 @@ def finish_schema(
 ) -> dict[str, Any]:
     """drf-spectacular postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas["Problem"] = PROBLEM_SCHEMA
-    schemas["FieldError"] = FIELD_ERROR_SCHEMA
+    codes = answered_codes()
+    schemas["Problem"] = copy.deepcopy(PROBLEM_SCHEMA)
+    schemas["Problem"]["properties"]["code"]["enum"] = codes
+    schemas["FieldError"] = copy.deepcopy(FIELD_ERROR_SCHEMA)
+    schemas["FieldError"]["properties"]["code"]["enum"] = codes
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
             if method not in ("get", "post", "put", "patch", "delete", "head"):
@@ -188,6 +205,8 @@ def finish_schema(
                 if status in (429, 503):
                     response.setdefault("headers", {}).update(RETRY_AFTER)
             _closed_body(operation, schemas)
+            if method in ("post", "put", "patch") and "requestBody" not in operation:
+                operation["description"] = f"{operation.get('description', '')} {NO_BODY}".strip()
             for response in responses.values():
                 for media in response.get("content", {}).values():
                     for example in (media.get("examples") or {}).values():

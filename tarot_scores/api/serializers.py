@@ -207,7 +207,7 @@ class GameCreateSerializer(serializers.Serializer[Any]):
         # Each problem keeps its stable code (``table_size``...) for the API's answer.
         for problem in setup.problems:
             errors.setdefault(problem.field, []).append(
-                ErrorDetail(problem.message, code=problem.code or None)
+                ErrorDetail(problem.message, code=problem.code)
             )
         if seat_errors:
             errors[PLAYERS] = seat_errors

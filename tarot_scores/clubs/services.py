@@ -40,14 +40,14 @@ from tarot_scores.clubs.roster import (
 )
 from tarot_scores.core.accounts import address_proved, check_email_confirmed
 from tarot_scores.core.actors import Actor, signed_in
-from tarot_scores.core.errors import WHOLE, Reason, Refusal
+from tarot_scores.core.errors import WHOLE, Code, Reason, Refusal
 from tarot_scores.core.kinds import KINDS, TAROT
 from tarot_scores.core.names import check_name
 from tarot_scores.core.results import results_changed
 
 
 def _club_name_taken() -> Refusal:
-    return Refusal.on("name", "club_name_taken", _("A club with this name already exists."))
+    return Refusal.on("name", Code.CLUB_NAME_TAKEN, _("A club with this name already exists."))
 
 
 OTHER_GAMES = [kind for kind, _label in KINDS if kind != TAROT]
@@ -62,7 +62,7 @@ def club_games_set(*, club: Club, other_games: Sequence[str]) -> Club:
     if unknown:
         raise Refusal.on(
             "other_games",
-            "game_unknown",
+            Code.GAME_UNKNOWN,
             _("Choose among: %(games)s.") % {"games": ", ".join(OTHER_GAMES)},
         )
     club.other_games = [kind for kind in OTHER_GAMES if kind in other_games]
@@ -131,7 +131,7 @@ def player_create(
 def _label_taken(label: str, field: str) -> Refusal:
     return Refusal.on(
         field,
-        "player_label_taken",
+        Code.PLAYER_LABEL_TAKEN,
         _("A player of this club is already called “%(label)s”: add a nickname.")
         % {"label": label},
     )
@@ -188,7 +188,7 @@ def membership_set(*, club: Club, user: Any, role: str) -> Membership:
             .values_list("user_id", flat=True)
         )
         if organisers == [user.pk]:
-            raise Refusal.on("role", "last_organiser", _("A club needs at least one organiser."))
+            raise Refusal.on("role", Code.LAST_ORGANISER, _("A club needs at least one organiser."))
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -203,14 +203,14 @@ def _check_own_player(*, club: Club, player: Player | None, user: Any) -> None:
     if player.club_id != club.pk:
         raise Refusal.on(
             "player",
-            "not_own_player",
+            Code.NOT_OWN_PLAYER,
             _("%(player)s is not one of this club's own players: only his club links an account.")
             % {"player": player.label},
         )
     if player.user_id is not None and (user is None or player.user_id != user.pk):
         raise Refusal.on(
             "player",
-            "player_has_account",
+            Code.PLAYER_HAS_ACCOUNT,
             _("%(player)s already plays with another account.") % {"player": player.label},
         )
 
@@ -236,14 +236,14 @@ def invitation_create(
     if role and user is not None and Membership.objects.filter(club=club, user=user).exists():
         raise Refusal.on(
             "user",
-            "already_member",
+            Code.ALREADY_MEMBER,
             _("%(name)s is already a member: change their role in the list.")
             % {"name": user.get_username()},
         )
     _check_own_player(club=club, player=player, user=user)
     email = (email or (user.email if user is not None else "") or "").strip()
     if user is None and not email:
-        raise Refusal.on("email", "email_missing", _("Enter the e-mail address to invite."))
+        raise Refusal.on("email", Code.EMAIL_MISSING, _("Enter the e-mail address to invite."))
     return Invitation.objects.create(
         club=club,
         user=user,
@@ -257,7 +257,7 @@ def invitation_create(
 def invitation_expired() -> Refusal:
     return Refusal.on(
         WHOLE,
-        "invitation_expired",
+        Code.INVITATION_EXPIRED,
         _("This invitation has expired: ask the club's organisers for a new one."),
     )
 
@@ -265,7 +265,7 @@ def invitation_expired() -> Refusal:
 def _invitation_refusal() -> Refusal:
     return Refusal.on(
         WHOLE,
-        "invitation_answered",
+        Code.INVITATION_ANSWERED,
         _("This invitation has already been answered or was cancelled."),
     )
 
@@ -284,11 +284,11 @@ def invitation_accept(*, invitation: Invitation, user: Any) -> Invitation:
     if not invitation.is_pending:
         raise _invitation_refusal()
     if user is None or not user.is_authenticated:
-        raise Refusal.on(WHOLE, "sign_in_first", _("Sign in to answer this invitation."))
+        raise Refusal.on(WHOLE, Code.SIGN_IN_FIRST, _("Sign in to answer this invitation."))
     if invitation.user_id is not None and invitation.user_id != user.pk:
         raise Refusal.on(
             WHOLE,
-            "invitation_other_account",
+            Code.INVITATION_OTHER_ACCOUNT,
             _("This invitation is for another account."),
         )
     club = invitation.club
@@ -336,7 +336,7 @@ def player_unlink(*, club: Club, player: Player) -> Player:
     if player.club_id != club.pk:
         raise Refusal.on(
             "player",
-            "not_own_player",
+            Code.NOT_OWN_PLAYER,
             _("%(player)s is not one of this club's own players: only his club links an account.")
             % {"player": player.label},
         )
@@ -386,7 +386,7 @@ def house_rules_save(
     if selectors.house_rules_name_taken(club=club, name=name, other_than=other_than):
         raise Refusal.on(
             "name",
-            "rule_set_name_taken",
+            Code.RULE_SET_NAME_TAKEN,
             _("The club already has a rule set with this name."),
         )
     preset = scoring.PRESETS[based_on].to_mapping()
@@ -439,16 +439,16 @@ def paste_refusal(roster: Roster) -> Refusal:
     if roster.too_long:
         return Refusal.on(
             "players",
-            "paste_too_long",
+            Code.PASTE_TOO_LONG,
             _("At most %(max)d players at once.") % {"max": LINES_MAX},
         )
     if not roster.problems:
-        return Refusal.on("players", "paste_empty", _("Paste at least one name."))
+        return Refusal.on("players", Code.PASTE_EMPTY, _("Paste at least one name."))
     return Refusal(
         {
             "players": [
                 Reason(
-                    "paste_line",
+                    Code.PASTE_LINE,
                     _("Line %(line)d (%(text)s): %(message)s")
                     % {"line": p.line, "text": p.text, "message": p.message},
                 )

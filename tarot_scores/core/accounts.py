@@ -26,7 +26,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tarot_scores.core.errors import WHOLE, Refusal
+from tarot_scores.core.errors import WHOLE, Code, Refusal
 from tarot_scores.core.signin import client_address
 from tarot_scores.core.site import site_identity
 
@@ -90,7 +90,7 @@ def check_email_confirmed(user: Any) -> None:
     if user is not None and not email_confirmed(user):
         raise Refusal.on(
             WHOLE,
-            "email_unconfirmed",
+            Code.EMAIL_UNCONFIRMED,
             _(
                 "Confirm your e-mail address first: open the link we sent you "
                 "(your account page sends it again)."

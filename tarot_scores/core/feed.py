@@ -35,7 +35,7 @@ from django.db import connection
 from django.db.models import Model, Q, QuerySet
 from django.utils.translation import gettext
 
-from tarot_scores.core.errors import Refusal
+from tarot_scores.core.errors import Code, Refusal
 from tarot_scores.core.models import FeedClock
 
 # PostgreSQL's sequence the stamps number from (created by the site's migration).
@@ -176,7 +176,7 @@ def position_of(row: Any, prefix: str = "feed") -> Position:
 def cursor_refusal() -> Refusal:
     return Refusal.on(
         UPDATED_SINCE,
-        "cursor_invalid",
+        Code.CURSOR_INVALID,
         gettext(
             "This is not a cursor of this list: send the cursor an answer gave, or nothing to "
             "read from the beginning."

@@ -30,10 +30,7 @@ import icu
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from tarot_scores.core.errors import Refusal
-
-CODE = "name_control_character"
-INVISIBLE_CODE = "name_invisible"
+from tarot_scores.core.errors import Code, Refusal
 
 _ZWNJ, _ZWJ = "\u200c", "\u200d"
 # Scripts whose words need a joiner to be written right (TR31's "joining" scripts and the
@@ -147,7 +144,11 @@ def validate_name(value: str) -> None:
         return
     refusal = name_refusal(value)
     if refusal is not None:
-        code = CODE if refusal == control_character_message() else INVISIBLE_CODE
+        code = (
+            Code.NAME_CONTROL_CHARACTER
+            if refusal == control_character_message()
+            else Code.NAME_INVISIBLE
+        )
         raise ValidationError(refusal, code=code)
 
 
@@ -155,9 +156,9 @@ def check_name(value: str, *, field: str = "name") -> str:
     """The name as stored (``name_as_stored``); ``Refusal`` on ``field`` if it breaks the
     rule."""
     if has_control_character(value):
-        raise Refusal.on(field, CODE, control_character_message())
+        raise Refusal.on(field, Code.NAME_CONTROL_CHARACTER, control_character_message())
     if name_refusal(value) is not None:
-        raise Refusal.on(field, INVISIBLE_CODE, invisible_message())
+        raise Refusal.on(field, Code.NAME_INVISIBLE, invisible_message())
     return name_as_stored(value)
 
 

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from tarot_scores.core.errors import Code
 from tarot_scores.core.problems import problem_body, problem_json
 
 WHOLE = "non_field_errors"
@@ -66,8 +67,8 @@ def nul_refused(request: HttpRequest, fields: list[str]) -> HttpResponse:
         return problem_json(
             problem_body(
                 status=400,
-                code="nul_character",
-                errors=[(f, "nul_character", message) for f in fields],
+                code=Code.NUL_CHARACTER,
+                errors=[(f, Code.NUL_CHARACTER, message) for f in fields],
             )
         )
     return render(request, "tarot_scores/bad_request.html", {"message": message}, status=400)

@@ -20,6 +20,7 @@ from django.template import loader
 from django.utils.translation import gettext as _
 from django.views import defaults
 
+from tarot_scores.core.errors import Code
 from tarot_scores.core.problems import problem_body, problem_json
 
 logger = logging.getLogger("tarot_scores.outage")
@@ -44,7 +45,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response: HttpResponse
         if api:
             response = problem_json(
-                problem_body(status=503, code="database_unavailable", detail=message)
+                problem_body(status=503, code=Code.DATABASE_UNAVAILABLE, detail=message)
             )
         else:
             body = loader.render_to_string("503.html", {"message": message})
@@ -53,5 +54,5 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return response
     if api:
         message = _("The site could not answer this request. Try again in a moment.")
-        return problem_json(problem_body(status=500, code="server_error", detail=message))
+        return problem_json(problem_body(status=500, code=Code.SERVER_ERROR, detail=message))
     return defaults.server_error(request)

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tarot_scores.core.errors import Refusal
+from tarot_scores.core.errors import Code, Refusal
 
 ALL_POINTS = Decimal(91)
 POINTS = "points"
@@ -29,11 +29,11 @@ def parse_points(raw: str) -> Decimal:
     typed = raw.strip().replace(" ", "")
     if not _TYPED.fullmatch(typed):
         raise Refusal.on(
-            POINTS, "points_invalid", _("Enter a number of points, for example 41 or 40.5.")
+            POINTS, Code.POINTS_INVALID, _("Enter a number of points, for example 41 or 40.5.")
         )
     value = Decimal(typed.replace(",", "."))
     if not 0 <= value <= ALL_POINTS:
-        raise Refusal.on(POINTS, "points_range", _("Points range from 0 to 91."))
+        raise Refusal.on(POINTS, Code.POINTS_RANGE, _("Points range from 0 to 91."))
     return value
 
 

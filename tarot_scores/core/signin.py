@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from tarot_scores.core.errors import Code
 from tarot_scores.core.problems import problem_body, problem_json
 from tarot_scores.core.site import site_identity
 
@@ -84,7 +85,7 @@ def locked_out_response(
     message = locked_out_message()
     if _wants_json(request):
         response: HttpResponse = problem_json(
-            problem_body(status=LOCKED_STATUS, code="locked_out", detail=message)
+            problem_body(status=LOCKED_STATUS, code=Code.LOCKED_OUT, detail=message)
         )
     else:
         response = render(

@@ -23,7 +23,7 @@ from tarot_scores import scoring
 from tarot_scores.clubs.models import Club, HouseRules, Player
 from tarot_scores.core import feed
 from tarot_scores.core.actors import Actor, AtTable, signed_in
-from tarot_scores.core.errors import WHOLE, Reason, Refusal
+from tarot_scores.core.errors import WHOLE, Code, Reason, Refusal
 from tarot_scores.core.hooks import Hook
 from tarot_scores.core.kinds import HOUSE, TAROT, game_kind, variant_label
 from tarot_scores.core.points import POINTS, typed_points
@@ -48,7 +48,7 @@ class DealConflict(Refusal):
     the deal as it is now (the API answers 409 with it)."""
 
     def __init__(self, message: str, *, current: Deal) -> None:
-        super().__init__({WHOLE: [Reason("deal_conflict", message)]})
+        super().__init__({WHOLE: [Reason(Code.DEAL_CONFLICT, message)]})
         self.current = current
 
 
@@ -56,7 +56,7 @@ class GameClosed(Refusal):
     """The game takes no such change: it is finished, its table has all its deals, or the deal
     is deleted (the API answers 409)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Code, message: str) -> None:
         super().__init__({WHOLE: [Reason(code, message)]})
 
 
@@ -90,7 +90,7 @@ def game_create(
     if not club.offers(game_kind(stored_variant)):
         raise Refusal.on(
             "variant",
-            "game_not_offered",
+            Code.GAME_NOT_OFFERED,
             _("%(club)s does not play %(game)s: an organiser can add it in the club's settings.")
             % {"club": club.name, "game": variant_label(stored_variant)},
         )
@@ -240,13 +240,13 @@ def _checked_reason(game: Game, reason: str) -> str:
     if len(reason) > MAX_REASON:
         raise Refusal.on(
             "reason",
-            "reason_too_long",
+            Code.REASON_TOO_LONG,
             _("Keep the reason under %(count)s characters.") % {"count": MAX_REASON},
         )
     if not reason and reason_needed(game=game):
         raise Refusal.on(
             "reason",
-            "reason_required",
+            Code.REASON_REQUIRED,
             _("A change to this game's deals now needs a written reason, kept in its history."),
         )
     return reason
@@ -258,7 +258,7 @@ def _check_room(game: Game) -> None:
         live = game.deals.filter(deleted_at__isnull=True).count()
         if live >= game.max_deals:
             raise GameClosed(
-                "table_full",
+                Code.TABLE_FULL,
                 ngettext(
                     "The %(count)s deal of this table is entered.",
                     "All %(count)s deals of this table are entered.",
@@ -271,7 +271,7 @@ def _check_room(game: Game) -> None:
 def _check_open(game: Game) -> None:
     if game.status != Game.Status.OPEN:
         raise GameClosed(
-            "game_finished", _("This game is finished: reopen it to enter or correct deals.")
+            Code.GAME_FINISHED, _("This game is finished: reopen it to enter or correct deals.")
         )
 
 
@@ -347,7 +347,7 @@ def game_boards(game: Game) -> Collection[int] | None:
 def board_taken(board: int) -> Refusal:
     return Refusal.on(
         "board",
-        "board_entered",
+        Code.BOARD_ENTERED,
         _("Board %(board)s has already been entered.") % {"board": board},
     )
 
@@ -358,16 +358,18 @@ def _check_board(game: Game, board: int | None) -> None:
     boards = game_boards(game)
     if boards is None:
         if board is not None:
-            raise Refusal.on("board", "board_not_played", _("This game is not played with boards."))
+            raise Refusal.on(
+                "board", Code.BOARD_NOT_PLAYED, _("This game is not played with boards.")
+            )
         return
     if board is None:
         raise Refusal.on(
-            "board", "board_required", _("Choose the board this deal was played from.")
+            "board", Code.BOARD_REQUIRED, _("Choose the board this deal was played from.")
         )
     if board not in boards:
         raise Refusal.on(
             "board",
-            "board_not_here",
+            Code.BOARD_NOT_HERE,
             _("Board %(board)s is not played at this table in this round.") % {"board": board},
         )
     if game.deals.filter(board=board, deleted_at__isnull=True).exists():
@@ -407,7 +409,7 @@ def _client_id_replay(game: Game, client_id: uuid.UUID | None) -> RecordedDeal |
     if stored.game_id != game.pk:
         raise Refusal.on(
             "client_id",
-            "client_id_other_game",
+            Code.CLIENT_ID_OTHER_GAME,
             _("This client id already names a deal of another game: make a new one."),
         )
     return RecordedDeal(stored, _current_scores(stored), replayed=True)
@@ -597,7 +599,7 @@ def deal_update(
     reason = _checked_reason(game, reason)
     if current.is_deleted:
         raise GameClosed(
-            "deal_deleted", _("This deal is deleted: restore it before correcting it.")
+            Code.DEAL_DELETED, _("This deal is deleted: restore it before correcting it.")
         )
     if merge:
         payload = {**current.payload, **payload}
@@ -670,7 +672,7 @@ def deal_restore(
         and game.deals.filter(board=current.board, deleted_at__isnull=True).exists()
     ):
         raise GameClosed(
-            "board_entered",
+            Code.BOARD_ENTERED,
             _("Board %(board)s has been entered again since: this deal cannot come back.")
             % {"board": current.board},
         )
@@ -679,7 +681,7 @@ def deal_restore(
         # back under another number would change its dealer (who sits out at five) and the
         # order of the sheet, so it stays struck; the history keeps it.
         raise GameClosed(
-            "number_reused",
+            Code.NUMBER_REUSED,
             _(
                 "Deal %(number)s has been entered again since: this deal cannot come back. "
                 "Correct the new deal %(number)s instead."

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from tarot_scores import scoring
 from tarot_scores.clubs.models import HouseRules, Player
-from tarot_scores.core.errors import Reason, Refusal
+from tarot_scores.core.errors import Code, Reason, Refusal
 from tarot_scores.core.kinds import BURACO, FIVE_PLAYER_WORDS, NOVATAROK, TABLE_SIZES, TAROT
 
 
@@ -52,7 +52,7 @@ class SetupProblem:
     field: str
     message: str
     seat: int | None = None
-    code: str = dataclasses.field(default="", compare=False)
+    code: Code = dataclasses.field(default=Code.INVALID, compare=False)
 
 
 @dataclass(frozen=True)
@@ -119,14 +119,14 @@ def game_setup_check(
                 "player": player.label,
                 "seat": seat_of[player.pk],
             }
-            problems.append(SetupProblem(PLAYERS, message, seat=seat, code="seated_twice"))
+            problems.append(SetupProblem(PLAYERS, message, seat=seat, code=Code.SEATED_TWICE))
             continue
         seat_of[player.pk] = seat
         seated.append(player)
     count = len(seated)
     if count not in TABLE_SIZES[kind]:
         message = str(_WRONG_SIZE[kind]) % {"count": count}
-        problems.append(SetupProblem(PLAYERS, message, code="table_size"))
+        problems.append(SetupProblem(PLAYERS, message, code=Code.TABLE_SIZE))
 
     mode: scoring.FivePlayers | None = None
     wanted = scoring.FivePlayers(five_players) if five_players else None
@@ -139,12 +139,12 @@ def game_setup_check(
             mode = wanted or (None if either else fixed)
         elif wanted is None and either:
             message = _("At five players, choose how the table plays.")
-            problems.append(SetupProblem(FIVE_PLAYERS, message, code="five_players_required"))
+            problems.append(SetupProblem(FIVE_PLAYERS, message, code=Code.FIVE_PLAYERS_REQUIRED))
         elif wanted is None or wanted is fixed or either:
             mode = wanted or fixed
         else:
             message = _("These rules play tables of five with: %(mode)s.") % {
                 "mode": FIVE_PLAYER_WORDS[fixed]
             }
-            problems.append(SetupProblem(FIVE_PLAYERS, message, code="five_players_fixed"))
+            problems.append(SetupProblem(FIVE_PLAYERS, message, code=Code.FIVE_PLAYERS_FIXED))
     return GameSetup(players=tuple(seated), five_players=mode, problems=tuple(problems))

@@ -27,6 +27,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from tarot_scores.core.errors import Code
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
@@ -34,7 +36,7 @@ class AddressRefused(Exception):
     """A webhook address the site will not send to: ``code`` (stable) and ``message`` (the
     reader's language)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Code, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -101,19 +103,21 @@ def url_shape(url: str) -> tuple[str, str, int, str]:
         parts = urlsplit(url.strip())
         port = parts.port
     except ValueError:
-        raise AddressRefused("url_invalid", _("Enter a valid address.")) from None
+        raise AddressRefused(Code.URL_INVALID, _("Enter a valid address.")) from None
     host = (parts.hostname or "").lower()
     if not host or port == 0:
-        raise AddressRefused("url_invalid", _("Enter a valid address."))
+        raise AddressRefused(Code.URL_INVALID, _("Enter a valid address."))
     if parts.username or parts.password:
-        raise AddressRefused("url_credentials", _("Put no user name or password in the address."))
+        raise AddressRefused(
+            Code.URL_CREDENTIALS, _("Put no user name or password in the address.")
+        )
     allowed_schemes = ("https", "http") if _test_host(host) else ("https",)
     if parts.scheme not in allowed_schemes:
-        raise AddressRefused("url_not_https", _("The address must start with https://."))
+        raise AddressRefused(Code.URL_NOT_HTTPS, _("The address must start with https://."))
     port = port or (443 if parts.scheme == "https" else 80)
     if not _test_host(host) and port not in allowed_ports():
         raise AddressRefused(
-            "url_port",
+            Code.URL_PORT,
             _(
                 "Webhooks are only sent to these ports: %(ports)s. Remove :%(port)s from the "
                 "address."
@@ -134,7 +138,7 @@ def allowed_ports() -> tuple[int, ...]:
 def _unknown_host(host: str) -> AddressRefused:
     # Said with the name, and what to look at: most often a typo in it.
     return AddressRefused(
-        "url_unknown_host",
+        Code.URL_UNKNOWN_HOST,
         _("No server is known by the name %(host)s: check the address for a typo.")
         % {"host": host},
     )
@@ -155,7 +159,7 @@ def url_target(url: str) -> Target:
         for address in addresses:
             if not address_allowed(address.split("%", 1)[0]):
                 raise AddressRefused(
-                    "url_not_public",
+                    Code.URL_NOT_PUBLIC,
                     _(
                         "This address leads to a private or local network (%(address)s): "
                         "webhooks only go to public servers."

@@ -120,10 +120,12 @@ def _too_slow(seconds: float) -> str:
 
 
 def post_signed(
-    *, url: str, secret: str, event: str, event_id: str, payload: dict[str, Any], timestamp: int
+    *, url: str, secret: str, event: str, delivery_id: str, payload: dict[str, Any], timestamp: int
 ) -> Outcome:
     """POST the event once, within the deadline; never raises for what the network or the
-    receiver does."""
+    receiver does. ``delivery_id`` is the delivery's id, sent as ``X-Tarot-Delivery``: one per
+    webhook and event (``Delivery.delivery_id``), not the event's own id (the body's ``id``,
+    the same for every webhook the event is sent to)."""
     seconds = deadline_seconds()
     deadline = time.monotonic() + seconds
     lookup = _LOOKUPS.submit(url_target, url)
@@ -138,7 +140,7 @@ def post_signed(
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
         "X-Tarot-Event": event,
-        "X-Tarot-Delivery": event_id,
+        "X-Tarot-Delivery": delivery_id,
         "X-Tarot-Timestamp": str(timestamp),
         "X-Tarot-Signature": signature(secret, timestamp, body),
     }

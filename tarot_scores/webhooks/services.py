@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 
 from tarot_scores.clubs.models import Club
 from tarot_scores.core.actors import Actor, signed_in
-from tarot_scores.core.errors import Refusal
+from tarot_scores.core.errors import Code, Refusal
 from tarot_scores.core.jobs import enqueue, job
 from tarot_scores.core.queues import Queue
 from tarot_scores.webhooks.addresses import AddressRefused, url_target
@@ -74,7 +74,7 @@ def _check_events(events: Sequence[str] | None) -> list[str]:
     if unknown:
         raise Refusal.on(
             "events",
-            "event_unknown",
+            Code.EVENT_UNKNOWN,
             _("Choose among: %(events)s.") % {"events": ", ".join(sorted(known))},
         )
     # In the order of the list, each once; all of them is "every event".
@@ -99,7 +99,7 @@ def webhook_create(
     if Webhook.objects.filter(club=locked).count() >= MAX_WEBHOOKS:
         raise Refusal.on(
             "url",
-            "webhooks_too_many",
+            Code.WEBHOOKS_TOO_MANY,
             _("A club has at most %(most)s webhooks: delete one first.") % {"most": MAX_WEBHOOKS},
         )
     return Webhook.objects.create(
@@ -236,7 +236,7 @@ def delivery_resend(*, delivery: Delivery) -> Delivery:
     if locked.status != Delivery.Status.FAILED:
         raise Refusal.on(
             "non_field_errors",
-            "delivery_not_failed",
+            Code.DELIVERY_NOT_FAILED,
             _("Only a failed delivery can be sent again."),
         )
     locked.status = Delivery.Status.PENDING
@@ -335,7 +335,7 @@ def delivery_send(delivery_id: int) -> str:
         url=webhook.url,
         secret=webhook.secret,
         event=delivery.event,
-        event_id=str(delivery.delivery_id),
+        delivery_id=str(delivery.delivery_id),
         payload=delivery.payload,
         timestamp=int(now.timestamp()),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from tarot_scores.core.errors import WHOLE, Reason, Refusal
+from tarot_scores.core.errors import WHOLE, Code, Reason, Refusal
 from tarot_scores.games.services import DealConflict, GameClosed
 from tarot_scores.games.setup import GameSetupError
 
@@ -17,8 +17,8 @@ class NameForm(forms.Form):
 def test_a_refusal_keeps_codes_and_messages_by_field() -> None:
     refusal = Refusal(
         {
-            "name": [Reason("club_name_taken", "Taken.")],
-            "players": [Reason("table_size", "Two."), Reason("seated_twice", "Twice.")],
+            "name": [Reason(Code.CLUB_NAME_TAKEN, "Taken.")],
+            "players": [Reason(Code.TABLE_SIZE, "Two."), Reason(Code.SEATED_TWICE, "Twice.")],
             "empty": [],
         }
     )
@@ -36,9 +36,9 @@ def test_a_form_shows_each_reason_beside_its_field() -> None:
     assert form.is_valid()
     refusal = Refusal(
         {
-            "name": [Reason("club_name_taken", "Taken.")],
-            "players": [Reason("seated_twice", "Twice.")],
-            WHOLE: [Reason("game_finished", "Finished.")],
+            "name": [Reason(Code.CLUB_NAME_TAKEN, "Taken.")],
+            "players": [Reason(Code.SEATED_TWICE, "Twice.")],
+            WHOLE: [Reason(Code.GAME_FINISHED, "Finished.")],
         }
     )
 
@@ -55,5 +55,5 @@ def test_a_form_shows_each_reason_beside_its_field() -> None:
 def test_the_site_refusals_are_refusals() -> None:
     for kind in (GameSetupError, GameClosed, DealConflict):
         assert issubclass(kind, Refusal)
-    closed = GameClosed("game_finished", "Finished.")
+    closed = GameClosed(Code.GAME_FINISHED, "Finished.")
     assert closed.codes() == {WHOLE: ["game_finished"]} and str(closed) == "Finished."

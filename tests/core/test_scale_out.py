@@ -348,7 +348,7 @@ def test_two_servers_on_one_database_and_redis(
     with psycopg.connect(site["database_url"], autocommit=True) as conn:
         left, deadline = -1, 0.0
         while True:
-            counts = dict(conn.execute(jobs).fetchall())
+            counts: dict[str, int] = dict(conn.execute(jobs).fetchall())
             waiting = counts.get("READY", 0) + counts.get("RUNNING", 0)
             if not waiting:
                 break

@@ -48,7 +48,7 @@ def test_a_dripping_answer_is_cut_off_at_the_deadline(
     url, cut = dripping
     settings.WEBHOOKS_DEADLINE_SECONDS = 2  # each byte comes within the 5 s read timeout
     outcome = sending.post_signed(
-        url=url, secret="s", event="deal.recorded", event_id="e1", payload={}, timestamp=1
+        url=url, secret="s", event="deal.recorded", delivery_id="d1", payload={}, timestamp=1
     )
     assert not outcome.delivered
     assert outcome.status is None

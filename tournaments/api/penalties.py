@@ -186,6 +186,7 @@ class PenaltyListView(TournamentAPIView):
 
 class PenaltyDetailView(TournamentAPIView):
     serializer_class = PenaltySerializer
+    delete_body_fields = frozenset({"reason"})
 
     @extend_schema(
         operation_id="tournament_penalties_destroy",

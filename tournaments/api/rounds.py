@@ -162,7 +162,7 @@ class RoundStartView(TournamentAPIView):
     @extend_schema(
         operation_id="tournament_rounds_start",
         summary="Start a round's countdown",
-        description="Organisers only; no body (anything sent is ignored). The round is "
+        description="Organisers only; no body. The round is "
         "`playing` from now, for the tournament's `round_minutes`, and its players can no "
         "longer be swapped. Once only: a round already started, or closed, answers 409 and "
         "keeps its start time. Starting is not needed to enter deals; it is the clock.",
@@ -183,7 +183,7 @@ class RoundCloseView(TournamentAPIView):
     @extend_schema(
         operation_id="tournament_rounds_close",
         summary="Close a complete round",
-        description="Organisers only; no body (anything sent is ignored). Every table must "
+        description="Organisers only; no body. Every table must "
         "have all its deals (409 otherwise, or if the round is already closed). Its games "
         "are finished: they take no more deals until an organiser reopens one. Closing the "
         "last round (or the final table of a knockout) finishes the tournament. Seating the "

@@ -168,7 +168,7 @@ def _open(table: Table) -> None:
     if table.round.status == Round.Status.CLOSED:
         raise PermissionDenied(
             detail=_("This round is closed: the table's link takes no more changes."),
-            code="table_closed",
+            code=Code.TABLE_CLOSED,
         )
 
 

@@ -29,7 +29,7 @@ from tarot_scores.clubs.models import Club, HouseRules, Membership
 from tarot_scores.games import services as game_services
 from tarot_scores.games.models import Game, ScoreLine, Seat
 from tests.api.helpers import assert_field_errors as assert_refusal
-from tests.api.helpers import messages_of
+from tests.api.helpers import assert_problem, messages_of
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, token_client
 from tests.tournaments.open_rounds import deals_leave_rounds_open
 from tournaments.models import Entry, Round, Tournament
@@ -473,9 +473,12 @@ def test_starting_a_round_runs_its_countdown_once(seated: Event) -> None:
     ends = datetime.datetime.fromisoformat(answer["ends_at"].replace("Z", "+00:00"))
     assert started == round_.started_at and answer["closed_at"] is None
     assert ends - started == datetime.timedelta(minutes=seated.tournament.round_minutes)
-    again = send(client, "post", url, {"anything": "ignored"})
+    again = send(client, "post", url)
     assert assert_refusal(again, 409) == {"non_field_errors": ["This round has already started."]}
     assert round_one(seated).started_at == round_.started_at  # the countdown keeps running
+    # It reads no body: a field sent is refused before anything else is looked at.
+    with_field = send(client, "post", url, {"anything": "ignored"})
+    assert assert_refusal(with_field, 400) == {"anything": ["Unknown field."]}
 
 
 @pytest.mark.parametrize("since", ["started", "first_deal"])
@@ -539,9 +542,13 @@ def test_closing_a_round_finishes_its_games_once_every_deal_is_in(seated: Event)
         play_round_via_api(
             client, client.get(seated.url("rounds/")).json()["results"][0], random.Random(5)
         )
+    # It reads no body: a field sent is refused, not ignored, and the round stays open.
+    refused = send(client, "post", url, {"anything": "ignored"})
+    assert assert_refusal(refused, 400) == {"anything": ["Unknown field."]}
+    assert round_one(seated).status == Round.Status.PLAYING
     earliest = timezone.now()
 
-    response = send(client, "post", url, {"anything": "ignored"})
+    response = send(client, "post", url)
 
     assert response.status_code == 200, response.content
     answer = response.json()
@@ -1161,13 +1168,21 @@ def test_random_swap_bodies_are_never_a_500(seated: Event, body: Any, lang: str)
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(body=JSON_VALUES, action=st.sampled_from(["start", "close"]))
-def test_random_bodies_to_start_or_close_a_round_are_ignored(
+def test_random_bodies_to_start_or_close_a_round_are_refused_or_not_read(
     seated: Event, body: Any, action: str
 ) -> None:
+    status_before = round_one(seated).status
     response = send(seated.client("organiser"), "post", seated.url(f"rounds/1/{action}/"), body)
 
-    # Start once, then "already started"; close: "not every deal is in".
-    assert response.status_code in (200, 409), (body, response.content)
+    if isinstance(body, dict) and body:
+        # Neither reads a body: each field of an object is refused, and the round stays as it was.
+        problem = assert_problem(response, 400)
+        assert {error["code"] for error in problem["errors"]} == {"unknown_field"}
+        assert len(problem["errors"]) == len(body)
+        assert round_one(seated).status == status_before
+    else:
+        # Start once, then "already started"; close: "not every deal is in".
+        assert response.status_code in (200, 409), (body, response.content)
 
 
 # --- the schema -------------------------------------------------------------------------------
