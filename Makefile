@@ -11,7 +11,9 @@ MANAGE := $(PY) manage.py
 # Only needed when not root (we are root in CI).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
-# The suite runs in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs it in this one.
+# The suite runs in one process per core (pytest-xdist; a worker that runs out of tests takes
+# some of another's, so a long test near the end does not leave a core idle); PYTEST_WORKERS=0
+# runs it in this one.
 PYTEST_WORKERS ?= auto
 
 # Debug is off unless asked for (tarot_scores/settings.py); the development targets ask for it.
@@ -93,7 +95,7 @@ migrations: $(VENV)/.installed-dev
 	$(MANAGE) makemigrations --check --dry-run
 
 pytest: $(VENV)/.installed-dev chromium
-	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 test: lint typecheck contracts migrations pytest
 

@@ -1,5 +1,7 @@
 """Entering and correcting a deal, as a club game's page and a tournament table's link share
-it: the screens say what differs, saving and refusing are the same."""
+it: saving, undoing and refusing are the same steps (``deal_save``, ``deal_undo``,
+``deal_correct``), each returning what to draw (``Answer``, ``Correction``); the page that asked
+draws it with its own context."""
 
 from __future__ import annotations
 

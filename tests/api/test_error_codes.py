@@ -9,24 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from tarot_scores.core.errors import Code
 from tarot_scores.games import services
 from tarot_scores.games.models import Deal, Game
 from tarot_scores.scoring.messages import CATALOG
 from tests.api.helpers import assert_problem, codes_of
+from tests.api.test_schema_examples import schema
 from tests.factories import ApiTable, garde
 from tournaments.errors import Code as TournamentCode
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def schema() -> dict[str, Any]:
-    answer = Client().get("/api/schema/", {"format": "json"})
-    assert answer.status_code == 200
-    return dict(answer.json())
+__all__ = ["schema"]  # a fixture, the schema's examples' own
 
 
 def listed(schema: dict[str, Any]) -> list[str]:

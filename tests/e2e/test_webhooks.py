@@ -68,14 +68,22 @@ def test_an_organiser_changes_a_webhooks_events_on_a_phone(
     log_in(page, live_server, organiser)
     page.goto(reverse("clubs:webhook", args=[club.slug, hook.pk]))
     page.locator(".webhook-change summary").click()
-    for event in ["deal.corrected", "deal.deleted", "deal.restored", "standings.changed"]:
+    kept = ["deal.recorded", "round.closed", "tournament.finished"]
+    for event in [
+        "deal.corrected",
+        "deal.deleted",
+        "deal.restored",
+        "deal.held",
+        "deal.released",
+        "standings.changed",
+    ]:
         page.locator(f".webhook-change input[value='{event}']").uncheck()
     page.locator(".webhook-change button[type=submit]").click()
     expect(page.locator(".messages")).to_contain_text("Webhook modifié.")
     expect(page.locator(".facts")).to_contain_text("Donne enregistrée, Tour clos, Tournoi terminé")
     assert page_width(page) <= 390
     hook.refresh_from_db()
-    assert hook.events == ["deal.recorded", "round.closed", "tournament.finished"]
+    assert hook.events == kept
 
 
 def test_a_new_webhooks_secret_is_shown_once_and_a_reload_makes_no_other(

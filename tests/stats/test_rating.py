@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
@@ -38,6 +38,10 @@ from tarot_scores.ratings.rating import (
     rate_deal,
     rate_deals,
 )
+
+# The profile's number of deals, at most 2,000 (thousands of deals a property; the 10,000 of
+# CI's profile are the scoring engine's, whose deals cost a tenth of a rating's update).
+RATED = settings(max_examples=min(settings().max_examples, 2_000))
 
 # (what, attack, defence): the tables the site can have. At five with the dealer sitting out,
 # "Eve" is the mort: at the table but in neither camp.
@@ -116,6 +120,7 @@ def test_a_lone_taker_moves_as_much_as_his_whole_defence(
         assert change["Ann"] == pytest.approx(-ratio * change[p])
 
 
+@RATED
 @given(
     mus=st.lists(st.floats(0, 50), min_size=5, max_size=5),
     sigma=st.floats(0.5, DEFAULT_SIGMA),
@@ -235,6 +240,7 @@ def deals(draw: st.DrawFn) -> RatedDeal[int]:
     )
 
 
+@RATED
 @given(deal=deals(), known=st.dictionaries(st.integers(0, 30), ratings_of))
 def test_properties_of_any_deal(deal: RatedDeal[int], known: dict[int, Rating]) -> None:
     after = rate_deal(deal, known)
@@ -257,6 +263,7 @@ camp_ratings = st.builds(
 )
 
 
+@RATED
 @given(winner=camp_ratings, loser=camp_ratings)
 def test_one_against_one_is_openskills_own_update_to_the_last_bit(
     winner: Rating, loser: Rating
