@@ -22,7 +22,8 @@ deleted    struck off (the history keeps it): counts nowhere
 A *correction* is not a state: it is a new version of the deal, entered again (pending) when
 made at the table, confirmed at once when made by a referee or an organiser.
 
-The transitions (``TRANSITIONS``, which the permission matrix in the tests walks):
+The transitions (``TRANSITIONS``; the permission matrix, tests/tournaments/play/
+test_lifecycle_matrix.py, walks each by name for every actor and path):
 
 - **enter** / **correct** / **restore** (``games.services``, then ``confirmation_after_deal``):
   a player of the table, on its link or signed in; with personal proof, proven
@@ -101,7 +102,9 @@ TRANSITIONS: tuple[Transition, ...] = (
     Transition("settle", (State.CONTESTED,), State.SETTLED, (Actor.REFEREE,), "a written reason"),
     Transition(
         "correct",
-        (State.ENTERED, State.CONFIRMED),
+        # A contested deal corrected at the table (its side takes the other's version, say) is
+        # entered again, pending, and counts again once confirmed (released from its hold).
+        (State.ENTERED, State.CONFIRMED, State.CONTESTED),
         State.ENTERED,
         (Actor.SAME_SIDE, Actor.OTHER_SIDE),
         "personal proof: his PIN, card or account; the other side confirms again",
